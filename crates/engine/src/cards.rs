@@ -1,0 +1,366 @@
+//! Number cards (§1.1): suits, numbers, the 92-card deck and hand-sized multisets of cards.
+//!
+//! Copies of the same number and suit are interchangeable (§1.1), so the engine never tells them apart:
+//! a [`Card`] is a kind of card, and a pile where order does not matter is a [`Cards`] multiset.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// One of the four suits of the number cards (§1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Suit {
+    /// Cherry, code `ch`.
+    Cherry,
+    /// Diamond, code `di`.
+    Diamond,
+    /// Heart, code `he`.
+    Heart,
+    /// Clover, code `cl`.
+    Clover,
+}
+
+impl Suit {
+    /// All four suits, in code order.
+    pub const ALL: [Suit; 4] = [Suit::Cherry, Suit::Diamond, Suit::Heart, Suit::Clover];
+
+    /// The two-letter code of the record format (`ch`, `di`, `he`, `cl`).
+    pub const fn code(self) -> &'static str {
+        match self {
+            Suit::Cherry => "ch",
+            Suit::Diamond => "di",
+            Suit::Heart => "he",
+            Suit::Clover => "cl",
+        }
+    }
+
+    /// The suit's position in [`Suit::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The suit at `index` in [`Suit::ALL`].
+    ///
+    /// # Panics
+    /// When `index` is 4 or more; callers only pass indices below 4.
+    pub const fn from_index(index: usize) -> Suit {
+        Suit::ALL[index]
+    }
+}
+
+impl fmt::Display for Suit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Suit::Cherry => "cherry",
+            Suit::Diamond => "diamond",
+            Suit::Heart => "heart",
+            Suit::Clover => "clover",
+        })
+    }
+}
+
+/// The lowest and highest number on a number card.
+pub const NUMBERS: std::ops::RangeInclusive<u8> = 1..=5;
+
+/// The number of distinct kinds of number card: 5 numbers times 4 suits.
+pub const CARD_KINDS: usize = 20;
+
+/// A kind of number card: a number from 1 to 5 and a suit (§1.1).
+///
+/// Written as its record code, e.g. `3he` for the 3 of hearts.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card(u8);
+
+impl Card {
+    /// The card of `number` (1 to 5) and `suit`, or `None` when the number is out of range.
+    pub const fn new(number: u8, suit: Suit) -> Option<Card> {
+        if number >= 1 && number <= 5 { Some(Card((number - 1) * 4 + suit as u8)) } else { None }
+    }
+
+    /// The card's number, 1 to 5.
+    pub const fn number(self) -> u8 {
+        self.0 / 4 + 1
+    }
+
+    /// The card's suit.
+    pub const fn suit(self) -> Suit {
+        Suit::from_index((self.0 % 4) as usize)
+    }
+
+    /// The card's index among the [`CARD_KINDS`] kinds: numbers ascending, suits in code order within a number.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The card with the given [`Card::index`].
+    ///
+    /// # Panics
+    /// When `index` is not below [`CARD_KINDS`].
+    pub const fn from_index(index: usize) -> Card {
+        assert!(index < CARD_KINDS);
+        Card(index as u8)
+    }
+
+    /// How many copies of this card the deck holds (§1.1): 4 of the 1s and 5s, 5 of the others.
+    pub const fn copies(self) -> u8 {
+        match self.number() {
+            1 | 5 => 4,
+            _ => 5,
+        }
+    }
+
+    /// Every kind of card, in index order.
+    pub fn all() -> impl Iterator<Item = Card> {
+        (0..CARD_KINDS).map(Card::from_index)
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.number(), self.suit().code())
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A card code that is not one of the 20 codes `1ch` .. `5cl`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a card code (a number 1-5 and a suit ch, di, he or cl, like `3he`)")]
+pub struct BadCardCode(pub String);
+
+impl FromStr for Card {
+    type Err = BadCardCode;
+
+    fn from_str(s: &str) -> Result<Card, BadCardCode> {
+        let bad = || BadCardCode(s.chars().take(16).collect());
+        let bytes = s.as_bytes();
+        if bytes.len() != 3 {
+            return Err(bad());
+        }
+        let number = bytes[0].wrapping_sub(b'0');
+        let suit = match &bytes[1..] {
+            b"ch" => Suit::Cherry,
+            b"di" => Suit::Diamond,
+            b"he" => Suit::Heart,
+            b"cl" => Suit::Clover,
+            _ => return Err(bad()),
+        };
+        Card::new(number, suit).ok_or_else(bad)
+    }
+}
+
+impl Serialize for Card {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let code = [b'0' + self.number(), self.suit().code().as_bytes()[0], self.suit().code().as_bytes()[1]];
+        // The three bytes are ASCII by construction.
+        serializer.serialize_str(std::str::from_utf8(&code).unwrap_or("?"))
+    }
+}
+
+impl<'de> Deserialize<'de> for Card {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Card, D::Error> {
+        let code = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        code.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A multiset of number cards: a hand, a market's contents, the cards of one action.
+///
+/// It counts copies per [`Card`] kind, so two `Cards` are equal exactly when they hold the same cards,
+/// whatever order they were listed in. It serializes as a list of card codes in index order.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cards {
+    counts: [u8; CARD_KINDS],
+}
+
+impl Cards {
+    /// No cards.
+    pub const EMPTY: Cards = Cards { counts: [0; CARD_KINDS] };
+
+    /// The complete number deck of §1.1: 92 cards.
+    pub fn full_deck() -> Cards {
+        let mut cards = Cards::EMPTY;
+        for card in Card::all() {
+            cards.counts[card.index()] = card.copies();
+        }
+        cards
+    }
+
+    /// How many copies of `card` this holds.
+    pub fn count(&self, card: Card) -> u8 {
+        self.counts[card.index()]
+    }
+
+    /// The number of cards.
+    pub fn len(&self) -> usize {
+        self.counts.iter().map(|&c| c as usize).sum()
+    }
+
+    /// Whether it holds no card.
+    pub fn is_empty(&self) -> bool {
+        self.counts.iter().all(|&c| c == 0)
+    }
+
+    /// Adds one copy of `card`.
+    pub fn add(&mut self, card: Card) {
+        self.counts[card.index()] += 1;
+    }
+
+    /// Adds `n` copies of `card`.
+    pub fn add_n(&mut self, card: Card, n: u8) {
+        self.counts[card.index()] += n;
+    }
+
+    /// Removes `n` copies of `card`, which must be here.
+    pub(crate) fn remove_n(&mut self, card: Card, n: u8) {
+        self.counts[card.index()] -= n;
+    }
+
+    /// Removes one copy of `card`; returns false (and changes nothing) when there is none.
+    pub fn remove(&mut self, card: Card) -> bool {
+        let count = &mut self.counts[card.index()];
+        if *count == 0 {
+            return false;
+        }
+        *count -= 1;
+        true
+    }
+
+    /// Adds every card of `other`.
+    pub fn add_all(&mut self, other: &Cards) {
+        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
+            *mine += theirs;
+        }
+    }
+
+    /// Removes every card of `other`; returns false (and changes nothing) unless all of them are here.
+    pub fn remove_all(&mut self, other: &Cards) -> bool {
+        if !self.contains(other) {
+            return false;
+        }
+        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
+            *mine -= theirs;
+        }
+        true
+    }
+
+    /// Whether every card of `other` is here (as a multiset).
+    pub fn contains(&self, other: &Cards) -> bool {
+        self.counts.iter().zip(other.counts).all(|(&mine, theirs)| mine >= theirs)
+    }
+
+    /// How many cards there are of each number: index 0 counts the 1s, index 4 the 5s.
+    pub fn number_counts(&self) -> [u8; 5] {
+        let mut numbers = [0u8; 5];
+        for (n, chunk) in numbers.iter_mut().zip(self.counts.chunks_exact(4)) {
+            *n = chunk.iter().sum();
+        }
+        numbers
+    }
+
+    /// How many cards there are of `suit`.
+    pub fn suit_count(&self, suit: Suit) -> usize {
+        self.counts.iter().skip(suit.index()).step_by(4).map(|&c| c as usize).sum()
+    }
+
+    /// Every card, one item per copy, in index order.
+    pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
+        Card::all().flat_map(|card| std::iter::repeat_n(card, self.count(card) as usize))
+    }
+
+    /// The distinct kinds of card held, with their counts, in index order.
+    pub fn kinds(&self) -> impl Iterator<Item = (Card, u8)> + '_ {
+        Card::all().map(|card| (card, self.count(card))).filter(|&(_, n)| n > 0)
+    }
+
+    /// The raw counts, indexed by [`Card::index`].
+    pub fn counts(&self) -> &[u8; CARD_KINDS] {
+        &self.counts
+    }
+}
+
+impl FromIterator<Card> for Cards {
+    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Cards {
+        let mut cards = Cards::EMPTY;
+        for card in iter {
+            cards.counts[card.index()] = cards.counts[card.index()].saturating_add(1);
+        }
+        cards
+    }
+}
+
+impl<'a> FromIterator<&'a Card> for Cards {
+    fn from_iter<I: IntoIterator<Item = &'a Card>>(iter: I) -> Cards {
+        iter.into_iter().copied().collect()
+    }
+}
+
+impl fmt::Debug for Cards {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl fmt::Display for Cards {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for card in self.iter() {
+            if !first {
+                f.write_str(" ")?;
+            }
+            first = false;
+            write!(f, "{card}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Cards {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Cards {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Cards, D::Error> {
+        let list = Vec::<Card>::deserialize(deserializer)?;
+        if list.len() > 92 {
+            return Err(serde::de::Error::custom("more cards than the deck holds"));
+        }
+        Ok(list.into_iter().collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn s1_1_deck_has_92_cards_with_the_listed_copies() {
+        let deck = Cards::full_deck();
+        assert_eq!(deck.len(), 92);
+        assert_eq!(deck.number_counts(), [16, 20, 20, 20, 16]);
+        for suit in Suit::ALL {
+            assert_eq!(deck.suit_count(suit), 23);
+        }
+    }
+
+    #[test]
+    fn card_codes_round_trip() {
+        for card in Card::all() {
+            let code = card.to_string();
+            assert_eq!(code.parse::<Card>(), Ok(card));
+            assert_eq!(serde_json::to_string(&card).ok(), Some(format!("\"{code}\"")));
+        }
+        assert_eq!("3he".parse::<Card>().map(|c| (c.number(), c.suit())), Ok((3, Suit::Heart)));
+        for bad in ["", "0ch", "6he", "3HE", "3hx", "33he", "é"] {
+            assert!(bad.parse::<Card>().is_err(), "{bad}");
+        }
+    }
+}

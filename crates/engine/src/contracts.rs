@@ -1,0 +1,329 @@
+//! Contract cards (§1.2): the table of 36 contracts, their requirements, and which hand cards fill them.
+//!
+//! Requirements only look at numbers, never suits (§1.2), so whether a set of cards fills a contract
+//! depends only on how many cards of each number it holds. For each contract the engine works out once
+//! every such "number pattern" that fills it, with and without the Star, and checks or lists fills by
+//! looking patterns up.
+
+use std::fmt;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::cards::Suit;
+
+/// One requirement of a contract card (§1.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Requirement {
+    /// `size` cards of one number; `number` is set for a specific number, as in `set2(1)`.
+    Set {
+        /// How many cards.
+        size: u8,
+        /// The number they must show, when the card names one.
+        number: Option<u8>,
+    },
+    /// `size` cards with consecutive numbers, no wrap-around.
+    Run {
+        /// How many cards.
+        size: u8,
+    },
+}
+
+impl Requirement {
+    /// How many cards the requirement takes; also its size icon (§1.2).
+    pub const fn size(self) -> u8 {
+        match self {
+            Requirement::Set { size, .. } | Requirement::Run { size } => size,
+        }
+    }
+
+    /// Every way to meet the requirement, as cards per number (index 0 = number 1).
+    fn ways(self) -> Vec<[u8; 5]> {
+        let mut ways = Vec::new();
+        match self {
+            Requirement::Set { size, number } => {
+                for n in 1..=5u8 {
+                    if number.is_none_or(|wanted| wanted == n) {
+                        let mut way = [0; 5];
+                        way[usize::from(n - 1)] = size;
+                        ways.push(way);
+                    }
+                }
+            }
+            Requirement::Run { size } => {
+                for start in 0..=(5 - size) {
+                    let mut way = [0; 5];
+                    for slot in &mut way[usize::from(start)..usize::from(start + size)] {
+                        *slot = 1;
+                    }
+                    ways.push(way);
+                }
+            }
+        }
+        ways
+    }
+}
+
+impl fmt::Display for Requirement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Requirement::Set { size, number: None } => write!(f, "set{size}"),
+            Requirement::Set { size, number: Some(n) } => write!(f, "set{size}({n})"),
+            Requirement::Run { size } => write!(f, "run{size}"),
+        }
+    }
+}
+
+/// A contract card as printed (§1.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Contract {
+    /// Its row number in the table of §1.2.
+    pub id: ContractId,
+    /// The points printed on it.
+    pub score: u8,
+    /// Its suit, for the suit bonus and the suit trophies.
+    pub suit: Suit,
+    /// One to three requirements.
+    pub requirements: Vec<Requirement>,
+}
+
+impl Contract {
+    /// How many number cards fill it without the Star.
+    pub fn card_count(&self) -> u8 {
+        self.requirements.iter().map(|r| r.size()).sum()
+    }
+}
+
+/// A contract card's row number in the table of §1.2, 1 to 36.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ContractId(u8);
+
+/// How many contract cards there are.
+pub const CONTRACT_COUNT: usize = 36;
+
+impl ContractId {
+    /// The contract with row number `number`, or `None` outside 1 to 36.
+    pub const fn new(number: u8) -> Option<ContractId> {
+        if number >= 1 && number as usize <= CONTRACT_COUNT { Some(ContractId(number)) } else { None }
+    }
+
+    /// The row number, 1 to 36.
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    /// Zero-based position, 0 to 35.
+    pub const fn index(self) -> usize {
+        self.0 as usize - 1
+    }
+
+    /// All 36 contracts in row order.
+    pub fn all() -> impl Iterator<Item = ContractId> {
+        (1..=CONTRACT_COUNT as u8).map(ContractId)
+    }
+
+    /// The printed card.
+    pub fn contract(self) -> &'static Contract {
+        &TABLE[self.index()].contract
+    }
+
+    /// Every number pattern (cards per number, index 0 = number 1) of hand cards that fills this
+    /// contract, without the Star when `star` is false, with it when true.
+    pub fn patterns(self, star: bool) -> &'static [[u8; 5]] {
+        let entry = &TABLE[self.index()];
+        if star { &entry.star_patterns } else { &entry.patterns }
+    }
+
+    /// Whether hand cards with these counts per number fill the contract (with the Star standing in
+    /// for one more card when `star`).
+    pub fn is_filled_by(self, numbers: [u8; 5], star: bool) -> bool {
+        self.patterns(star).contains(&numbers)
+    }
+}
+
+impl fmt::Display for ContractId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+impl fmt::Debug for ContractId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+impl Serialize for ContractId {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u8(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for ContractId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<ContractId, D::Error> {
+        let number = u64::deserialize(deserializer)?;
+        u8::try_from(number)
+            .ok()
+            .and_then(ContractId::new)
+            .ok_or_else(|| serde::de::Error::custom(format!("{number} is not a contract number (1 to 36)")))
+    }
+}
+
+struct TableEntry {
+    contract: Contract,
+    patterns: Vec<[u8; 5]>,
+    star_patterns: Vec<[u8; 5]>,
+}
+
+const fn set(size: u8) -> Requirement {
+    Requirement::Set { size, number: None }
+}
+
+const fn set_of(size: u8, number: u8) -> Requirement {
+    Requirement::Set { size, number: Some(number) }
+}
+
+const fn run(size: u8) -> Requirement {
+    Requirement::Run { size }
+}
+
+/// The table of §1.2, row by row: score, suit, requirements.
+fn printed_cards() -> [(u8, Suit, Vec<Requirement>); CONTRACT_COUNT] {
+    use Suit::{Cherry as C, Clover as L, Diamond as D, Heart as H};
+    [
+        (2, H, vec![set(4)]),
+        (2, L, vec![set(4)]),
+        (2, D, vec![set(4)]),
+        (4, C, vec![set(5)]),
+        (4, H, vec![set(5)]),
+        (4, L, vec![set(5)]),
+        (4, C, vec![set(2), set(2), set(2)]),
+        (4, L, vec![set(2), set(2), set(2)]),
+        (5, C, vec![set_of(2, 1), set(4)]),
+        (5, L, vec![set_of(2, 5), set(4)]),
+        (1, D, vec![set_of(2, 2), set(2)]),
+        (1, H, vec![set_of(2, 4), set(2)]),
+        (5, H, vec![set_of(2, 1), run(4)]),
+        (5, C, vec![set_of(2, 5), run(4)]),
+        (4, H, vec![set(3), run(3)]),
+        (4, L, vec![set(3), run(3)]),
+        (4, D, vec![set(3), run(3)]),
+        (4, C, vec![set(3), set(3)]),
+        (4, H, vec![set(3), set(3)]),
+        (2, D, vec![set(2), set(3)]),
+        (2, C, vec![set(2), set(3)]),
+        (2, L, vec![set(2), set(3)]),
+        (1, C, vec![run(4)]),
+        (1, D, vec![run(4)]),
+        (1, L, vec![run(4)]),
+        (3, D, vec![run(5)]),
+        (3, H, vec![run(5)]),
+        (3, C, vec![run(5)]),
+        (6, L, vec![run(3), set(4)]),
+        (6, H, vec![run(3), set(4)]),
+        (6, D, vec![set(3), run(4)]),
+        (6, C, vec![set(3), run(4)]),
+        (6, D, vec![set(2), run(5)]),
+        (6, L, vec![set(2), run(5)]),
+        (9, H, vec![run(3), set(5)]),
+        (9, D, vec![run(3), set(5)]),
+    ]
+}
+
+static TABLE: LazyLock<Vec<TableEntry>> = LazyLock::new(|| {
+    printed_cards()
+        .into_iter()
+        .zip(1u8..)
+        .map(|((score, suit, requirements), number)| {
+            let patterns = fill_patterns(&requirements);
+            let mut star_patterns: Vec<[u8; 5]> = Vec::new();
+            for pattern in &patterns {
+                for n in 0..5 {
+                    if pattern[n] > 0 {
+                        let mut with_star = *pattern;
+                        with_star[n] -= 1;
+                        if !star_patterns.contains(&with_star) {
+                            star_patterns.push(with_star);
+                        }
+                    }
+                }
+            }
+            star_patterns.sort_unstable();
+            TableEntry {
+                contract: Contract { id: ContractId(number), score, suit, requirements },
+                patterns,
+                star_patterns,
+            }
+        })
+        .collect()
+});
+
+/// Every distinct sum of one way per requirement: the number patterns that fill all requirements at once.
+fn fill_patterns(requirements: &[Requirement]) -> Vec<[u8; 5]> {
+    let mut patterns = vec![[0u8; 5]];
+    for requirement in requirements {
+        let mut next = Vec::new();
+        for partial in &patterns {
+            for way in requirement.ways() {
+                let mut sum = *partial;
+                for (s, w) in sum.iter_mut().zip(way) {
+                    *s += w;
+                }
+                if !next.contains(&sum) {
+                    next.push(sum);
+                }
+            }
+        }
+        patterns = next;
+    }
+    patterns.sort_unstable();
+    patterns
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(n: u8) -> ContractId {
+        ContractId::new(n).expect("valid contract number")
+    }
+
+    #[test]
+    fn s1_2_table_has_36_cards_as_printed() {
+        assert_eq!(ContractId::all().count(), 36);
+        let c31 = id(31).contract();
+        assert_eq!((c31.score, c31.suit), (6, Suit::Diamond));
+        assert_eq!(c31.requirements, vec![set(3), run(4)]);
+        let sizes: Vec<u8> = id(7).contract().requirements.iter().map(|r| r.size()).collect();
+        assert_eq!(sizes, vec![2, 2, 2], "§1.2: card 7 shows three 2 icons");
+        assert_eq!(id(36).contract().card_count(), 8);
+        let total_score: u32 = ContractId::all().map(|c| u32::from(c.contract().score)).sum();
+        assert_eq!(total_score, 140);
+    }
+
+    #[test]
+    fn s1_2_runs_do_not_wrap_and_sets_may_name_a_number() {
+        // run4 is 1-2-3-4 or 2-3-4-5; 4-5-1-2 wraps and is not a run.
+        assert!(id(23).is_filled_by([1, 1, 1, 1, 0], false));
+        assert!(id(23).is_filled_by([0, 1, 1, 1, 1], false));
+        assert!(!id(23).is_filled_by([1, 1, 0, 1, 1], false));
+        // set2(1) + set4: a pair of 1s and four of a kind, which may be four 1s as well.
+        assert!(id(9).is_filled_by([2, 0, 0, 4, 0], false));
+        assert!(id(9).is_filled_by([6, 0, 0, 0, 0], false));
+        assert!(!id(9).is_filled_by([0, 2, 0, 4, 0], false));
+    }
+
+    #[test]
+    fn s3_2_star_replaces_one_card() {
+        // set2(1) + set4 with the Star: one 1 and four 4s (Star is the other 1), or two 1s and three 4s.
+        assert!(id(9).is_filled_by([1, 0, 0, 4, 0], true));
+        assert!(id(9).is_filled_by([2, 0, 0, 3, 0], true));
+        assert!(!id(9).is_filled_by([2, 0, 0, 4, 0], true), "with the Star one card fewer is played");
+        // A three-requirement contract: set2 + set2 + set2 with the Star.
+        assert!(id(7).is_filled_by([2, 1, 0, 0, 2], true));
+        assert!(!id(7).is_filled_by([1, 1, 1, 1, 1], true));
+        // run5 with the Star: any four distinct numbers of 1-5.
+        assert!(id(26).is_filled_by([1, 1, 0, 1, 1], true));
+    }
+}
