@@ -1,1 +1,61 @@
-fn main() {}
+//! Complete random games per second, and actions per second, on one thread.
+//!
+//! `cargo bench -p romirami-engine --bench games` (pin it to one core with `taskset -c 0` for the
+//! per-core figure). Each iteration deals a new game from a fresh seed and plays it to its end with
+//! uniformly random legal actions ([`RandomPlayer`]).
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use romirami_engine::{Game, RandomPlayer};
+
+/// Average actions per complete game for `players`, over a fixed sample, so that the action-rate
+/// figure can be given as a throughput.
+fn actions_per_game(players: usize) -> u64 {
+    let mut player = RandomPlayer::new(1);
+    let games = 2_000u64;
+    let total: usize = (0..games)
+        .map(|seed| {
+            let mut game = Game::new(players, seed).expect("valid player count");
+            player.play_out(&mut game)
+        })
+        .sum();
+    (total as u64).div_ceil(games)
+}
+
+fn complete_games(c: &mut Criterion) {
+    let mut group = c.benchmark_group("complete_random_game");
+    for players in [2, 3, 4] {
+        group.throughput(Throughput::Elements(1));
+        group.bench_with_input(BenchmarkId::new("players", players), &players, |b, &players| {
+            let mut seed = 0u64;
+            let mut player = RandomPlayer::new(7);
+            b.iter(|| {
+                seed += 1;
+                let mut game = Game::new(players, seed).expect("valid player count");
+                black_box(player.play_out(&mut game))
+            });
+        });
+    }
+    group.finish();
+}
+
+fn actions(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random_game_actions");
+    for players in [2, 3, 4] {
+        group.throughput(Throughput::Elements(actions_per_game(players)));
+        group.bench_with_input(BenchmarkId::new("players", players), &players, |b, &players| {
+            let mut seed = 1_000_000u64;
+            let mut player = RandomPlayer::new(11);
+            b.iter(|| {
+                seed += 1;
+                let mut game = Game::new(players, seed).expect("valid player count");
+                black_box(player.play_out(&mut game))
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, complete_games, actions);
+criterion_main!(benches);

@@ -217,11 +217,6 @@ impl Cards {
         self.counts[card.index()] += n;
     }
 
-    /// Removes `n` copies of `card`, which must be here.
-    pub(crate) fn remove_n(&mut self, card: Card, n: u8) {
-        self.counts[card.index()] -= n;
-    }
-
     /// Removes one copy of `card`; returns false (and changes nothing) when there is none.
     pub fn remove(&mut self, card: Card) -> bool {
         let count = &mut self.counts[card.index()];

@@ -135,6 +135,15 @@ impl ContractId {
         if star { &entry.star_patterns } else { &entry.patterns }
     }
 
+    /// The patterns of [`ContractId::patterns`] that a hand with these packed number counts
+    /// ([`pack_numbers`]) holds enough cards for.
+    pub(crate) fn patterns_within(self, star: bool, packed_hand: u64) -> impl Iterator<Item = &'static [u8; 5]> {
+        let entry = &TABLE[self.index()];
+        let (patterns, packed) =
+            if star { (&entry.star_patterns, &entry.packed_star) } else { (&entry.patterns, &entry.packed) };
+        patterns.iter().zip(packed).filter(move |(_, p)| fits_within(**p, packed_hand)).map(|(pattern, _)| pattern)
+    }
+
     /// Whether hand cards with these counts per number fill the contract (with the Star standing in
     /// for one more card when `star`).
     pub fn is_filled_by(self, numbers: [u8; 5], star: bool) -> bool {
@@ -174,6 +183,24 @@ struct TableEntry {
     contract: Contract,
     patterns: Vec<[u8; 5]>,
     star_patterns: Vec<[u8; 5]>,
+    /// `patterns`, packed with [`pack_numbers`].
+    packed: Vec<u64>,
+    /// `star_patterns`, packed with [`pack_numbers`].
+    packed_star: Vec<u64>,
+}
+
+/// Counts per number packed one byte each, so that [`fits_within`] compares all five at once.
+pub(crate) fn pack_numbers(numbers: [u8; 5]) -> u64 {
+    numbers.iter().enumerate().fold(0, |packed, (k, &n)| packed | (u64::from(n.min(127)) << (8 * k)))
+}
+
+/// The top bit of each of the five bytes that [`pack_numbers`] fills.
+const GUARD: u64 = 0x80_8080_8080;
+
+/// Whether every count of `pattern` is at most the count of `hand` (both from [`pack_numbers`]): each
+/// byte below 128, so the subtraction borrows into a byte's guard bit exactly when the pattern wants more.
+fn fits_within(pattern: u64, hand: u64) -> bool {
+    ((hand | GUARD) - pattern) & GUARD == GUARD
 }
 
 const fn set(size: u8) -> Requirement {
@@ -252,6 +279,8 @@ static TABLE: LazyLock<Vec<TableEntry>> = LazyLock::new(|| {
             star_patterns.sort_unstable();
             TableEntry {
                 contract: Contract { id: ContractId(number), score, suit, requirements },
+                packed: patterns.iter().map(|p| pack_numbers(*p)).collect(),
+                packed_star: star_patterns.iter().map(|p| pack_numbers(*p)).collect(),
                 patterns,
                 star_patterns,
             }
@@ -312,6 +341,21 @@ mod tests {
         assert!(id(9).is_filled_by([2, 0, 0, 4, 0], false));
         assert!(id(9).is_filled_by([6, 0, 0, 0, 0], false));
         assert!(!id(9).is_filled_by([0, 2, 0, 4, 0], false));
+    }
+
+    #[test]
+    fn packed_comparison_matches_elementwise() {
+        let hands = [[0, 0, 0, 0, 0], [2, 0, 1, 4, 6], [13, 13, 13, 13, 13], [6, 1, 1, 1, 1]];
+        for contract in ContractId::all() {
+            for star in [false, true] {
+                for hand in hands {
+                    let slow: Vec<_> =
+                        contract.patterns(star).iter().filter(|p| p.iter().zip(hand).all(|(&w, h)| w <= h)).collect();
+                    let fast: Vec<_> = contract.patterns_within(star, pack_numbers(hand)).collect();
+                    assert_eq!(slow, fast, "{contract} star {star} hand {hand:?}");
+                }
+            }
+        }
     }
 
     #[test]

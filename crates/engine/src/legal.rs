@@ -3,78 +3,83 @@
 //! [`Game::check`] is the one definition of legality; the lists built here enumerate candidates that
 //! the rules allow, and a property test holds the two together: an action is listed exactly when
 //! `check` accepts it. Actions are distinct as multisets of cards, since copies are interchangeable (§1.1).
+//!
+//! The enumeration is on the hot path of every bot and simulation, so it generates each distinct
+//! multiset once instead of generating with repeats and removing them.
 
 use crate::action::{Action, Phase, Seat, TurnStep};
-use crate::cards::{CARD_KINDS, Card, Cards, Suit};
+use crate::cards::{Card, Cards, Suit};
+use crate::contracts::ContractId;
 use crate::game::{Game, HAND_LIMIT};
 
-/// Calls `found` with every distinct multiset drawn from `available` such that, for each group `g`,
-/// exactly `quota[g]` cards come from kinds `k` with `group[k] == g` (kinds in group `NONE` are never
-/// drawn).
-fn for_each_pick(
-    available: &[u8; CARD_KINDS],
-    group: &[u8; CARD_KINDS],
-    mut quota: [u8; 5],
+/// Calls `found` with every distinct sub-multiset of `sorted` (cards in ascending order) of `min` to
+/// `max` cards (`max` at most 3) for which `fits` holds. `fits` must hold for every part of a set it
+/// holds for, so that a prefix that does not fit is not extended.
+fn for_each_combination(
+    sorted: &[Card],
+    min: usize,
+    max: usize,
+    fits: impl Fn(&[Card]) -> bool,
     mut found: impl FnMut(Cards),
 ) {
-    let mut picked = Cards::EMPTY;
-    pick_from(available, group, &mut quota, &mut picked, 0, &mut found);
-}
-
-fn pick_from(
-    available: &[u8; CARD_KINDS],
-    group: &[u8; CARD_KINDS],
-    quota: &mut [u8; 5],
-    picked: &mut Cards,
-    kind: usize,
-    found: &mut impl FnMut(Cards),
-) {
-    if kind == CARD_KINDS {
-        if quota.iter().all(|&q| q == 0) {
-            found(*picked);
+    struct Search<'a, F, G> {
+        sorted: &'a [Card],
+        min: usize,
+        max: usize,
+        chosen: [Card; 3],
+        cards: Cards,
+        fits: F,
+        found: G,
+    }
+    impl<F: Fn(&[Card]) -> bool, G: FnMut(Cards)> Search<'_, F, G> {
+        fn pick(&mut self, from: usize, depth: usize) {
+            if depth >= self.min {
+                (self.found)(self.cards);
+            }
+            if depth == self.max {
+                return;
+            }
+            for i in from..self.sorted.len() {
+                // Choosing an equal card at the same depth would give the same multiset again.
+                if i > from && self.sorted[i] == self.sorted[i - 1] {
+                    continue;
+                }
+                self.chosen[depth] = self.sorted[i];
+                if !(self.fits)(&self.chosen[..=depth]) {
+                    continue;
+                }
+                self.cards.add(self.sorted[i]);
+                self.pick(i + 1, depth + 1);
+                self.cards.remove(self.sorted[i]);
+            }
         }
-        return;
     }
-    let g = group[kind];
-    if g == NONE || quota[usize::from(g)] == 0 {
-        pick_from(available, group, quota, picked, kind + 1, found);
-        return;
-    }
-    let g = usize::from(g);
-    let card = Card::from_index(kind);
-    let most = available[kind].min(quota[g]);
-    for n in 0..=most {
-        quota[g] -= n;
-        picked.add_n(card, n);
-        pick_from(available, group, quota, picked, kind + 1, found);
-        picked.remove_n(card, n);
-        quota[g] += n;
-    }
+    let max = max.min(3);
+    let mut search =
+        Search { sorted, min, max, chosen: [Card::from_index(0); 3], cards: Cards::EMPTY, fits, found: &mut found };
+    search.pick(0, 0);
 }
 
-const NONE: u8 = u8::MAX;
+/// Whether the cards share one number or one suit (§3 step 1).
+fn one_number_or_suit(cards: &[Card]) -> bool {
+    let first = cards[0];
+    cards.iter().all(|c| c.number() == first.number()) || cards.iter().all(|c| c.suit() == first.suit())
+}
 
-/// Groups cards by number: group `n - 1` for number `n`.
-const BY_NUMBER: [u8; CARD_KINDS] = {
-    let mut group = [0; CARD_KINDS];
-    let mut k = 0;
-    while k < CARD_KINDS {
-        group[k] = (k / 4) as u8;
-        k += 1;
+/// Calls `found` with every way to choose `quota` cards of one number from a hand that holds `held[s]`
+/// cards of that number in suit `s`: how many of each suit to take.
+fn for_each_suit_split(held: [u8; 4], quota: u8, mut found: impl FnMut([u8; 4])) {
+    for a in 0..=held[0].min(quota) {
+        for b in 0..=held[1].min(quota - a) {
+            for c in 0..=held[2].min(quota - a - b) {
+                let d = quota - a - b - c;
+                if d <= held[3] {
+                    found([a, b, c, d]);
+                }
+            }
+        }
     }
-    group
-};
-
-/// Groups cards by suit: group `s` for suit index `s`.
-const BY_SUIT: [u8; CARD_KINDS] = {
-    let mut group = [0; CARD_KINDS];
-    let mut k = 0;
-    while k < CARD_KINDS {
-        group[k] = (k % 4) as u8;
-        k += 1;
-    }
-    group
-};
+}
 
 impl Game {
     /// Every distinct legal action of `seat` now; empty when it is not that seat's turn.
@@ -92,7 +97,18 @@ impl Game {
             return;
         }
         match step {
-            TurnStep::Take => self.legal_takes(actions),
+            TurnStep::Take => {
+                let mut market = [Card::from_index(0); 6];
+                let mut len = 0;
+                for card in self.number_market.iter().flatten() {
+                    market[len] = *card;
+                    len += 1;
+                }
+                market[..len].sort_unstable();
+                for_each_combination(&market[..len], 1, 3, one_number_or_suit, |cards| {
+                    actions.push(Action::Take { cards })
+                });
+            }
             TurnStep::Contracts => {
                 if self.can_take_back() {
                     actions.push(Action::TakeBack);
@@ -102,31 +118,15 @@ impl Game {
             }
             TurnStep::Discard => {
                 let hand = self.seats[seat.index()].hand;
-                let excess = hand.len().saturating_sub(HAND_LIMIT) as u8;
-                let quota = [excess, 0, 0, 0, 0];
-                for_each_pick(hand.counts(), &[0; CARD_KINDS], quota, |cards| actions.push(Action::Discard { cards }));
-            }
-        }
-    }
-
-    /// §3 step 1: 1 to 3 market cards of one number, or of one suit.
-    fn legal_takes(&self, actions: &mut Vec<Action>) {
-        let market = self.number_market_cards();
-        for size in 1..=3u8 {
-            for number in 0..5 {
-                let mut quota = [0; 5];
-                quota[number] = size;
-                for_each_pick(market.counts(), &BY_NUMBER, quota, |cards| actions.push(Action::Take { cards }));
-            }
-            for suit in Suit::ALL {
-                let mut quota = [0; 5];
-                quota[suit.index()] = size;
-                for_each_pick(market.counts(), &BY_SUIT, quota, |cards| {
-                    // Copies of one card share a number too: they were listed with the numbers.
-                    if cards.kinds().nth(1).is_some() {
-                        actions.push(Action::Take { cards })
-                    }
-                });
+                let sorted: Vec<Card> = hand.iter().collect();
+                let excess = hand.len().saturating_sub(HAND_LIMIT);
+                for_each_combination(
+                    &sorted,
+                    excess,
+                    excess,
+                    |_| true,
+                    |cards| actions.push(Action::Discard { cards }),
+                );
             }
         }
     }
@@ -134,22 +134,50 @@ impl Game {
     /// §3 step 2: every distinct way to fill each contract of the market, with and without the Star.
     fn legal_completions(&self, seat: Seat, actions: &mut Vec<Action>) {
         let state = &self.seats[seat.index()];
-        let numbers = state.hand.number_counts();
+        let hand = state.hand;
+        let numbers = hand.number_counts();
+        let packed_hand = crate::contracts::pack_numbers(numbers);
+        let mut held = [[0u8; 4]; 5];
+        for (number, suits) in held.iter_mut().enumerate() {
+            for (suit, count) in suits.iter_mut().enumerate() {
+                *count = hand.count(Card::from_index(number * 4 + suit));
+            }
+        }
         for contract in self.contract_market.iter().flatten().copied() {
             for star in [false, true] {
                 if star && state.star_used {
                     continue;
                 }
-                for pattern in contract.patterns(star) {
-                    if pattern.iter().zip(numbers).any(|(&want, have)| want > have) {
-                        continue;
-                    }
-                    let quota = *pattern;
-                    for_each_pick(state.hand.counts(), &BY_NUMBER, quota, |cards| {
-                        actions.push(Action::Complete { contract, cards, star })
-                    });
+                for pattern in contract.patterns_within(star, packed_hand) {
+                    fill(contract, star, pattern, &held, 0, Cards::EMPTY, actions);
                 }
             }
         }
     }
+}
+
+/// Pushes every way to take `pattern[k]` cards of each number `k + 1`, from number `number` on, added
+/// to `chosen`, as a completion of `contract`.
+fn fill(
+    contract: ContractId,
+    star: bool,
+    pattern: &[u8; 5],
+    held: &[[u8; 4]; 5],
+    number: usize,
+    chosen: Cards,
+    actions: &mut Vec<Action>,
+) {
+    let Some(next) = (number..5).find(|&k| pattern[k] > 0) else {
+        actions.push(Action::Complete { contract, cards: chosen, star });
+        return;
+    };
+    for_each_suit_split(held[next], pattern[next], |split| {
+        let mut cards = chosen;
+        for (suit, n) in Suit::ALL.into_iter().zip(split) {
+            if n > 0 {
+                cards.add_n(Card::new(next as u8 + 1, suit).unwrap_or(Card::from_index(0)), n);
+            }
+        }
+        fill(contract, star, pattern, held, next + 1, cards, actions);
+    });
 }

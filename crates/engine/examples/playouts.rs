@@ -1,0 +1,27 @@
+//! Plays complete random games as fast as it can and prints games per second: a quick check, and a
+//! target for profilers (`valgrind --tool=callgrind`, `perf record`).
+//!
+//! `cargo run --release -p romirami-engine --example playouts -- [GAMES] [PLAYERS]`
+
+use std::time::Instant;
+
+use romirami_engine::{Game, RandomPlayer};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20_000);
+    let players: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(4);
+    let mut player = RandomPlayer::new(1);
+    let start = Instant::now();
+    let mut actions = 0;
+    for seed in 0..games {
+        let mut game = Game::new(players, seed).expect("2 to 4 players");
+        actions += player.play_out(&mut game);
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    println!(
+        "{games} games of {players} players, {actions} actions in {elapsed:.3} s: {:.0} games/s, {:.0} actions/s",
+        games as f64 / elapsed,
+        actions as f64 / elapsed
+    );
+}
