@@ -4,6 +4,8 @@
 //! per-core figure). Each iteration deals a new game from a fresh seed and plays it to its end with
 //! uniformly random legal actions ([`RandomPlayer`]).
 
+#![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
+
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};

@@ -119,6 +119,7 @@ pub(crate) struct SeatState {
 /// Where reshuffles get their order: the game's generator in live play, a record's `shuffle` entries in
 /// a replay.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant, reason = "a game holds one shuffler, and live play is the common case")]
 pub(crate) enum Shuffler {
     Random(GameRng),
     Scripted { orders: VecDeque<Vec<Card>>, fault: Option<ShuffleFault> },

@@ -1,0 +1,83 @@
+//! The `romirami` command line: one module per subcommand, each with its clap arguments and a `run`
+//! function that returns [`anyhow::Result`], so the commands can be called and tested without the
+//! binary.
+//!
+//! Output conventions: results and per-item problems go to standard output, progress bars to standard
+//! error. Exit status 0 means success, 1 a failure (or, for `verify`, an invalid record), 2 a usage
+//! error (reported by clap before any command runs).
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub mod simulate;
+pub mod verify;
+
+/// The arguments of `romirami`.
+#[derive(Debug, Parser)]
+#[command(name = "romirami", version, about = "Romi Rami Online: simulate and verify game records.")]
+pub struct Cli {
+    /// The subcommand to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play complete games with random legal moves and write one record file per game.
+    Simulate(simulate::SimulateArgs),
+    /// Replay record files through the rules and report every record that breaks one.
+    Verify(verify::VerifyArgs),
+}
+
+/// Runs the command `cli` names, writing its results to standard output.
+///
+/// Returns the process's exit status: [`ExitCode::SUCCESS`], or [`ExitCode::FAILURE`] when `verify`
+/// found an invalid record (or none at all).
+///
+/// # Errors
+/// What stopped the command: for `simulate`, a directory or file it could not write, or a game the
+/// engine could not finish; for `verify`, standard output that could not be written.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let mut stdout = io::stdout().lock();
+    match cli.command {
+        Command::Simulate(args) => {
+            let progress = simulate::progress_bar(args.games);
+            let summary = simulate::run(&args, &progress)?;
+            progress.finish_and_clear();
+            writeln!(stdout, "{summary}")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Verify(args) => {
+            let report = verify::run(&args, &mut stdout)?;
+            Ok(if report.all_valid() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn arguments_are_validated_before_anything_runs() {
+        let parse = |args: &[&str]| Cli::try_parse_from(std::iter::once("romirami").chain(args.iter().copied()));
+        assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x"]).is_ok());
+        assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--players", "4"]).is_ok());
+        assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--players", "5"]).is_err());
+        assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--players", "1"]).is_err());
+        assert!(parse(&["simulate", "--games", "0", "--seed", "1", "--out", "x"]).is_err());
+        assert!(parse(&["simulate", "--games", "3", "--seed", "1"]).is_err(), "--out is required");
+        assert!(parse(&["verify"]).is_err(), "verify needs a path");
+        assert!(parse(&["verify", "a.json", "records"]).is_ok());
+    }
+}
