@@ -26,7 +26,7 @@ impl fmt::Display for Seat {
 }
 
 /// A player's move. Each one is checked against the rules before it changes anything.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// §3 step 1: take 1 to 3 market cards that share a number or a suit.

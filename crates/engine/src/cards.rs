@@ -112,7 +112,7 @@ impl Card {
     }
 
     /// Every kind of card, in index order.
-    pub fn all() -> impl Iterator<Item = Card> {
+    pub fn all() -> impl DoubleEndedIterator<Item = Card> + ExactSizeIterator {
         (0..CARD_KINDS).map(Card::from_index)
     }
 }
@@ -174,64 +174,84 @@ impl<'de> Deserialize<'de> for Card {
 ///
 /// It counts copies per [`Card`] kind, so two `Cards` are equal exactly when they hold the same cards,
 /// whatever order they were listed in. It serializes as a list of card codes in index order.
+///
+/// The counts are packed three bits per kind into one `u64` (a kind has at most 5 copies, §1.1), so that
+/// copying, adding and comparing whole hands takes a few instructions: this type is on the hot path of
+/// every legal-move list.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cards {
-    counts: [u8; CARD_KINDS],
+    packed: u64,
 }
+
+/// The most copies of one kind a `Cards` can count: the largest three-bit number.
+const MAX_COPIES: u8 = 7;
+/// Bit 0 of each kind's three-bit field.
+const BIT0: u64 = 0o1111_1111_1111_1111_1111;
+/// Bit 2, the top bit, of each kind's field.
+const TOP: u64 = BIT0 << 2;
 
 impl Cards {
     /// No cards.
-    pub const EMPTY: Cards = Cards { counts: [0; CARD_KINDS] };
+    pub const EMPTY: Cards = Cards { packed: 0 };
+
+    const fn shift(card: Card) -> u32 {
+        3 * card.index() as u32
+    }
 
     /// The complete number deck of §1.1: 92 cards.
     pub fn full_deck() -> Cards {
         let mut cards = Cards::EMPTY;
         for card in Card::all() {
-            cards.counts[card.index()] = card.copies();
+            cards.add_n(card, card.copies());
         }
         cards
     }
 
     /// How many copies of `card` this holds.
     pub fn count(&self, card: Card) -> u8 {
-        self.counts[card.index()]
+        ((self.packed >> Cards::shift(card)) & 7) as u8
     }
 
     /// The number of cards.
     pub fn len(&self) -> usize {
-        self.counts.iter().map(|&c| c as usize).sum()
+        let p = self.packed;
+        ((p & BIT0).count_ones() + 2 * ((p >> 1) & BIT0).count_ones() + 4 * ((p >> 2) & BIT0).count_ones()) as usize
     }
 
     /// Whether it holds no card.
     pub fn is_empty(&self) -> bool {
-        self.counts.iter().all(|&c| c == 0)
+        self.packed == 0
     }
 
-    /// Adds one copy of `card`.
+    /// Adds one copy of `card`; a kind already at the most copies a `Cards` can count (7, more than the
+    /// deck holds) stays there.
     pub fn add(&mut self, card: Card) {
-        self.counts[card.index()] += 1;
+        if self.count(card) < MAX_COPIES {
+            self.packed += 1 << Cards::shift(card);
+        }
     }
 
-    /// Adds `n` copies of `card`.
+    /// Adds `n` copies of `card`. Together they must not count more than 7 copies, which holds for any
+    /// pile of one deck.
     pub fn add_n(&mut self, card: Card, n: u8) {
-        self.counts[card.index()] += n;
+        debug_assert!(self.count(card) + n <= MAX_COPIES);
+        self.packed += u64::from(n) << Cards::shift(card);
     }
 
     /// Removes one copy of `card`; returns false (and changes nothing) when there is none.
     pub fn remove(&mut self, card: Card) -> bool {
-        let count = &mut self.counts[card.index()];
-        if *count == 0 {
+        if self.count(card) == 0 {
             return false;
         }
-        *count -= 1;
+        self.packed -= 1 << Cards::shift(card);
         true
     }
 
-    /// Adds every card of `other`.
+    /// Adds every card of `other`. The two must not count more than 7 copies of a kind together, which
+    /// holds for any two piles of one deck.
     pub fn add_all(&mut self, other: &Cards) {
-        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
-            *mine += theirs;
-        }
+        debug_assert!(Card::all().all(|c| self.count(c) + other.count(c) <= MAX_COPIES));
+        self.packed += other.packed;
     }
 
     /// Removes every card of `other`; returns false (and changes nothing) unless all of them are here.
@@ -239,44 +259,60 @@ impl Cards {
         if !self.contains(other) {
             return false;
         }
-        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
-            *mine -= theirs;
-        }
+        // No field borrows from the next: each count here is at least the one in `other`.
+        self.packed -= other.packed;
         true
     }
 
     /// Whether every card of `other` is here (as a multiset).
     pub fn contains(&self, other: &Cards) -> bool {
-        self.counts.iter().zip(other.counts).all(|(&mine, theirs)| mine >= theirs)
+        let (x, y) = (self.packed, other.packed);
+        // Per field: the low two bits compared with the top bit as a guard (no borrow leaves a field),
+        // then the top bits decide where they differ.
+        let low = (x | TOP) - (y & !TOP);
+        let greater_top = x & !y & TOP;
+        let equal_top_low_ge = !(x ^ y) & low & TOP;
+        (greater_top | equal_top_low_ge) == TOP
     }
 
     /// How many cards there are of each number: index 0 counts the 1s, index 4 the 5s.
     pub fn number_counts(&self) -> [u8; 5] {
-        let mut numbers = [0u8; 5];
-        for (n, chunk) in numbers.iter_mut().zip(self.counts.chunks_exact(4)) {
-            *n = chunk.iter().sum();
-        }
-        numbers
+        std::array::from_fn(|n| {
+            let group = (self.packed >> (12 * n)) & 0o7777;
+            (group & 7) as u8 + ((group >> 3) & 7) as u8 + ((group >> 6) & 7) as u8 + ((group >> 9) & 7) as u8
+        })
     }
 
     /// How many cards there are of `suit`.
     pub fn suit_count(&self, suit: Suit) -> usize {
-        self.counts.iter().skip(suit.index()).step_by(4).map(|&c| c as usize).sum()
+        // The fields of one suit: every fourth field, from the suit's index.
+        let mask = 0o0007_0007_0007_0007_0007u64 << (3 * suit.index());
+        let p = self.packed & mask;
+        ((p & BIT0).count_ones() + 2 * ((p >> 1) & BIT0).count_ones() + 4 * ((p >> 2) & BIT0).count_ones()) as usize
     }
 
     /// Every card, one item per copy, in index order.
     pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
-        Card::all().flat_map(|card| std::iter::repeat_n(card, self.count(card) as usize))
+        self.kinds().flat_map(|(card, count)| std::iter::repeat_n(card, usize::from(count)))
     }
 
     /// The distinct kinds of card held, with their counts, in index order.
     pub fn kinds(&self) -> impl Iterator<Item = (Card, u8)> + '_ {
-        Card::all().map(|card| (card, self.count(card))).filter(|&(_, n)| n > 0)
+        let mut rest = self.packed;
+        std::iter::from_fn(move || {
+            if rest == 0 {
+                return None;
+            }
+            let field = rest.trailing_zeros() / 3;
+            let count = ((rest >> (3 * field)) & 7) as u8;
+            rest &= !(7 << (3 * field));
+            Some((Card::from_index(field as usize), count))
+        })
     }
 
-    /// The raw counts, indexed by [`Card::index`].
-    pub fn counts(&self) -> &[u8; CARD_KINDS] {
-        &self.counts
+    /// The counts per kind, indexed by [`Card::index`].
+    pub fn counts(&self) -> [u8; CARD_KINDS] {
+        std::array::from_fn(|i| self.count(Card::from_index(i)))
     }
 }
 
@@ -284,7 +320,7 @@ impl FromIterator<Card> for Cards {
     fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Cards {
         let mut cards = Cards::EMPTY;
         for card in iter {
-            cards.counts[card.index()] = cards.counts[card.index()].saturating_add(1);
+            cards.add(card);
         }
         cards
     }
@@ -343,6 +379,38 @@ mod tests {
         assert_eq!(deck.number_counts(), [16, 20, 20, 20, 16]);
         for suit in Suit::ALL {
             assert_eq!(deck.suit_count(suit), 23);
+        }
+    }
+
+    #[test]
+    fn packed_operations_match_counting() {
+        let mut rng = crate::random::GameRng::from_seed(3);
+        let deck: Vec<Card> = Cards::full_deck().iter().collect();
+        for _ in 0..2000 {
+            let pick = |rng: &mut crate::random::GameRng| -> Vec<Card> {
+                (0..rng.below(14)).map(|_| deck[rng.below(deck.len())]).collect()
+            };
+            let (a, b) = (pick(&mut rng), pick(&mut rng));
+            let (ca, cb): (Cards, Cards) = (a.iter().collect(), b.iter().collect());
+            let count = |list: &[Card], card: Card| list.iter().filter(|&&c| c == card).count().min(7) as u8;
+            assert_eq!(ca.len(), Card::all().map(|c| usize::from(count(&a, c))).sum::<usize>());
+            let contains = Card::all().all(|c| count(&a, c) >= count(&b, c));
+            assert_eq!(ca.contains(&cb), contains, "{a:?} {b:?}");
+            for suit in Suit::ALL {
+                let expected: usize = Card::all().filter(|c| c.suit() == suit).map(|c| usize::from(count(&a, c))).sum();
+                assert_eq!(ca.suit_count(suit), expected);
+            }
+            let numbers: [u8; 5] =
+                std::array::from_fn(|n| Card::all().filter(|c| c.number() == n as u8 + 1).map(|c| count(&a, c)).sum());
+            assert_eq!(ca.number_counts(), numbers);
+            let kinds: Vec<(Card, u8)> = Card::all().map(|c| (c, count(&a, c))).filter(|&(_, n)| n > 0).collect();
+            assert_eq!(ca.kinds().collect::<Vec<_>>(), kinds);
+            let mut rest = ca;
+            assert_eq!(rest.remove_all(&cb), contains);
+            if contains {
+                rest.add_all(&cb);
+            }
+            assert_eq!(rest, ca);
         }
     }
 

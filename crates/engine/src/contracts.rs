@@ -119,7 +119,7 @@ impl ContractId {
     }
 
     /// All 36 contracts in row order.
-    pub fn all() -> impl Iterator<Item = ContractId> {
+    pub fn all() -> impl DoubleEndedIterator<Item = ContractId> + ExactSizeIterator {
         (1..=CONTRACT_COUNT as u8).map(ContractId)
     }
 

@@ -60,6 +60,17 @@ fn for_each_combination(
     search.pick(0, 0);
 }
 
+/// §3 step 1: every distinct multiset of 1 to 3 market cards that share a number or a suit.
+fn legal_takes(market: &Cards, actions: &mut Vec<Action>) {
+    let mut sorted = [Card::from_index(0); 6];
+    let mut len = 0;
+    for card in market.iter().take(6) {
+        sorted[len] = card;
+        len += 1;
+    }
+    for_each_combination(&sorted[..len], 1, 3, one_number_or_suit, |cards| actions.push(Action::Take { cards }));
+}
+
 /// Whether the cards share one number or one suit (§3 step 1).
 fn one_number_or_suit(cards: &[Card]) -> bool {
     let first = cards[0];
@@ -97,18 +108,7 @@ impl Game {
             return;
         }
         match step {
-            TurnStep::Take => {
-                let mut market = [Card::from_index(0); 6];
-                let mut len = 0;
-                for card in self.number_market.iter().flatten() {
-                    market[len] = *card;
-                    len += 1;
-                }
-                market[..len].sort_unstable();
-                for_each_combination(&market[..len], 1, 3, one_number_or_suit, |cards| {
-                    actions.push(Action::Take { cards })
-                });
-            }
+            TurnStep::Take => legal_takes(&self.number_market_cards(), actions),
             TurnStep::Contracts => {
                 if self.can_take_back() {
                     actions.push(Action::TakeBack);
@@ -143,9 +143,11 @@ impl Game {
                 *count = hand.count(Card::from_index(number * 4 + suit));
             }
         }
+        let held_cards = hand.len();
         for contract in self.contract_market.iter().flatten().copied() {
+            let needed = usize::from(contract.contract().card_count());
             for star in [false, true] {
-                if star && state.star_used {
+                if (star && state.star_used) || held_cards + usize::from(star) < needed {
                     continue;
                 }
                 for pattern in contract.patterns_within(star, packed_hand) {
@@ -175,7 +177,7 @@ fn fill(
         let mut cards = chosen;
         for (suit, n) in Suit::ALL.into_iter().zip(split) {
             if n > 0 {
-                cards.add_n(Card::new(next as u8 + 1, suit).unwrap_or(Card::from_index(0)), n);
+                cards.add_n(Card::from_index(next * 4 + suit.index()), n);
             }
         }
         fill(contract, star, pattern, held, next + 1, cards, actions);
