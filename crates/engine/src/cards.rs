@@ -231,6 +231,12 @@ impl Cards {
         }
     }
 
+    /// These cards and one more copy of `card`.
+    pub fn with(mut self, card: Card) -> Cards {
+        self.add(card);
+        self
+    }
+
     /// Adds `n` copies of `card`. Together they must not count more than 7 copies, which holds for any
     /// pile of one deck.
     pub fn add_n(&mut self, card: Card, n: u8) {

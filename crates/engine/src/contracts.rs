@@ -139,9 +139,20 @@ impl ContractId {
     /// ([`pack_numbers`]) holds enough cards for.
     pub(crate) fn patterns_within(self, star: bool, packed_hand: u64) -> impl Iterator<Item = &'static [u8; 5]> {
         let entry = &TABLE[self.index()];
-        let (patterns, packed) =
-            if star { (&entry.star_patterns, &entry.packed_star) } else { (&entry.patterns, &entry.packed) };
-        patterns.iter().zip(packed).filter(move |(_, p)| fits_within(**p, packed_hand)).map(|(pattern, _)| pattern)
+        let set = if star { &entry.star_set } else { &entry.set };
+        let mut i = 0;
+        std::iter::from_fn(move || {
+            while let Some(&packed) = set.packed.get(i) {
+                let short = (!((packed_hand | GUARD) - packed)) & GUARD;
+                if short == 0 {
+                    i += 1;
+                    return Some(&set.patterns[i - 1]);
+                }
+                // Every later pattern that agrees up to the first number the hand is short of is short too.
+                i = usize::from(set.skip[i][(short.trailing_zeros() / 8) as usize]);
+            }
+            None
+        })
     }
 
     /// Whether hand cards with these counts per number fill the contract (with the Star standing in
@@ -183,10 +194,35 @@ struct TableEntry {
     contract: Contract,
     patterns: Vec<[u8; 5]>,
     star_patterns: Vec<[u8; 5]>,
-    /// `patterns`, packed with [`pack_numbers`].
+    set: PatternSet,
+    star_set: PatternSet,
+}
+
+/// Number patterns sorted in lexicographic order, ready for [`ContractId::patterns_within`]: a hand
+/// that is short of `patterns[i][k]` cards of number `k + 1` is short for every pattern up to
+/// `skip[i][k]`, which share the first `k + 1` counts.
+struct PatternSet {
+    patterns: Vec<[u8; 5]>,
     packed: Vec<u64>,
-    /// `star_patterns`, packed with [`pack_numbers`].
-    packed_star: Vec<u64>,
+    skip: Vec<[u16; 5]>,
+}
+
+impl PatternSet {
+    fn new(patterns: &[[u8; 5]]) -> PatternSet {
+        let mut patterns = patterns.to_vec();
+        patterns.sort_unstable();
+        let skip = (0..patterns.len())
+            .map(|i| {
+                std::array::from_fn(|k| {
+                    let end = (i + 1..patterns.len())
+                        .find(|&j| patterns[j][..=k] != patterns[i][..=k])
+                        .unwrap_or(patterns.len());
+                    end as u16
+                })
+            })
+            .collect();
+        PatternSet { packed: patterns.iter().map(|p| pack_numbers(*p)).collect(), patterns, skip }
+    }
 }
 
 /// Counts per number packed one byte each, so that [`fits_within`] compares all five at once.
@@ -194,14 +230,10 @@ pub(crate) fn pack_numbers(numbers: [u8; 5]) -> u64 {
     numbers.iter().enumerate().fold(0, |packed, (k, &n)| packed | (u64::from(n.min(127)) << (8 * k)))
 }
 
-/// The top bit of each of the five bytes that [`pack_numbers`] fills.
+/// The top bit of each of the five bytes that [`pack_numbers`] fills. With every count below 128,
+/// `(hand | GUARD) - pattern` borrows no bit from the next byte, and leaves a byte's guard bit clear
+/// exactly when the pattern wants more cards of that number than the hand holds.
 const GUARD: u64 = 0x80_8080_8080;
-
-/// Whether every count of `pattern` is at most the count of `hand` (both from [`pack_numbers`]): each
-/// byte below 128, so the subtraction borrows into a byte's guard bit exactly when the pattern wants more.
-fn fits_within(pattern: u64, hand: u64) -> bool {
-    ((hand | GUARD) - pattern) & GUARD == GUARD
-}
 
 const fn set(size: u8) -> Requirement {
     Requirement::Set { size, number: None }
@@ -279,8 +311,8 @@ static TABLE: LazyLock<Vec<TableEntry>> = LazyLock::new(|| {
             star_patterns.sort_unstable();
             TableEntry {
                 contract: Contract { id: ContractId(number), score, suit, requirements },
-                packed: patterns.iter().map(|p| pack_numbers(*p)).collect(),
-                packed_star: star_patterns.iter().map(|p| pack_numbers(*p)).collect(),
+                set: PatternSet::new(&patterns),
+                star_set: PatternSet::new(&star_patterns),
                 patterns,
                 star_patterns,
             }

@@ -8,59 +8,32 @@
 //! multiset once instead of generating with repeats and removing them.
 
 use crate::action::{Action, Phase, Seat, TurnStep};
-use crate::cards::{Card, Cards, Suit};
+use crate::cards::{Card, Cards};
 use crate::contracts::ContractId;
 use crate::game::{Game, HAND_LIMIT};
 
-/// Calls `found` with every distinct sub-multiset of `sorted` (cards in ascending order) of `min` to
-/// `max` cards (`max` at most 3) for which `fits` holds. `fits` must hold for every part of a set it
-/// holds for, so that a prefix that does not fit is not extended.
-fn for_each_combination(
-    sorted: &[Card],
-    min: usize,
-    max: usize,
-    fits: impl Fn(&[Card]) -> bool,
-    mut found: impl FnMut(Cards),
-) {
-    struct Search<'a, F, G> {
-        sorted: &'a [Card],
-        min: usize,
-        max: usize,
-        chosen: [Card; 3],
-        cards: Cards,
-        fits: F,
-        found: G,
-    }
-    impl<F: Fn(&[Card]) -> bool, G: FnMut(Cards)> Search<'_, F, G> {
-        fn pick(&mut self, from: usize, depth: usize) {
-            if depth >= self.min {
-                (self.found)(self.cards);
+/// Calls `found` with every distinct sub-multiset of `size` cards of `sorted` (cards in ascending
+/// order). An equal card is not chosen twice at the same place, so each multiset comes once.
+fn for_each_sub_multiset(sorted: &[Card], size: usize, found: &mut impl FnMut(Cards)) {
+    fn pick(sorted: &[Card], from: usize, left: usize, cards: Cards, found: &mut impl FnMut(Cards)) {
+        if left == 0 {
+            found(cards);
+            return;
+        }
+        for i in from..sorted.len() {
+            if i > from && sorted[i] == sorted[i - 1] {
+                continue;
             }
-            if depth == self.max {
-                return;
-            }
-            for i in from..self.sorted.len() {
-                // Choosing an equal card at the same depth would give the same multiset again.
-                if i > from && self.sorted[i] == self.sorted[i - 1] {
-                    continue;
-                }
-                self.chosen[depth] = self.sorted[i];
-                if !(self.fits)(&self.chosen[..=depth]) {
-                    continue;
-                }
-                self.cards.add(self.sorted[i]);
-                self.pick(i + 1, depth + 1);
-                self.cards.remove(self.sorted[i]);
-            }
+            pick(sorted, i + 1, left - 1, cards.with(sorted[i]), found);
         }
     }
-    let max = max.min(3);
-    let mut search =
-        Search { sorted, min, max, chosen: [Card::from_index(0); 3], cards: Cards::EMPTY, fits, found: &mut found };
-    search.pick(0, 0);
+    pick(sorted, 0, size, Cards::EMPTY, found);
 }
 
 /// §3 step 1: every distinct multiset of 1 to 3 market cards that share a number or a suit.
+///
+/// The market's cards, sorted, are combined in order; an equal card is not chosen twice at the same
+/// place, so each multiset comes once.
 fn legal_takes(market: &Cards, actions: &mut Vec<Action>) {
     let mut sorted = [Card::from_index(0); 6];
     let mut len = 0;
@@ -68,24 +41,33 @@ fn legal_takes(market: &Cards, actions: &mut Vec<Action>) {
         sorted[len] = card;
         len += 1;
     }
-    for_each_combination(&sorted[..len], 1, 3, one_number_or_suit, |cards| actions.push(Action::Take { cards }));
-}
-
-/// Whether the cards share one number or one suit (§3 step 1).
-fn one_number_or_suit(cards: &[Card]) -> bool {
-    let first = cards[0];
-    cards.iter().all(|c| c.number() == first.number()) || cards.iter().all(|c| c.suit() == first.suit())
-}
-
-/// Calls `found` with every way to choose `quota` cards of one number from a hand that holds `held[s]`
-/// cards of that number in suit `s`: how many of each suit to take.
-fn for_each_suit_split(held: [u8; 4], quota: u8, mut found: impl FnMut([u8; 4])) {
-    for a in 0..=held[0].min(quota) {
-        for b in 0..=held[1].min(quota - a) {
-            for c in 0..=held[2].min(quota - a - b) {
-                let d = quota - a - b - c;
-                if d <= held[3] {
-                    found([a, b, c, d]);
+    let cards = &sorted[..len];
+    let one = |card: Card| Cards::EMPTY.with(card);
+    for i in 0..len {
+        if i > 0 && cards[i] == cards[i - 1] {
+            continue;
+        }
+        let a = cards[i];
+        actions.push(Action::Take { cards: one(a) });
+        for j in i + 1..len {
+            if j > i + 1 && cards[j] == cards[j - 1] {
+                continue;
+            }
+            let b = cards[j];
+            let same_number = a.number() == b.number();
+            let same_suit = a.suit() == b.suit();
+            if !same_number && !same_suit {
+                continue;
+            }
+            let pair = one(a).with(b);
+            actions.push(Action::Take { cards: pair });
+            for k in j + 1..len {
+                if k > j + 1 && cards[k] == cards[k - 1] {
+                    continue;
+                }
+                let c = cards[k];
+                if (same_number && c.number() == a.number()) || (same_suit && c.suit() == a.suit()) {
+                    actions.push(Action::Take { cards: pair.with(c) });
                 }
             }
         }
@@ -120,13 +102,7 @@ impl Game {
                 let hand = self.seats[seat.index()].hand;
                 let sorted: Vec<Card> = hand.iter().collect();
                 let excess = hand.len().saturating_sub(HAND_LIMIT);
-                for_each_combination(
-                    &sorted,
-                    excess,
-                    excess,
-                    |_| true,
-                    |cards| actions.push(Action::Discard { cards }),
-                );
+                for_each_sub_multiset(&sorted, excess, &mut |cards| actions.push(Action::Discard { cards }));
             }
         }
     }
@@ -135,51 +111,87 @@ impl Game {
     fn legal_completions(&self, seat: Seat, actions: &mut Vec<Action>) {
         let state = &self.seats[seat.index()];
         let hand = state.hand;
-        let numbers = hand.number_counts();
-        let packed_hand = crate::contracts::pack_numbers(numbers);
-        let mut held = [[0u8; 4]; 5];
-        for (number, suits) in held.iter_mut().enumerate() {
-            for (suit, count) in suits.iter_mut().enumerate() {
-                *count = hand.count(Card::from_index(number * 4 + suit));
-            }
-        }
-        let held_cards = hand.len();
+        let packed_hand = crate::contracts::pack_numbers(hand.number_counts());
+        let mut splits = SuitSplits::new(hand);
         for contract in self.contract_market.iter().flatten().copied() {
             let needed = usize::from(contract.contract().card_count());
             for star in [false, true] {
-                if (star && state.star_used) || held_cards + usize::from(star) < needed {
+                if (star && state.star_used) || hand.len() + usize::from(star) < needed {
                     continue;
                 }
                 for pattern in contract.patterns_within(star, packed_hand) {
-                    fill(contract, star, pattern, &held, 0, Cards::EMPTY, actions);
+                    let mut fill = Fill { contract, star, pattern, splits: &mut splits, actions };
+                    fill.from(0, Cards::EMPTY);
                 }
             }
         }
     }
 }
 
-/// Pushes every way to take `pattern[k]` cards of each number `k + 1`, from number `number` on, added
-/// to `chosen`, as a completion of `contract`.
-fn fill(
-    contract: ContractId,
-    star: bool,
-    pattern: &[u8; 5],
-    held: &[[u8; 4]; 5],
-    number: usize,
-    chosen: Cards,
-    actions: &mut Vec<Action>,
-) {
-    let Some(next) = (number..5).find(|&k| pattern[k] > 0) else {
-        actions.push(Action::Complete { contract, cards: chosen, star });
-        return;
-    };
-    for_each_suit_split(held[next], pattern[next], |split| {
-        let mut cards = chosen;
-        for (suit, n) in Suit::ALL.into_iter().zip(split) {
-            if n > 0 {
-                cards.add_n(Card::from_index(next * 4 + suit.index()), n);
+/// For one hand: the ways to take `q` cards of number `n`, as card sets, worked out once per
+/// `(n, q)` when first asked for.
+struct SuitSplits {
+    hand: Cards,
+    /// Where each `(number, quota)` list lies in `lists`, once worked out.
+    ranges: [[Option<(u16, u16)>; 9]; 5],
+    lists: Vec<Cards>,
+}
+
+impl SuitSplits {
+    fn new(hand: Cards) -> SuitSplits {
+        SuitSplits { hand, ranges: [[None; 9]; 5], lists: Vec::new() }
+    }
+
+    /// The ways to take `quota` cards of number `number + 1` from the hand.
+    fn get(&mut self, number: usize, quota: u8) -> (usize, usize) {
+        if let Some((start, end)) = self.ranges[number][usize::from(quota)] {
+            return (usize::from(start), usize::from(end));
+        }
+        let start = self.lists.len();
+        let card = |suit: usize| Card::from_index(number * 4 + suit);
+        let held: [u8; 4] = std::array::from_fn(|suit| self.hand.count(card(suit)));
+        for a in 0..=held[0].min(quota) {
+            for b in 0..=held[1].min(quota - a) {
+                for c in 0..=held[2].min(quota - a - b) {
+                    let d = quota - a - b - c;
+                    if d <= held[3] {
+                        let mut cards = Cards::EMPTY;
+                        for (suit, n) in [a, b, c, d].into_iter().enumerate() {
+                            cards.add_n(card(suit), n);
+                        }
+                        self.lists.push(cards);
+                    }
+                }
             }
         }
-        fill(contract, star, pattern, held, next + 1, cards, actions);
-    });
+        let end = self.lists.len();
+        self.ranges[number][usize::from(quota)] = Some((start as u16, end as u16));
+        (start, end)
+    }
+}
+
+/// Lists every completion of `contract` whose cards follow the number `pattern`: a choice of suits for
+/// each number, from the hand.
+struct Fill<'a> {
+    contract: ContractId,
+    star: bool,
+    pattern: &'a [u8; 5],
+    splits: &'a mut SuitSplits,
+    actions: &'a mut Vec<Action>,
+}
+
+impl Fill<'_> {
+    /// Adds to `chosen` every choice of suits for the numbers from `number + 1` on.
+    fn from(&mut self, number: usize, chosen: Cards) {
+        let Some(next) = (number..5).find(|&k| self.pattern[k] > 0) else {
+            self.actions.push(Action::Complete { contract: self.contract, cards: chosen, star: self.star });
+            return;
+        };
+        let (start, end) = self.splits.get(next, self.pattern[next]);
+        for i in start..end {
+            let mut cards = chosen;
+            cards.add_all(&self.splits.lists[i]);
+            self.from(next + 1, cards);
+        }
+    }
 }
