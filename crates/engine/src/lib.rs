@@ -74,3 +74,6 @@ pub use record::{EntryFault, ExportError, LogEntry, RECORD_FORMAT, Record, Recor
 pub use scoring::{GameResult, ScoreBreakdown, TrophyWinners, winners};
 pub use trophies::{Trophy, TrophyIcon};
 pub use view::{SeatScore, SeatView, View, Viewer, VisibleEvent};
+
+#[cfg(test)]
+mod tests;

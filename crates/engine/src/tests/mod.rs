@@ -1,0 +1,5 @@
+//! In-crate tests that need the game's private state: rule-by-rule examples and property tests.
+
+mod properties;
+mod rules;
+pub(crate) mod support;
