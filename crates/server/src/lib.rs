@@ -1,24 +1,38 @@
 //! The Romi Rami Online server and its command line, `romirami`.
 //!
-//! The rules live in [`romirami_engine`]; this crate is everything around them. Today that is the
-//! command line ([`cli`]): `simulate` plays random games and writes their records, `verify` replays
-//! records through the rules. The authoritative game server (axum) joins it here later, as a library
-//! that the `romirami` binary only wires up.
+//! The rules live in [`romirami_engine`]; this crate is everything around them:
+//! - [`server`]: the axum router and [`run`], which serves a listener until shutdown;
+//! - [`ws`] and [`protocol`]: one WebSocket connection and the messages it speaks;
+//! - [`table`]: one task per table, owning its game; [`lobby`]: the live tables;
+//! - [`players`]: guests and their tokens; [`config`]: every limit;
+//! - [`client`] and [`bots`]: a client of the protocol, and bots that play with it;
+//! - [`cli`]: the `romirami` command line (`serve`, `bots`, `simulate`, `verify`).
 //!
-//! The commands are plain functions, so they run without the binary:
+//! A server on a free port, shut down again:
 //!
 //! ```
-//! use romirami_server::cli::simulate::GamePlan;
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! use romirami_server::{AppState, config::Config, run};
 //!
-//! // Game 3 of a run with seed 1 is the same game whenever it is played.
-//! let plan = GamePlan::new(1, 3, Some(2));
-//! let first = romirami_server::cli::simulate::play(&plan)?;
-//! let again = romirami_server::cli::simulate::play(&plan)?;
-//! assert_eq!(first.record.log, again.record.log);
-//! assert_eq!(first.record.id, again.record.id);
-//! first.record.verify()?;
-//! # Ok::<(), anyhow::Error>(())
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+//! let server = tokio::spawn(run(listener, AppState::new(Config::default()), async { stopped.await.ok(); }));
+//! stop.send(()).ok();
+//! server.await??;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # }).unwrap();
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod bots;
 pub mod cli;
+pub mod client;
+pub mod config;
+pub mod lobby;
+pub mod players;
+pub mod protocol;
+pub mod server;
+pub mod table;
+pub mod ws;
+
+pub use server::{AppState, app, run};

@@ -11,12 +11,14 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod bots;
+pub mod serve;
 pub mod simulate;
 pub mod verify;
 
 /// The arguments of `romirami`.
 #[derive(Debug, Parser)]
-#[command(name = "romirami", version, about = "Romi Rami Online: simulate and verify game records.")]
+#[command(name = "romirami", version, about = "Romi Rami Online: the game server, its bots, and game-record tools.")]
 pub struct Cli {
     /// The subcommand to run.
     #[command(subcommand)]
@@ -26,6 +28,10 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run the game server until ctrl-c or SIGTERM.
+    Serve(serve::ServeArgs),
+    /// Play complete games on a running server with bot clients.
+    Bots(bots::BotsArgs),
     /// Play complete games with random legal moves and write one record file per game.
     Simulate(simulate::SimulateArgs),
     /// Replay record files through the rules and report every record that breaks one.
@@ -43,6 +49,14 @@ pub enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let mut stdout = io::stdout().lock();
     match cli.command {
+        Command::Serve(args) => {
+            serve::run_serve(&args)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bots(args) => {
+            bots::run_bots(&args)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Simulate(args) => {
             let progress = simulate::progress_bar(args.games);
             let summary = simulate::run(&args, &progress)?;

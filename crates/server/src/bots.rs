@@ -1,0 +1,117 @@
+//! Bots: clients that play whole games over the protocol, choosing among the legal actions the server
+//! offers them. `romirami bots` runs them to fill a demo; the load and fault tests build on them.
+
+use std::time::{Duration, Instant};
+
+use romirami_engine::{Action, GameResult};
+
+use crate::client::{Client, ClientError};
+use crate::protocol::{ClientMsg, ServerMsg, SpectatorPolicy, TableId};
+
+/// A sensible choice among `legal`: the contract worth most (without the Star when it can), else the
+/// biggest take, else a discard of the first cards offered, else pass. Never takes back.
+pub fn choose(legal: &[Action]) -> Option<Action> {
+    let best_contract = legal
+        .iter()
+        .filter_map(|action| match action {
+            Action::Complete { contract, star, .. } => Some((contract.contract().score, !star, *action)),
+            _ => None,
+        })
+        .max_by_key(|(score, no_star, _)| (*score, *no_star));
+    if let Some((_, _, action)) = best_contract {
+        return Some(action);
+    }
+    let biggest_take = legal
+        .iter()
+        .filter_map(|action| match action {
+            Action::Take { cards } => Some((cards.len(), *action)),
+            _ => None,
+        })
+        .max_by_key(|(len, _)| *len);
+    if let Some((_, action)) = biggest_take {
+        return Some(action);
+    }
+    legal
+        .iter()
+        .find(|a| matches!(a, Action::Discard { .. }))
+        .or_else(|| legal.iter().find(|a| matches!(a, Action::Pass)))
+        .copied()
+}
+
+/// What one bot game came to.
+#[derive(Clone, Debug)]
+pub struct BotGame {
+    /// The table.
+    pub table: TableId,
+    /// Actions the bots played.
+    pub actions: usize,
+    /// The result.
+    pub result: GameResult,
+    /// How long the game took.
+    pub elapsed: Duration,
+}
+
+/// Plays one seat until its game is over: answers each `your_turn` with [`choose`]. Returns the result
+/// and how many actions this seat played.
+///
+/// # Errors
+/// When the connection fails or the server refuses an action.
+pub async fn play_seat(client: &mut Client, table: TableId) -> Result<(GameResult, usize), ClientError> {
+    let mut next_id = 0;
+    loop {
+        match client.recv_within(Duration::from_secs(60)).await? {
+            ServerMsg::YourTurn { table: t, legal } if t == table => {
+                let action = choose(&legal).ok_or_else(|| ClientError::Unexpected("no legal action offered".into()))?;
+                next_id += 1;
+                client.send(&ClientMsg::Act { table, id: next_id, action }).await?;
+            }
+            ServerMsg::GameOver { table: t, result } if t == table => return Ok((result, next_id as usize)),
+            ServerMsg::Error { code, message, .. } => {
+                return Err(ClientError::Unexpected(format!("{code:?}: {message}")));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Plays one complete game of `players` bots at a new private table on the server at `url`.
+///
+/// # Errors
+/// When a connection fails or the server refuses something.
+pub async fn play_game(url: &str, players: u8, name_prefix: &str) -> Result<BotGame, ClientError> {
+    let start = Instant::now();
+    let mut clients = Vec::new();
+    for seat in 0..players {
+        let (client, _, _) = Client::guest(url, &format!("{name_prefix}{seat}")).await?;
+        clients.push(client);
+    }
+    let host = &mut clients[0];
+    host.send(&ClientMsg::CreateTable { seats: players, public: false, spectators: SpectatorPolicy::Link }).await?;
+    let (table, invite) = host
+        .wait_for(|msg| match msg {
+            ServerMsg::TableCreated { table, invite } => Some((table.id, invite.clone())),
+            ServerMsg::Error { message, .. } => Some((TableId(uuid::Uuid::nil()), format!("error: {message}"))),
+            _ => None,
+        })
+        .await?;
+    if table.0.is_nil() {
+        return Err(ClientError::Unexpected(invite));
+    }
+    for client in &mut clients[1..] {
+        client.send(&ClientMsg::Join { table, invite: Some(invite.clone()), since: None }).await?;
+    }
+    let seats: Vec<_> = clients
+        .into_iter()
+        .map(|mut client| tokio::spawn(async move { play_seat(&mut client, table).await }))
+        .collect();
+    let mut result = None;
+    let mut actions = 0;
+    for seat in seats {
+        let (seat_result, seat_actions) =
+            seat.await.map_err(|e| ClientError::Unexpected(format!("a bot task failed: {e}")))??;
+        actions += seat_actions;
+        result = Some(seat_result);
+    }
+    let result = result.ok_or_else(|| ClientError::Unexpected("no seat".into()))?;
+    Ok(BotGame { table, actions, result, elapsed: start.elapsed() })
+}

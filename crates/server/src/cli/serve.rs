@@ -1,0 +1,66 @@
+//! `romirami serve`: runs the game server until ctrl-c or SIGTERM.
+
+use std::net::SocketAddr;
+
+use anyhow::Context;
+
+use crate::config::Config;
+use crate::{AppState, run};
+
+/// The arguments of `romirami serve`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The address to listen on.
+    #[arg(long, env = "ROMIRAMI_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// An origin (like `https://example.org`) whose pages may connect, besides the server's own; `*` for
+    /// any. May be given more than once.
+    #[arg(long = "allow-origin", env = "ROMIRAMI_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+}
+
+/// Serves until ctrl-c or SIGTERM, then shuts down gracefully.
+///
+/// # Errors
+/// When the runtime cannot start or the address cannot be bound.
+pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
+    init_tracing();
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async {
+        let listener =
+            tokio::net::TcpListener::bind(args.listen).await.with_context(|| format!("binding {}", args.listen))?;
+        let address = listener.local_addr()?;
+        println!("Romi Rami Online is listening on http://{address}/ (WebSocket at ws://{address}/ws)");
+        let config = Config { allowed_origins: args.allowed_origins.clone(), ..Config::default() };
+        run(listener, AppState::new(config), shutdown_signal()).await.context("serving")
+    })
+}
+
+/// Completes on ctrl-c, or on SIGTERM where there is one.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+}
+
+/// Logs to standard error, filtered by `RUST_LOG` (default `info`).
+pub(crate) fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}

@@ -1,0 +1,191 @@
+//! A client of the protocol over a real WebSocket: what the bots and the integration tests use, and a
+//! reference for writing other clients.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+
+use crate::protocol::{ClientMsg, Limits, PROTOCOL_VERSION, PlayerInfo, ServerMsg};
+
+/// Why a client call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The WebSocket failed.
+    #[error("websocket: {0}")]
+    Socket(#[from] tokio_tungstenite::tungstenite::Error),
+    /// The server sent something that is not a message of the protocol.
+    #[error("unreadable message from the server: {0}")]
+    Unreadable(String),
+    /// The server closed the connection.
+    #[error("the server closed the connection{}", .0.as_ref().map(|(c, r)| format!(" ({c}: {r})")).unwrap_or_default())]
+    Closed(Option<(u16, String)>),
+    /// Nothing arrived in time.
+    #[error("no message from the server in {0:?}")]
+    Timeout(Duration),
+    /// The server answered something unexpected.
+    #[error("unexpected answer: {0}")]
+    Unexpected(String),
+}
+
+/// One connection to a server.
+#[derive(Debug)]
+pub struct Client {
+    socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Every text frame received, when recording is on (for tests that search frames).
+    pub recorded: Option<Vec<String>>,
+    /// Paces sends to the server's announced rate, once welcomed.
+    pace: Option<Pace>,
+}
+
+/// A client-side token bucket that keeps sends under the server's rate limit, with a margin.
+#[derive(Debug)]
+struct Pace {
+    level: f64,
+    capacity: f64,
+    rate: f64,
+    at: tokio::time::Instant,
+}
+
+impl Pace {
+    fn new(limits: Limits) -> Pace {
+        // Keep a tenth below the limit: the server counts arrivals, which network jitter can bunch.
+        let rate = limits.messages_per_second * 0.9;
+        let capacity = (limits.message_burst * 0.5).max(1.0);
+        Pace { level: capacity, capacity, rate, at: tokio::time::Instant::now() }
+    }
+
+    async fn wait(&mut self) {
+        let now = tokio::time::Instant::now();
+        self.level = (self.level + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.capacity);
+        self.at = now;
+        if self.level < 1.0 && self.rate > 0.0 {
+            let wait = Duration::from_secs_f64((1.0 - self.level) / self.rate);
+            tokio::time::sleep(wait).await;
+            self.level = 1.0;
+            self.at = tokio::time::Instant::now();
+        }
+        self.level -= 1.0;
+    }
+}
+
+impl Client {
+    /// Connects to `url` (e.g. `ws://127.0.0.1:8080/ws`).
+    ///
+    /// # Errors
+    /// When the connection or the upgrade fails.
+    pub async fn connect(url: &str) -> Result<Client, ClientError> {
+        let (socket, _) = connect_async(url).await?;
+        Ok(Client { socket, recorded: None, pace: None })
+    }
+
+    /// Connects and says hello as a new guest named `name`; returns the client, who it is and its token.
+    ///
+    /// # Errors
+    /// When connecting fails or the server refuses.
+    pub async fn guest(url: &str, name: &str) -> Result<(Client, PlayerInfo, String), ClientError> {
+        let mut client = Client::connect(url).await?;
+        client.send(&ClientMsg::Hello { protocol: PROTOCOL_VERSION, token: None, name: Some(name.to_owned()) }).await?;
+        match client.recv().await? {
+            ServerMsg::Welcome { player, token: Some(token), limits, .. } => {
+                client.pace = Some(Pace::new(limits));
+                Ok((client, player, token))
+            }
+            other => Err(ClientError::Unexpected(format!("{other:?}"))),
+        }
+    }
+
+    /// Connects and says hello with a returning player's token.
+    ///
+    /// # Errors
+    /// When connecting fails or the server refuses.
+    pub async fn returning(url: &str, token: &str) -> Result<(Client, PlayerInfo), ClientError> {
+        let mut client = Client::connect(url).await?;
+        client
+            .send(&ClientMsg::Hello { protocol: PROTOCOL_VERSION, token: Some(token.to_owned()), name: None })
+            .await?;
+        match client.recv().await? {
+            ServerMsg::Welcome { player, limits, .. } => {
+                client.pace = Some(Pace::new(limits));
+                Ok((client, player))
+            }
+            other => Err(ClientError::Unexpected(format!("{other:?}"))),
+        }
+    }
+
+    /// Sends a message.
+    ///
+    /// # Errors
+    /// When the socket fails.
+    pub async fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
+        if let Some(pace) = &mut self.pace {
+            pace.wait().await;
+        }
+        let text = serde_json::to_string(msg).map_err(|e| ClientError::Unreadable(e.to_string()))?;
+        self.send_raw(Message::text(text)).await
+    }
+
+    /// Sends any frame, well-formed or not (for tests of bad input).
+    ///
+    /// # Errors
+    /// When the socket fails.
+    pub async fn send_raw(&mut self, message: Message) -> Result<(), ClientError> {
+        Ok(self.socket.send(message).await?)
+    }
+
+    /// The next message, waiting at most 10 seconds.
+    ///
+    /// # Errors
+    /// When the socket fails or closes, a frame is not a protocol message, or nothing comes in time.
+    pub async fn recv(&mut self) -> Result<ServerMsg, ClientError> {
+        self.recv_within(Duration::from_secs(10)).await
+    }
+
+    /// The next message, waiting at most `limit`.
+    ///
+    /// # Errors
+    /// As [`Client::recv`].
+    pub async fn recv_within(&mut self, limit: Duration) -> Result<ServerMsg, ClientError> {
+        loop {
+            let frame =
+                tokio::time::timeout(limit, self.socket.next()).await.map_err(|_| ClientError::Timeout(limit))?;
+            match frame {
+                None => return Err(ClientError::Closed(None)),
+                Some(Err(e)) => return Err(e.into()),
+                Some(Ok(Message::Text(text))) => {
+                    if let Some(recorded) = &mut self.recorded {
+                        recorded.push(text.to_string());
+                    }
+                    return serde_json::from_str(&text).map_err(|e| ClientError::Unreadable(format!("{e}: {text}")));
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    return Err(ClientError::Closed(frame.map(|f| (u16::from(f.code), f.reason.to_string()))));
+                }
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
+    /// Waits for the first message for which `pick` returns something, skipping others.
+    ///
+    /// # Errors
+    /// As [`Client::recv`].
+    pub async fn wait_for<T>(&mut self, mut pick: impl FnMut(&ServerMsg) -> Option<T>) -> Result<T, ClientError> {
+        loop {
+            let msg = self.recv().await?;
+            if let Some(found) = pick(&msg) {
+                return Ok(found);
+            }
+        }
+    }
+
+    /// Closes the connection.
+    ///
+    /// # Errors
+    /// When the socket fails.
+    pub async fn close(mut self) -> Result<(), ClientError> {
+        Ok(self.socket.close(None).await?)
+    }
+}

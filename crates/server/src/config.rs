@@ -1,0 +1,60 @@
+//! The server's settings and limits. Every limit a client can run into is here, with its default.
+
+use std::time::Duration;
+
+/// How the server runs and what it allows each client.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The largest WebSocket message (and frame) a client may send, in bytes.
+    pub max_message_bytes: usize,
+    /// Messages a connection may send per second, on average.
+    pub messages_per_second: f64,
+    /// Messages a connection may send in a burst above the average.
+    pub message_burst: f64,
+    /// Bad messages (malformed, binary, unauthorized, over the rate) a connection may send in a burst
+    /// before it is closed; one is forgiven every [`Config::strike_decay`].
+    pub max_strikes: f64,
+    /// How long it takes to forgive one bad message.
+    pub strike_decay: Duration,
+    /// Messages waiting to be written to one connection; a client that lets more pile up is too slow
+    /// and is disconnected.
+    pub outgoing_queue: usize,
+    /// How often the server pings an idle connection.
+    pub ping_interval: Duration,
+    /// A connection from which nothing (not even a pong) arrived for this long is closed.
+    pub idle_timeout: Duration,
+    /// How long writing one message to a socket may take before the connection is dropped.
+    pub write_timeout: Duration,
+    /// Origins (`scheme://host[:port]`) allowed to open a WebSocket besides the server's own; `*` allows
+    /// every origin. Clients that send no `Origin` (programs, not browsers) are always allowed.
+    pub allowed_origins: Vec<String>,
+    /// Tables a player may host at once (waiting or playing).
+    pub max_open_tables_per_player: usize,
+    /// A reconnecting client that missed more events than this gets a fresh view instead.
+    pub catch_up_limit: usize,
+    /// How long a finished table nobody is looking at stays viewable.
+    pub finished_table_ttl: Duration,
+    /// Commands waiting for one table's task.
+    pub table_queue: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_message_bytes: 4096,
+            messages_per_second: 20.0,
+            message_burst: 40.0,
+            max_strikes: 20.0,
+            strike_decay: Duration::from_secs(3),
+            outgoing_queue: 256,
+            ping_interval: Duration::from_secs(15),
+            idle_timeout: Duration::from_secs(45),
+            write_timeout: Duration::from_secs(10),
+            allowed_origins: Vec::new(),
+            max_open_tables_per_player: 5,
+            catch_up_limit: 500,
+            finished_table_ttl: Duration::from_secs(30 * 60),
+            table_queue: 1024,
+        }
+    }
+}

@@ -1,0 +1,489 @@
+//! The WebSocket protocol: every message a client sends ([`ClientMsg`]) and every message the server
+//! sends ([`ServerMsg`]), as JSON objects tagged by `type`. `docs/protocol.md` shows each with an example.
+//!
+//! Incoming text is parsed once, here, into typed messages; the rest of the server never sees JSON.
+//! Outgoing messages are serialized once per kind of recipient (a seat, or the spectators) and the
+//! same bytes are handed to every connection of that kind.
+
+use std::fmt;
+
+use romirami_engine::{Action, GameResult, Seat, View, VisibleEvent};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// The protocol version the server speaks; a client says which one it speaks in its `hello`.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// A table's public, unguessable id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct TableId(pub Uuid);
+
+impl fmt::Display for TableId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A player's public id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PlayerId(pub Uuid);
+
+impl fmt::Display for PlayerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Who may watch a table (the host's choice).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpectatorPolicy {
+    /// Anyone who knows the table's id.
+    #[default]
+    Everyone,
+    /// Only people who have the invite link (its `invite` key).
+    Link,
+    /// Nobody but the players.
+    Nobody,
+}
+
+/// A message from a client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// The first message on a connection: the protocol version, and either the token of a returning
+    /// player or the display name of a new guest.
+    Hello {
+        /// The protocol version the client speaks.
+        protocol: u32,
+        /// A returning player's secret token.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+        /// A new guest's display name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// Receive the list of public tables now and every change to it from now on.
+    LobbySubscribe,
+    /// Stop receiving lobby changes.
+    LobbyUnsubscribe,
+    /// Open a new table, hosted by the sender, who sits in its first seat.
+    CreateTable {
+        /// How many seats, 2 to 4.
+        seats: u8,
+        /// Whether it is listed in the lobby.
+        #[serde(default)]
+        public: bool,
+        /// Who may watch.
+        #[serde(default)]
+        spectators: SpectatorPolicy,
+    },
+    /// Sit down at a table, or come back to one's seat. `since` is the number of events the client
+    /// already has, to receive only the missed ones.
+    Join {
+        /// The table.
+        table: TableId,
+        /// The invite key from the invite link; needed for a private table.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        invite: Option<String>,
+        /// How many of the table's events the client has already seen.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        since: Option<usize>,
+    },
+    /// Watch a table as a spectator.
+    Watch {
+        /// The table.
+        table: TableId,
+        /// The invite key, when the table lets only people with the link watch.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        invite: Option<String>,
+        /// How many of the table's events the client has already seen.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        since: Option<usize>,
+    },
+    /// Stop watching, or give up one's seat before the game starts.
+    Leave {
+        /// The table.
+        table: TableId,
+    },
+    /// The host starts the game (at least 2 seats filled).
+    Start {
+        /// The table.
+        table: TableId,
+    },
+    /// The host removes a seated player before the start.
+    Kick {
+        /// The table.
+        table: TableId,
+        /// The seat to free.
+        seat: Seat,
+    },
+    /// Play an action in one's seat. Answered by `ack` or `error` with the same `id`.
+    Act {
+        /// The table.
+        table: TableId,
+        /// The client's number for this action, echoed in the answer.
+        id: u64,
+        /// The action.
+        action: Action,
+    },
+}
+
+impl ClientMsg {
+    /// The message's `type`, for logs and metrics.
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            ClientMsg::Hello { .. } => "hello",
+            ClientMsg::LobbySubscribe => "lobby_subscribe",
+            ClientMsg::LobbyUnsubscribe => "lobby_unsubscribe",
+            ClientMsg::CreateTable { .. } => "create_table",
+            ClientMsg::Join { .. } => "join",
+            ClientMsg::Watch { .. } => "watch",
+            ClientMsg::Leave { .. } => "leave",
+            ClientMsg::Start { .. } => "start",
+            ClientMsg::Kick { .. } => "kick",
+            ClientMsg::Act { .. } => "act",
+        }
+    }
+
+    /// The table the message is about, if any.
+    pub const fn table(&self) -> Option<TableId> {
+        match self {
+            ClientMsg::Join { table, .. }
+            | ClientMsg::Watch { table, .. }
+            | ClientMsg::Leave { table }
+            | ClientMsg::Start { table }
+            | ClientMsg::Kick { table, .. }
+            | ClientMsg::Act { table, .. } => Some(*table),
+            _ => None,
+        }
+    }
+}
+
+/// A player as others see them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerInfo {
+    /// The public id.
+    pub id: PlayerId,
+    /// The display name.
+    pub name: String,
+}
+
+/// A table's state in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableState {
+    /// Seats are being filled.
+    Waiting,
+    /// The game is on.
+    Playing,
+    /// The game is over; the table can still be viewed.
+    Finished,
+}
+
+/// A table as the lobby and its members see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSummary {
+    /// The table's id.
+    pub id: TableId,
+    /// Where it stands.
+    pub state: TableState,
+    /// The host.
+    pub host: PlayerId,
+    /// Whether it is listed in the lobby.
+    pub public: bool,
+    /// Who may watch.
+    pub spectators: SpectatorPolicy,
+    /// Every seat: its player, or `null` while free.
+    pub seats: Vec<Option<PlayerInfo>>,
+    /// How many spectators are watching.
+    pub spectator_count: usize,
+}
+
+/// The recipient's place at a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Seated in this seat.
+    Seat(Seat),
+    /// Watching.
+    Spectator,
+}
+
+/// One event with its number at the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NumberedEvent {
+    /// The event's number, from 0 at the start of the game.
+    pub n: usize,
+    /// The event, as the recipient may see it.
+    pub event: VisibleEvent,
+}
+
+/// The limits a connection must keep to, announced in `welcome` so that clients can pace themselves.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Limits {
+    /// The largest message, in bytes.
+    pub max_message_bytes: usize,
+    /// Messages per second, on average.
+    pub messages_per_second: f64,
+    /// Messages allowed in a burst above the average.
+    pub message_burst: f64,
+}
+
+/// A stable error code, for programs; each error also carries a sentence for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not JSON, or not a message of this protocol.
+    Malformed,
+    /// A frame larger than the limit.
+    TooLarge,
+    /// Binary frames are not part of the protocol.
+    Binary,
+    /// The client speaks another protocol version.
+    UnsupportedProtocol,
+    /// A message before `hello`.
+    HelloFirst,
+    /// A second `hello`.
+    AlreadyGreeted,
+    /// The token is not a player's.
+    BadToken,
+    /// The display name is empty, too long or has control characters.
+    BadName,
+    /// No such table (or it is private and the invite key is wrong).
+    NoSuchTable,
+    /// The seat count or options are not allowed.
+    BadOptions,
+    /// The player hosts as many open tables as allowed.
+    TooManyTables,
+    /// All seats are taken.
+    TableFull,
+    /// The game has started: seats can no longer change.
+    AlreadyStarted,
+    /// Only the host may do that.
+    NotHost,
+    /// The start needs at least 2 seated players.
+    NotEnoughPlayers,
+    /// The table's policy does not let this client watch.
+    SpectatingNotAllowed,
+    /// The sender is not seated at this table (for an action), or not at it at all.
+    NotSeated,
+    /// The game has not started.
+    NotStarted,
+    /// The game is over.
+    GameOver,
+    /// It is another seat's turn.
+    NotYourTurn,
+    /// The action breaks a rule; the message names it.
+    IllegalAction,
+    /// Too many messages too fast.
+    RateLimited,
+    /// The server is shutting down.
+    ShuttingDown,
+    /// Something went wrong on the server; nothing about it is shown.
+    Internal,
+}
+
+/// A message from the server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The answer to `hello`.
+    Welcome {
+        /// The protocol version the server speaks.
+        protocol: u32,
+        /// Who the client is.
+        player: PlayerInfo,
+        /// A new guest's secret token: keep it to come back; it is sent only this once.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+        /// The limits this connection must keep to.
+        limits: Limits,
+    },
+    /// The public tables (after `lobby_subscribe`, or when the client fell behind).
+    Lobby {
+        /// Every public table that is waiting or playing.
+        tables: Vec<TableSummary>,
+    },
+    /// A public table opened or changed.
+    LobbyTable {
+        /// The table as it is now.
+        table: TableSummary,
+    },
+    /// A public table left the lobby (it finished, or closed).
+    LobbyTableRemoved {
+        /// The table.
+        table: TableId,
+    },
+    /// The table the client asked to create.
+    TableCreated {
+        /// The new table.
+        table: TableSummary,
+        /// The invite key; the invite link carries it.
+        invite: String,
+    },
+    /// The full state of a table for the recipient: sent on joining or watching, on a catch-up from too
+    /// long ago, and when the seats change before the start.
+    Table {
+        /// The table.
+        table: TableSummary,
+        /// The recipient's place.
+        role: Role,
+        /// The game as the recipient may see it, once it has started.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        view: Option<Box<View>>,
+    },
+    /// New events of a table's game, in order, filtered for the recipient.
+    Events {
+        /// The table.
+        table: TableId,
+        /// The events.
+        events: Vec<NumberedEvent>,
+    },
+    /// It is the recipient's turn: what it may do.
+    YourTurn {
+        /// The table.
+        table: TableId,
+        /// Every distinct legal action.
+        legal: Vec<Action>,
+    },
+    /// The action with this `id` was applied; its events follow (or came) in `events`.
+    Ack {
+        /// The table.
+        table: TableId,
+        /// The client's id for the action.
+        id: u64,
+        /// The number of events the table has now.
+        events: usize,
+    },
+    /// The game is over.
+    GameOver {
+        /// The table.
+        table: TableId,
+        /// The result, every part revealed.
+        result: GameResult,
+    },
+    /// The recipient no longer is at the table (it left, or the host removed it).
+    Left {
+        /// The table.
+        table: TableId,
+    },
+    /// A request was refused.
+    Error {
+        /// The table the request was about.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        table: Option<TableId>,
+        /// The `id` of the refused action.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+        /// What kind of error.
+        code: ErrorCode,
+        /// A sentence for people.
+        message: String,
+    },
+}
+
+impl ServerMsg {
+    /// An error about `table` (and the action `id`, for an `act`).
+    pub fn error(table: Option<TableId>, id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> ServerMsg {
+        ServerMsg::Error { table, id, code, message: message.into() }
+    }
+
+    /// The message as JSON text.
+    pub fn to_json(&self) -> String {
+        // Serializing these types cannot fail: every map key is a string and no Serialize impl errs.
+        serde_json::to_string(self).unwrap_or_else(|_| {
+            r#"{"type":"error","code":"internal","message":"the server could not write a message"}"#.to_owned()
+        })
+    }
+}
+
+/// Parses one text frame.
+///
+/// # Errors
+/// A sentence saying what is wrong with it, safe to send back.
+pub fn parse_client_msg(text: &str) -> Result<ClientMsg, String> {
+    serde_json::from_str(text).map_err(|e| {
+        // serde's message names fields and types of the protocol, never server state.
+        let mut message = e.to_string();
+        message.truncate(200);
+        message
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_parse_from_their_documented_form() {
+        let hello = parse_client_msg(r#"{"type":"hello","protocol":1,"name":"Ana"}"#);
+        assert_eq!(hello, Ok(ClientMsg::Hello { protocol: 1, token: None, name: Some("Ana".into()) }));
+        let act = parse_client_msg(
+            r#"{"type":"act","table":"6f1c1f47-5a55-4d4a-9c9e-2b2f3c1d0e11","id":3,"action":{"type":"take","cards":["3he","3cl"]}}"#,
+        );
+        assert!(matches!(act, Ok(ClientMsg::Act { id: 3, .. })), "{act:?}");
+        assert!(parse_client_msg(r#"{"type":"hello","protocol":1,"extra":1}"#).is_err());
+        assert!(parse_client_msg(r#"{"type":"nope"}"#).is_err());
+        assert!(parse_client_msg("not json").is_err());
+    }
+}
+
+#[cfg(test)]
+mod round_trip {
+    use romirami_engine::{Game, Viewer};
+
+    use super::*;
+
+    #[test]
+    fn server_messages_read_back_as_they_were_written() {
+        let game = Game::new(3, 9).expect("3 players");
+        let table = TableSummary {
+            id: TableId(Uuid::nil()),
+            state: TableState::Playing,
+            host: PlayerId(Uuid::nil()),
+            public: true,
+            spectators: SpectatorPolicy::Everyone,
+            seats: vec![None, Some(PlayerInfo { id: PlayerId(Uuid::nil()), name: "Ana".into() }), None],
+            spectator_count: 2,
+        };
+        let messages = [
+            ServerMsg::Table {
+                table,
+                role: Role::Seat(Seat(1)),
+                view: Some(Box::new(game.view(Viewer::Seat(Seat(1))))),
+            },
+            ServerMsg::Events {
+                table: TableId(Uuid::nil()),
+                events: game.events_for(Viewer::Spectator, 0).map(|(n, event)| NumberedEvent { n, event }).collect(),
+            },
+            ServerMsg::YourTurn { table: TableId(Uuid::nil()), legal: game.legal_actions(game.to_act().expect("on")) },
+        ];
+        for msg in messages {
+            let json = msg.to_json();
+            let back: ServerMsg = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+            assert_eq!(back, msg);
+        }
+    }
+}
+
+#[cfg(test)]
+mod client_round_trip {
+    use romirami_engine::{Action, Game};
+
+    use super::*;
+
+    #[test]
+    fn every_client_message_reads_back() {
+        let game = Game::new(2, 1).expect("2 players");
+        for action in game.legal_actions(game.to_act().expect("on")) {
+            let msg = ClientMsg::Act { table: TableId(Uuid::nil()), id: 1, action };
+            let json = serde_json::to_string(&msg).expect("serializes");
+            assert_eq!(parse_client_msg(&json), Ok(msg), "{json}");
+        }
+        let pass = ClientMsg::Act { table: TableId(Uuid::nil()), id: 2, action: Action::Pass };
+        assert_eq!(parse_client_msg(&serde_json::to_string(&pass).expect("serializes")), Ok(pass));
+    }
+}

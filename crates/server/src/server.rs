@@ -1,0 +1,151 @@
+//! The HTTP side: the router, the WebSocket upgrade with its Origin check, and `run`, which serves a
+//! listener until a shutdown signal and then closes every connection cleanly.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::Router;
+use axum::extract::{State, WebSocketUpgrade};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use tokio::net::TcpListener;
+use tokio::sync::{Notify, watch};
+use tracing::info;
+
+use crate::config::Config;
+use crate::lobby::Lobby;
+use crate::players::Players;
+use crate::table::ConnId;
+
+/// What every request handler and connection shares.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// Settings and limits.
+    pub config: Arc<Config>,
+    /// Known players.
+    pub players: Arc<Players>,
+    /// Live tables.
+    pub lobby: Arc<Lobby>,
+    /// Turns true when the server shuts down.
+    pub(crate) shutdown: watch::Receiver<bool>,
+    shutdown_sender: Arc<watch::Sender<bool>>,
+    /// How many connections are open; the server waits for none after a shutdown.
+    connections: Arc<OpenConnections>,
+    next_conn: Arc<AtomicU64>,
+}
+
+impl AppState {
+    /// A fresh server state with these settings.
+    pub fn new(config: Config) -> AppState {
+        let (shutdown_sender, shutdown) = watch::channel(false);
+        AppState {
+            config: Arc::new(config),
+            players: Arc::new(Players::default()),
+            lobby: Arc::new(Lobby::default()),
+            shutdown,
+            shutdown_sender: Arc::new(shutdown_sender),
+            connections: Arc::default(),
+            next_conn: Arc::new(AtomicU64::new(1)),
+        }
+    }
+}
+
+/// Counts open connections, so that a shutdown can wait for the last one.
+#[derive(Debug, Default)]
+struct OpenConnections {
+    count: AtomicU64,
+    closed: Notify,
+}
+
+/// Held by a connection's task while it runs.
+struct ConnectionGuard(Arc<OpenConnections>);
+
+impl OpenConnections {
+    fn open(this: &Arc<OpenConnections>) -> ConnectionGuard {
+        this.count.fetch_add(1, Ordering::AcqRel);
+        ConnectionGuard(this.clone())
+    }
+
+    async fn all_closed(&self) {
+        loop {
+            let closed = self.closed.notified();
+            if self.count.load(Ordering::Acquire) == 0 {
+                return;
+            }
+            closed.await;
+        }
+    }
+}
+
+impl Drop for ConnectionGuard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.0.closed.notify_waiters();
+        }
+    }
+}
+
+/// The server's routes.
+pub fn app(state: AppState) -> Router {
+    Router::new().route("/ws", get(upgrade)).route("/api/health", get(health)).with_state(state)
+}
+
+async fn health() -> &'static str {
+    "ok"
+}
+
+/// Whether a browser page from `origin` may open a socket: the server's own host, or one the operator
+/// allowed. Programs send no Origin and are not asked.
+fn origin_allowed(headers: &HeaderMap, config: &Config) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else { return true };
+    if config.allowed_origins.iter().any(|allowed| allowed == "*" || allowed.eq_ignore_ascii_case(origin)) {
+        return true;
+    }
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
+    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
+}
+
+async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+    if !origin_allowed(&headers, &state.config) {
+        return (StatusCode::FORBIDDEN, "this origin may not open a game connection").into_response();
+    }
+    if *state.shutdown.borrow() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down").into_response();
+    }
+    let id = ConnId(state.next_conn.fetch_add(1, Ordering::Relaxed));
+    let limit = state.config.max_message_bytes;
+    let guard = OpenConnections::open(&state.connections);
+    ws.max_message_size(limit).max_frame_size(limit).write_buffer_size(0).on_upgrade(move |socket| async move {
+        crate::ws::serve(socket, state, id).await;
+        drop(guard);
+    })
+}
+
+/// Serves `listener` until `shutdown` completes; then stops accepting, tells every connected client
+/// that the server is going away, and returns once every connection has closed.
+///
+/// # Errors
+/// When the listener fails.
+pub async fn run(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let address = listener.local_addr()?;
+    info!(%address, "serving");
+    let signal = state.shutdown_sender.clone();
+    let router = app(state.clone());
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            info!("shutting down: closing connections");
+            let _ = signal.send(true);
+        })
+        .await?;
+    state.connections.all_closed().await;
+    info!("every connection closed");
+    Ok(())
+}

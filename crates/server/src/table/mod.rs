@@ -1,0 +1,549 @@
+//! Tables: one task owns each table, its seats, its members' connections and its game.
+//!
+//! A [`TableHandle`] is a cheap clone that sends [`TableCommand`]s on a bounded channel; the task
+//! applies them one at a time, so a table never needs a lock. The task answers a command, and tells
+//! everyone at the table what changed, by writing into each member's [`Outbox`]: serialized once per
+//! kind of recipient (each seat, the spectators), filtered by the engine for what it may see (§6).
+
+mod outbox;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::ws::Utf8Bytes;
+use romirami_engine::{Game, IllegalAction, Seat, Viewer};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tracing::{debug, info};
+
+pub use outbox::{ConnId, Outbox, Outgoing};
+
+use crate::config::Config;
+use crate::lobby::Lobby;
+use crate::protocol::{
+    ErrorCode, NumberedEvent, PlayerId, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableState, TableSummary,
+};
+
+/// Who sends a command: a connection, with its player and its outbox.
+#[derive(Clone, Debug)]
+pub struct Sender {
+    /// The connection.
+    pub conn: ConnId,
+    /// The player it speaks for.
+    pub player: PlayerInfo,
+    /// Where answers go.
+    pub out: Outbox,
+}
+
+/// A request to a table.
+#[derive(Debug)]
+pub enum TableCommand {
+    /// Sit down, or come back to one's seat.
+    Join {
+        /// Who.
+        from: Sender,
+        /// The invite key, if the client has the link.
+        invite: Option<String>,
+        /// Events the client already has.
+        since: Option<usize>,
+    },
+    /// Watch.
+    Watch {
+        /// Who.
+        from: Sender,
+        /// The invite key, if the client has the link.
+        invite: Option<String>,
+        /// Events the client already has.
+        since: Option<usize>,
+    },
+    /// Stop watching, or give up one's seat before the start.
+    Leave {
+        /// Who.
+        from: Sender,
+    },
+    /// The connection closed: it is no longer a member (a seat stays its player's).
+    Detach {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// The host starts the game.
+    Start {
+        /// Who.
+        from: Sender,
+    },
+    /// The host frees a seat before the start.
+    Kick {
+        /// Who.
+        from: Sender,
+        /// The seat.
+        seat: Seat,
+    },
+    /// Play an action.
+    Act {
+        /// Who.
+        from: Sender,
+        /// The client's id for the action.
+        id: u64,
+        /// The action.
+        action: romirami_engine::Action,
+    },
+}
+
+/// A cheap handle on a table's task.
+#[derive(Clone, Debug)]
+pub struct TableHandle {
+    /// The table's id.
+    pub id: TableId,
+    commands: mpsc::Sender<TableCommand>,
+}
+
+impl TableHandle {
+    /// Sends a command to the table; false when the table is gone.
+    pub async fn send(&self, command: TableCommand) -> bool {
+        self.commands.send(command).await.is_ok()
+    }
+}
+
+/// The options a host chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableOptions {
+    /// Seats, 2 to 4.
+    pub seats: u8,
+    /// Listed in the lobby.
+    pub public: bool,
+    /// Who may watch.
+    pub spectators: SpectatorPolicy,
+}
+
+/// What the host gets back from [`create`].
+#[derive(Debug)]
+pub struct Created {
+    /// The table.
+    pub handle: TableHandle,
+    /// Its summary as created.
+    pub summary: TableSummary,
+    /// The invite key.
+    pub invite: String,
+}
+
+/// Opens a table hosted by `host` (seated in seat 0) and starts its task.
+///
+/// # Errors
+/// [`ErrorCode::BadOptions`] for a seat count outside 2 to 4, [`ErrorCode::TooManyTables`] when the
+/// host already hosts as many open tables as allowed.
+pub fn create(
+    options: TableOptions,
+    host: PlayerInfo,
+    lobby: Arc<Lobby>,
+    config: Arc<Config>,
+) -> Result<Created, (ErrorCode, String)> {
+    if !(2..=4).contains(&options.seats) {
+        return Err((ErrorCode::BadOptions, format!("a table has 2 to 4 seats, not {}", options.seats)));
+    }
+    if !lobby.reserve_hosting(host.id, config.max_open_tables_per_player) {
+        return Err((
+            ErrorCode::TooManyTables,
+            format!("you already host {} open tables", config.max_open_tables_per_player),
+        ));
+    }
+    let id = TableId(uuid::Uuid::new_v4());
+    let invite = uuid::Uuid::new_v4().simple().to_string();
+    let (commands, inbox) = mpsc::channel(config.table_queue);
+    let handle = TableHandle { id, commands };
+    let mut seats = vec![None; usize::from(options.seats)];
+    seats[0] = Some(host.clone());
+    let table = Table {
+        id,
+        invite: invite.clone(),
+        host: host.id,
+        options,
+        seats,
+        state: TableState::Waiting,
+        game: None,
+        members: HashMap::new(),
+        lobby: lobby.clone(),
+        config,
+    };
+    let summary = table.summary();
+    lobby.register(handle.clone());
+    lobby.publish(&summary);
+    tokio::spawn(table.run(inbox));
+    info!(table = %id, seats = options.seats, public = options.public, "table opened");
+    Ok(Created { handle, summary, invite })
+}
+
+/// A connection at the table.
+#[derive(Debug)]
+struct Member {
+    player: PlayerInfo,
+    role: Role,
+    out: Outbox,
+}
+
+/// The table's state, owned by its task.
+struct Table {
+    id: TableId,
+    invite: String,
+    host: PlayerId,
+    options: TableOptions,
+    /// Before the start, one entry per seat the host asked for; from the start, the seated players in
+    /// engine seat order.
+    seats: Vec<Option<PlayerInfo>>,
+    state: TableState,
+    game: Option<Game>,
+    members: HashMap<ConnId, Member>,
+    lobby: Arc<Lobby>,
+    config: Arc<Config>,
+}
+
+impl Table {
+    async fn run(mut self, mut inbox: mpsc::Receiver<TableCommand>) {
+        loop {
+            let expiry = (self.state == TableState::Finished && self.members.is_empty())
+                .then(|| Instant::now() + self.config.finished_table_ttl);
+            let command = match expiry {
+                Some(deadline) => tokio::select! {
+                    command = inbox.recv() => command,
+                    () = tokio::time::sleep_until(deadline) => None,
+                },
+                None => inbox.recv().await,
+            };
+            let Some(command) = command else { break };
+            self.handle(command);
+            if self.state == TableState::Waiting && self.seats.iter().all(Option::is_none) {
+                debug!(table = %self.id, "every seat is empty before the start: closing");
+                break;
+            }
+        }
+        if self.state != TableState::Finished {
+            self.lobby.release_hosting(self.host);
+        }
+        self.lobby.unregister(self.id);
+        info!(table = %self.id, "table closed");
+    }
+
+    fn handle(&mut self, command: TableCommand) {
+        match command {
+            TableCommand::Join { from, invite, since } => self.join(from, invite.as_deref(), since),
+            TableCommand::Watch { from, invite, since } => self.watch(from, invite.as_deref(), since),
+            TableCommand::Leave { from } => self.leave(&from),
+            TableCommand::Detach { conn } => {
+                if let Some(member) = self.members.remove(&conn) {
+                    if member.role == Role::Spectator {
+                        self.publish();
+                    }
+                }
+            }
+            TableCommand::Start { from } => self.start(&from),
+            TableCommand::Kick { from, seat } => self.kick(&from, seat),
+            TableCommand::Act { from, id, action } => self.act(&from, id, action),
+        }
+    }
+
+    fn summary(&self) -> TableSummary {
+        TableSummary {
+            id: self.id,
+            state: self.state,
+            host: self.host,
+            public: self.options.public,
+            spectators: self.options.spectators,
+            seats: self.seats.clone(),
+            spectator_count: self.members.values().filter(|m| m.role == Role::Spectator).count(),
+        }
+    }
+
+    fn publish(&self) {
+        self.lobby.publish(&self.summary());
+    }
+
+    fn error(&self, to: &Sender, code: ErrorCode, message: impl Into<String>) {
+        to.out.send_msg(&ServerMsg::error(Some(self.id), None, code, message));
+    }
+
+    fn seat_of(&self, player: PlayerId) -> Option<Seat> {
+        self.seats.iter().position(|s| s.as_ref().is_some_and(|p| p.id == player)).map(|i| Seat(i as u8))
+    }
+
+    fn join(&mut self, from: Sender, invite: Option<&str>, since: Option<usize>) {
+        let seat = match self.seat_of(from.player.id) {
+            Some(seat) => seat,
+            None => {
+                if !self.options.public && invite != Some(self.invite.as_str()) {
+                    // A private table does not admit to existing without its link.
+                    return self.error(&from, ErrorCode::NoSuchTable, "there is no such table");
+                }
+                if self.state != TableState::Waiting {
+                    return self.error(&from, ErrorCode::AlreadyStarted, "the game has started; you can watch it");
+                }
+                let Some(free) = self.seats.iter().position(Option::is_none) else {
+                    return self.error(&from, ErrorCode::TableFull, "every seat is taken");
+                };
+                self.seats[free] = Some(from.player.clone());
+                Seat(free as u8)
+            }
+        };
+        let role = Role::Seat(seat);
+        self.members.insert(from.conn, Member { player: from.player.clone(), role, out: from.out.clone() });
+        if self.state == TableState::Waiting {
+            if self.seats.iter().all(Option::is_some) {
+                self.begin_game();
+            } else {
+                self.send_tables();
+                self.publish();
+            }
+        } else {
+            self.catch_up(from.conn, since);
+        }
+    }
+
+    fn watch(&mut self, from: Sender, invite: Option<&str>, since: Option<usize>) {
+        let has_link = invite == Some(self.invite.as_str());
+        if !self.options.public && !has_link {
+            return self.error(&from, ErrorCode::NoSuchTable, "there is no such table");
+        }
+        let allowed = match self.options.spectators {
+            SpectatorPolicy::Everyone => true,
+            SpectatorPolicy::Link => has_link,
+            SpectatorPolicy::Nobody => false,
+        };
+        if !allowed {
+            return self.error(&from, ErrorCode::SpectatingNotAllowed, "this table does not let you watch");
+        }
+        self.members.insert(from.conn, Member { player: from.player, role: Role::Spectator, out: from.out });
+        self.catch_up(from.conn, since);
+        self.publish();
+    }
+
+    fn leave(&mut self, from: &Sender) {
+        let Some(member) = self.members.remove(&from.conn) else {
+            return self.error(from, ErrorCode::NotSeated, "you are not at this table");
+        };
+        if let (Role::Seat(seat), TableState::Waiting) = (member.role, self.state) {
+            self.free_seat(seat);
+        }
+        from.out.send_msg(&ServerMsg::Left { table: self.id });
+        self.send_tables();
+        self.publish();
+    }
+
+    /// Frees a seat before the start, with every connection of its player; hands the table to another
+    /// seated player when the host goes.
+    fn free_seat(&mut self, seat: Seat) {
+        let Some(player) = self.seats[seat.index()].take() else { return };
+        let gone: Vec<ConnId> =
+            self.members.iter().filter(|(_, m)| m.player.id == player.id).map(|(conn, _)| *conn).collect();
+        for conn in gone {
+            if let Some(member) = self.members.remove(&conn) {
+                member.out.send_msg(&ServerMsg::Left { table: self.id });
+            }
+        }
+        if player.id == self.host {
+            if let Some(next) = self.seats.iter().flatten().next() {
+                self.lobby.release_hosting(self.host);
+                self.host = next.id;
+                // The new host's count may go over the cap by this one table; it is theirs by chance.
+                self.lobby.reserve_hosting(self.host, usize::MAX);
+            }
+        }
+    }
+
+    fn kick(&mut self, from: &Sender, seat: Seat) {
+        if from.player.id != self.host {
+            return self.error(from, ErrorCode::NotHost, "only the host can remove a player");
+        }
+        if self.state != TableState::Waiting {
+            return self.error(from, ErrorCode::AlreadyStarted, "players cannot be removed once the game has started");
+        }
+        match self.seats.get(seat.index()) {
+            Some(Some(player)) if player.id != self.host => {}
+            Some(Some(_)) => return self.error(from, ErrorCode::BadOptions, "the host cannot remove themselves"),
+            _ => return self.error(from, ErrorCode::NotSeated, format!("{seat} is empty")),
+        }
+        self.free_seat(seat);
+        self.send_tables();
+        self.publish();
+    }
+
+    fn start(&mut self, from: &Sender) {
+        if from.player.id != self.host {
+            return self.error(from, ErrorCode::NotHost, "only the host can start the game");
+        }
+        if self.state != TableState::Waiting {
+            return self.error(from, ErrorCode::AlreadyStarted, "the game has already started");
+        }
+        if self.seats.iter().flatten().count() < 2 {
+            return self.error(from, ErrorCode::NotEnoughPlayers, "a game needs at least 2 players");
+        }
+        self.begin_game();
+    }
+
+    /// Deals the game to the seated players, in seat order.
+    fn begin_game(&mut self) {
+        let seated: Vec<Option<PlayerInfo>> = self.seats.drain(..).filter(Option::is_some).collect();
+        self.seats = seated;
+        // Members' seat numbers follow the players to their places in the game.
+        for member in self.members.values_mut() {
+            if let Role::Seat(_) = member.role {
+                let index = self.seats.iter().position(|s| s.as_ref().is_some_and(|p| p.id == member.player.id));
+                member.role = index.map_or(Role::Spectator, |i| Role::Seat(Seat(i as u8)));
+            }
+        }
+        let mut seed = [0u8; 8];
+        // The OS generator does not fail where we run; a game without a fresh seed must not start.
+        getrandom::fill(&mut seed).expect("the operating system's random generator failed");
+        let game = Game::new(self.seats.len(), u64::from_le_bytes(seed)).expect("2 to 4 seated players");
+        self.game = Some(game);
+        self.state = TableState::Playing;
+        info!(table = %self.id, players = self.seats.len(), "game started");
+        self.send_tables();
+        self.send_turn();
+        self.publish();
+    }
+
+    fn viewer(role: Role) -> Viewer {
+        match role {
+            Role::Seat(seat) => Viewer::Seat(seat),
+            Role::Spectator => Viewer::Spectator,
+        }
+    }
+
+    fn table_msg(&self, role: Role) -> ServerMsg {
+        ServerMsg::Table {
+            table: self.summary(),
+            role,
+            view: self.game.as_ref().map(|game| Box::new(game.view(Table::viewer(role)))),
+        }
+    }
+
+    /// Sends every member the full table, serialized once per role.
+    fn send_tables(&mut self) {
+        let mut cache: HashMap<Role, Utf8Bytes> = HashMap::new();
+        let mut slow = Vec::new();
+        for (conn, member) in &self.members {
+            let text = cache.entry(member.role).or_insert_with(|| self.table_msg(member.role).to_json().into());
+            if !member.out.send(Outgoing::Text(text.clone())) {
+                slow.push(*conn);
+            }
+        }
+        self.drop_members(&slow);
+    }
+
+    /// Brings one member up to date: the events after `since` when there are few enough, otherwise the
+    /// full table.
+    fn catch_up(&mut self, conn: ConnId, since: Option<usize>) {
+        let Some(member) = self.members.get(&conn) else { return };
+        let role = member.role;
+        let msg = match (&self.game, since) {
+            (Some(game), Some(since))
+                if since <= game.event_count() && game.event_count() - since <= self.config.catch_up_limit =>
+            {
+                ServerMsg::Events { table: self.id, events: self.events(game, Table::viewer(role), since) }
+            }
+            _ => self.table_msg(role),
+        };
+        let ok = member.out.send_msg(&msg);
+        if ok {
+            self.send_turn_to(conn);
+        } else {
+            self.drop_members(&[conn]);
+        }
+    }
+
+    fn events(&self, game: &Game, viewer: Viewer, since: usize) -> Vec<NumberedEvent> {
+        game.events_for(viewer, since).map(|(n, event)| NumberedEvent { n, event }).collect()
+    }
+
+    /// Tells the seat to act what it may do, on each of its connections.
+    fn send_turn(&mut self) {
+        let Some(game) = &self.game else { return };
+        let Some(seat) = game.to_act() else { return };
+        let text: Utf8Bytes = ServerMsg::YourTurn { table: self.id, legal: game.legal_actions(seat) }.to_json().into();
+        let mut slow = Vec::new();
+        for (conn, member) in &self.members {
+            if member.role == Role::Seat(seat) && !member.out.send(Outgoing::Text(text.clone())) {
+                slow.push(*conn);
+            }
+        }
+        self.drop_members(&slow);
+    }
+
+    fn send_turn_to(&mut self, conn: ConnId) {
+        let Some(game) = &self.game else { return };
+        let (Some(seat), Some(member)) = (game.to_act(), self.members.get(&conn)) else { return };
+        if member.role == Role::Seat(seat) {
+            member.out.send_msg(&ServerMsg::YourTurn { table: self.id, legal: game.legal_actions(seat) });
+        }
+    }
+
+    fn act(&mut self, from: &Sender, id: u64, action: romirami_engine::Action) {
+        let refuse = |code, message: String| {
+            from.out.send_msg(&ServerMsg::error(Some(self.id), Some(id), code, message));
+        };
+        let Some(Member { role: Role::Seat(seat), .. }) = self.members.get(&from.conn) else {
+            return refuse(ErrorCode::NotSeated, "you do not have a seat at this table".into());
+        };
+        let seat = *seat;
+        let Some(game) = self.game.as_mut() else {
+            return refuse(ErrorCode::NotStarted, "the game has not started".into());
+        };
+        let first = game.event_count();
+        if let Err(illegal) = game.apply(seat, &action) {
+            let code = match illegal {
+                IllegalAction::GameOver => ErrorCode::GameOver,
+                IllegalAction::NotYourTurn { .. } => ErrorCode::NotYourTurn,
+                _ => ErrorCode::IllegalAction,
+            };
+            return refuse(code, illegal.to_string());
+        }
+        let events = game.event_count();
+        let over = game.is_over();
+        self.broadcast_events(first);
+        from.out.send_msg(&ServerMsg::Ack { table: self.id, id, events });
+        if over {
+            self.finish();
+        } else {
+            self.send_turn();
+        }
+    }
+
+    /// Sends every member the events from `first` on, filtered and serialized once per role.
+    fn broadcast_events(&mut self, first: usize) {
+        let Some(game) = &self.game else { return };
+        let mut cache: HashMap<Role, Utf8Bytes> = HashMap::new();
+        let mut slow = Vec::new();
+        for (conn, member) in &self.members {
+            let text = cache.entry(member.role).or_insert_with(|| {
+                let events = self.events(game, Table::viewer(member.role), first);
+                ServerMsg::Events { table: self.id, events }.to_json().into()
+            });
+            if !member.out.send(Outgoing::Text(text.clone())) {
+                slow.push(*conn);
+            }
+        }
+        self.drop_members(&slow);
+    }
+
+    fn finish(&mut self) {
+        self.state = TableState::Finished;
+        self.lobby.release_hosting(self.host);
+        if let Some(result) = self.game.as_ref().and_then(Game::result) {
+            info!(table = %self.id, winners = ?result.winners, "game over");
+            let text: Utf8Bytes = ServerMsg::GameOver { table: self.id, result }.to_json().into();
+            let slow: Vec<ConnId> = self
+                .members
+                .iter()
+                .filter(|(_, m)| !m.out.send(Outgoing::Text(text.clone())))
+                .map(|(conn, _)| *conn)
+                .collect();
+            self.drop_members(&slow);
+        }
+        self.publish();
+    }
+
+    /// Forgets members whose outbox is full or closed; their connections close themselves.
+    fn drop_members(&mut self, conns: &[ConnId]) {
+        for conn in conns {
+            self.members.remove(conn);
+        }
+    }
+}

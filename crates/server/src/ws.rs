@@ -1,0 +1,326 @@
+//! One WebSocket connection: its loop, its limits, and the dispatch of its messages.
+//!
+//! The loop selects over the socket, the connection's outbox (what tables and the lobby send it), its
+//! slow flag, the ping timer and the server's shutdown. It parses each text frame once into a
+//! [`ClientMsg`] and hands table requests to the table's task; it holds no game state and applies no
+//! rule. Bad input gets an error with a stable code; a client that keeps sending it, floods, or reads
+//! too slowly is closed with a close code that says why.
+
+use std::collections::HashMap;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::broadcast;
+use tokio::time::{Instant, MissedTickBehavior, timeout};
+use tracing::{debug, warn};
+
+use crate::AppState;
+use crate::players::clean_name;
+use crate::protocol::{
+    ClientMsg, ErrorCode, Limits, PROTOCOL_VERSION, PlayerInfo, ServerMsg, TableId, parse_client_msg,
+};
+use crate::table::{self, ConnId, Outbox, Outgoing, Sender, TableCommand, TableHandle, TableOptions};
+
+/// A token bucket: `level` tokens, refilled at `rate` per second up to `capacity`.
+#[derive(Debug)]
+struct Bucket {
+    level: f64,
+    capacity: f64,
+    rate: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn new(capacity: f64, rate: f64) -> Bucket {
+        Bucket { level: capacity, capacity, rate, at: Instant::now() }
+    }
+
+    /// Takes one token; false when there is none.
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.level = (self.level + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.capacity);
+        self.at = now;
+        if self.level >= 1.0 {
+            self.level -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Why the server closes a connection.
+#[derive(Debug)]
+struct Close {
+    code: u16,
+    reason: &'static str,
+}
+
+/// A connection's state.
+struct Connection {
+    id: ConnId,
+    state: AppState,
+    player: Option<PlayerInfo>,
+    outbox: Outbox,
+    tables: HashMap<TableId, TableHandle>,
+    lobby: Option<broadcast::Receiver<Utf8Bytes>>,
+    rate: Bucket,
+    strikes: Bucket,
+}
+
+/// Runs one upgraded connection to its end.
+pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
+    let config = state.config.clone();
+    let (outbox, mut queue, too_slow) = Outbox::new(config.outgoing_queue);
+    let mut shutdown = state.shutdown.clone();
+    let (mut sink, mut stream) = socket.split();
+    let mut conn = Connection {
+        id,
+        player: None,
+        outbox,
+        tables: HashMap::new(),
+        lobby: None,
+        rate: Bucket::new(config.message_burst, config.messages_per_second),
+        strikes: Bucket::new(config.max_strikes, 1.0 / config.strike_decay.as_secs_f64()),
+        state,
+    };
+    let mut ping = tokio::time::interval(config.ping_interval);
+    ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let mut last_heard = Instant::now();
+    let close: Option<Close> = loop {
+        tokio::select! {
+            incoming = stream.next() => {
+                let Some(incoming) = incoming else { break None };
+                last_heard = Instant::now();
+                match incoming {
+                    Ok(Message::Text(text)) => {
+                        if let Err(close) = conn.on_text(&text).await {
+                            break Some(close);
+                        }
+                    }
+                    Ok(Message::Binary(_)) => {
+                        conn.send(ServerMsg::error(None, None, ErrorCode::Binary, "send JSON text frames, not binary"));
+                        if !conn.strikes.take() {
+                            break Some(Close { code: close_code::POLICY, reason: "too many bad messages" });
+                        }
+                    }
+                    Ok(Message::Ping(_) | Message::Pong(_)) => {}
+                    Ok(Message::Close(_)) => break None,
+                    Err(error) => {
+                        debug!(conn = id.0, %error, "websocket read failed");
+                        let too_big = matches!(
+                            &error.into_inner().downcast_ref::<tokio_tungstenite::tungstenite::Error>(),
+                            Some(tokio_tungstenite::tungstenite::Error::Capacity(_))
+                        );
+                        break too_big.then_some(Close { code: close_code::SIZE, reason: "message too large" });
+                    }
+                }
+            }
+            Some(outgoing) = queue.recv() => {
+                let Outgoing::Text(text) = outgoing;
+                match timeout(config.write_timeout, sink.send(Message::Text(text))).await {
+                    Ok(Ok(())) => {}
+                    _ => break None,
+                }
+            }
+            Some(update) = recv_lobby(&mut conn.lobby) => {
+                match update {
+                    Ok(text) => conn.outbox.send(Outgoing::Text(text)),
+                    Err(broadcast::error::RecvError::Lagged(_)) => conn.subscribe_lobby(),
+                    Err(broadcast::error::RecvError::Closed) => { conn.lobby = None; true }
+                };
+            }
+            () = too_slow.raised() => {
+                break Some(Close { code: close_code::POLICY, reason: "too slow to keep up" });
+            }
+            _ = ping.tick() => {
+                if last_heard.elapsed() >= config.idle_timeout {
+                    break Some(Close { code: close_code::AWAY, reason: "no answer to ping" });
+                }
+                if timeout(config.write_timeout, sink.send(Message::Ping(Default::default()))).await.is_err() {
+                    break None;
+                }
+            }
+            _ = shutdown.changed() => {
+                break Some(Close { code: close_code::AWAY, reason: "server shutting down" });
+            }
+        }
+    };
+    if let Some(Close { code, reason }) = close {
+        debug!(conn = id.0, code, reason, "closing connection");
+        let frame = CloseFrame { code, reason: reason.into() };
+        let _ = timeout(config.write_timeout, sink.send(Message::Close(Some(frame)))).await;
+    }
+    for (_, table) in conn.tables.drain() {
+        table.send(TableCommand::Detach { conn: id }).await;
+    }
+}
+
+async fn recv_lobby(
+    lobby: &mut Option<broadcast::Receiver<Utf8Bytes>>,
+) -> Option<Result<Utf8Bytes, broadcast::error::RecvError>> {
+    match lobby {
+        Some(receiver) => Some(receiver.recv().await),
+        None => std::future::pending().await,
+    }
+}
+
+impl Connection {
+    fn send(&self, message: ServerMsg) {
+        self.outbox.send_msg(&message);
+    }
+
+    /// Counts a bad message; the connection closes when they come too often.
+    fn strike(&mut self, message: ServerMsg) -> Result<(), Close> {
+        self.send(message);
+        if self.strikes.take() {
+            Ok(())
+        } else {
+            Err(Close { code: close_code::POLICY, reason: "too many bad messages" })
+        }
+    }
+
+    fn subscribe_lobby(&mut self) -> bool {
+        let (list, receiver) = self.state.lobby.subscribe();
+        self.lobby = Some(receiver);
+        self.outbox.send_msg(&list)
+    }
+
+    async fn on_text(&mut self, text: &str) -> Result<(), Close> {
+        if !self.rate.take() {
+            return self.strike(ServerMsg::error(None, None, ErrorCode::RateLimited, "too many messages; slow down"));
+        }
+        let msg = match parse_client_msg(text) {
+            Ok(msg) => msg,
+            Err(reason) => return self.strike(ServerMsg::error(None, None, ErrorCode::Malformed, reason)),
+        };
+        let Some(player) = self.player.clone() else {
+            return self.hello(msg);
+        };
+        let from = Sender { conn: self.id, player: player.clone(), out: self.outbox.clone() };
+        match msg {
+            ClientMsg::Hello { .. } => {
+                self.strike(ServerMsg::error(None, None, ErrorCode::AlreadyGreeted, "you already said hello"))
+            }
+            ClientMsg::LobbySubscribe => {
+                self.subscribe_lobby();
+                Ok(())
+            }
+            ClientMsg::LobbyUnsubscribe => {
+                self.lobby = None;
+                Ok(())
+            }
+            ClientMsg::CreateTable { seats, public, spectators } => {
+                let options = TableOptions { seats, public, spectators };
+                match table::create(options, player, self.state.lobby.clone(), self.state.config.clone()) {
+                    Ok(created) => {
+                        self.tables.insert(created.handle.id, created.handle.clone());
+                        self.send(ServerMsg::TableCreated { table: created.summary, invite: created.invite.clone() });
+                        created
+                            .handle
+                            .send(TableCommand::Join { from, invite: Some(created.invite), since: None })
+                            .await;
+                        Ok(())
+                    }
+                    Err((code, message)) => self.strike(ServerMsg::error(None, None, code, message)),
+                }
+            }
+            ClientMsg::Join { table, invite, since } => {
+                self.forward(table, None, TableCommand::Join { from, invite, since }).await
+            }
+            ClientMsg::Watch { table, invite, since } => {
+                self.forward(table, None, TableCommand::Watch { from, invite, since }).await
+            }
+            ClientMsg::Leave { table } => {
+                let result = self.forward(table, None, TableCommand::Leave { from }).await;
+                self.tables.remove(&table);
+                result
+            }
+            ClientMsg::Start { table } => self.forward(table, None, TableCommand::Start { from }).await,
+            ClientMsg::Kick { table, seat } => self.forward(table, None, TableCommand::Kick { from, seat }).await,
+            ClientMsg::Act { table, id, action } => {
+                self.forward(table, Some(id), TableCommand::Act { from, id, action }).await
+            }
+        }
+    }
+
+    fn hello(&mut self, msg: ClientMsg) -> Result<(), Close> {
+        let ClientMsg::Hello { protocol, token, name } = msg else {
+            return self.strike(ServerMsg::error(None, None, ErrorCode::HelloFirst, "say hello first"));
+        };
+        if protocol != PROTOCOL_VERSION {
+            return self.strike(ServerMsg::error(
+                None,
+                None,
+                ErrorCode::UnsupportedProtocol,
+                format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}"),
+            ));
+        }
+        let (player, new_token) = match (token, name) {
+            (Some(token), _) => match self.state.players.authenticate(&token) {
+                Some(player) => (player, None),
+                None => {
+                    return self.strike(ServerMsg::error(
+                        None,
+                        None,
+                        ErrorCode::BadToken,
+                        "that token is not known here",
+                    ));
+                }
+            },
+            (None, Some(name)) => match clean_name(&name) {
+                Ok(name) => {
+                    let (player, token) = self.state.players.create_guest(name);
+                    (player, Some(token))
+                }
+                Err(reason) => return self.strike(ServerMsg::error(None, None, ErrorCode::BadName, reason)),
+            },
+            (None, None) => {
+                return self.strike(ServerMsg::error(
+                    None,
+                    None,
+                    ErrorCode::BadName,
+                    "send a token, or a name for a new guest",
+                ));
+            }
+        };
+        let config = &self.state.config;
+        let limits = Limits {
+            max_message_bytes: config.max_message_bytes,
+            messages_per_second: config.messages_per_second,
+            message_burst: config.message_burst,
+        };
+        self.send(ServerMsg::Welcome { protocol: PROTOCOL_VERSION, player: player.clone(), token: new_token, limits });
+        self.player = Some(player);
+        Ok(())
+    }
+
+    /// Hands a request to its table, remembering the table so the connection can detach from it.
+    async fn forward(&mut self, table: TableId, id: Option<u64>, command: TableCommand) -> Result<(), Close> {
+        let handle = match self.tables.get(&table) {
+            Some(handle) => handle.clone(),
+            None => match self.state.lobby.table(table) {
+                Some(handle) => handle,
+                None => {
+                    return self.strike(ServerMsg::error(
+                        Some(table),
+                        id,
+                        ErrorCode::NoSuchTable,
+                        "there is no such table",
+                    ));
+                }
+            },
+        };
+        let joins = matches!(command, TableCommand::Join { .. } | TableCommand::Watch { .. });
+        if handle.send(command).await {
+            if joins {
+                self.tables.insert(table, handle);
+            }
+        } else {
+            warn!(%table, "a table's task is gone");
+            self.tables.remove(&table);
+            self.send(ServerMsg::error(Some(table), id, ErrorCode::NoSuchTable, "there is no such table"));
+        }
+        Ok(())
+    }
+}
