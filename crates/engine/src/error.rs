@@ -143,14 +143,14 @@ impl IllegalAction {
             IllegalAction::NotYourTurn { .. } => "§3",
             IllegalAction::WrongStep { rule, .. } => rule,
             IllegalAction::TakeCount { .. } | IllegalAction::NotInMarket { .. } | IllegalAction::TakeMixed { .. } => {
-                "§3.1"
+                "§3 step 1"
             }
             IllegalAction::ContractNotInMarket { .. }
             | IllegalAction::NotInHand { .. }
             | IllegalAction::StarUsed
             | IllegalAction::ContractCardCount { .. }
-            | IllegalAction::DoesNotFill { .. } => "§3.2",
-            IllegalAction::DiscardCount { .. } | IllegalAction::DiscardNotInHand { .. } => "§3.4",
+            | IllegalAction::DoesNotFill { .. } => "§3 step 2",
+            IllegalAction::DiscardCount { .. } | IllegalAction::DiscardNotInHand { .. } => "§3 step 4",
             IllegalAction::NothingToTakeBack => "§7",
         }
     }

@@ -41,7 +41,7 @@
 //! let mut game = Game::new(3, 7).unwrap();
 //! let seat = game.to_act().unwrap();
 //! let err = game.apply(seat, &Action::Take { cards: Cards::EMPTY }).unwrap_err();
-//! assert_eq!((err.code(), err.rule()), ("take_count", "§3.1"));
+//! assert_eq!((err.code(), err.rule()), ("take_count", "§3 step 1"));
 //! let other = Seat((seat.0 + 1) % 3);
 //! assert_eq!(game.apply(other, &Action::Pass).unwrap_err().code(), "not_your_turn");
 //! ```

@@ -486,7 +486,7 @@ fn s3_1_take_must_share_number_or_suit() {
     assert_eq!(listed_takes(&game, S0), allowed);
     for choice in sub_multisets(&market, 1..=3) {
         if !allowed.contains(&choice) {
-            refuse(&mut game, S0, Action::Take { cards: choice }, "take_mixed", "§3.1");
+            refuse(&mut game, S0, Action::Take { cards: choice }, "take_mixed", "§3 step 1");
         }
     }
     let hand = game.seats[0].hand;
@@ -506,12 +506,12 @@ fn s3_1_take_one_to_three_cards_that_are_in_the_market() {
     let allowed = allowed_takes(&market_cards(&game));
     assert!(allowed.contains(&cards(&["2ch", "2ch"])) && !allowed.contains(&cards(&["2ch", "2ch", "5he"])));
     assert_eq!(listed_takes(&game, S0), allowed, "copies of one card are one take, listed once");
-    let err = refuse(&mut game, S0, take(&[]), "take_count", "§3.1");
+    let err = refuse(&mut game, S0, take(&[]), "take_count", "§3 step 1");
     assert_eq!(err, IllegalAction::TakeCount { count: 0 });
-    let err = refuse(&mut game, S0, take(&["2ch", "2di", "2he", "2cl"]), "take_count", "§3.1");
+    let err = refuse(&mut game, S0, take(&["2ch", "2di", "2he", "2cl"]), "take_count", "§3 step 1");
     assert_eq!(err, IllegalAction::TakeCount { count: 4 });
-    refuse(&mut game, S0, take(&["2ch", "2ch", "2ch"]), "not_in_market", "§3.1");
-    refuse(&mut game, S0, take(&["3ch"]), "not_in_market", "§3.1");
+    refuse(&mut game, S0, take(&["2ch", "2ch", "2ch"]), "not_in_market", "§3 step 1");
+    refuse(&mut game, S0, take(&["3ch"]), "not_in_market", "§3 step 1");
     act(&mut game, S0, take(&["2ch", "2ch", "2di"]));
     assert_eq!(market_cards(&game), cards(&["2he", "2cl", "5he"]));
     assert_eq!(game.seats[0].hand, cards(&["3ch", "3ch", "3ch", "2ch", "2ch", "2di"]));
@@ -545,11 +545,13 @@ fn s3_1_market_is_not_refilled_during_the_turn() {
 fn s3_2_contract_takes_exactly_its_card_count() {
     let mut game =
         at_contract_step(&["4he", "4cl", "4di", "4ch", "4he", "2cl"], [Some(1), Some(4), Some(23), Some(26)]);
-    let err = refuse(&mut game, S0, complete(1, &["4he", "4cl", "4di"]), "contract_card_count", "§3.2");
+    let err = refuse(&mut game, S0, complete(1, &["4he", "4cl", "4di"]), "contract_card_count", "§3 step 2");
     assert!(matches!(err, IllegalAction::ContractCardCount { expected: 4, count: 3, star: false, .. }), "{err:?}");
-    let err = refuse(&mut game, S0, complete(1, &["4he", "4cl", "4di", "4ch", "4he"]), "contract_card_count", "§3.2");
+    let err =
+        refuse(&mut game, S0, complete(1, &["4he", "4cl", "4di", "4ch", "4he"]), "contract_card_count", "§3 step 2");
     assert!(matches!(err, IllegalAction::ContractCardCount { expected: 4, count: 5, .. }), "{err:?}");
-    let err = refuse(&mut game, S0, complete_star(1, &["4he", "4cl", "4di", "4ch"]), "contract_card_count", "§3.2");
+    let err =
+        refuse(&mut game, S0, complete_star(1, &["4he", "4cl", "4di", "4ch"]), "contract_card_count", "§3 step 2");
     assert!(matches!(err, IllegalAction::ContractCardCount { expected: 3, count: 4, star: true, .. }), "{err:?}");
     act(&mut game, S0, complete(1, &["4he", "4cl", "4di", "4ch"]));
     assert_eq!(game.seats[0].contracts, vec![contract(1)]);
@@ -561,9 +563,15 @@ fn s3_2_contract_takes_exactly_its_card_count() {
 fn s3_2_cards_must_split_to_meet_every_requirement() {
     let hand = ["3ch", "3di", "3he", "3cl", "3ch", "4he", "5cl", "1ch", "1di", "1he", "2cl"];
     let mut game = at_contract_step(&hand, [Some(15), Some(18), Some(29), Some(35)]);
-    refuse(&mut game, S0, complete(15, &["1ch", "1di", "1he", "2cl", "3ch", "5cl"]), "does_not_fill", "§3.2");
-    refuse(&mut game, S0, complete(18, &["3ch", "3di", "3he", "1ch", "1di", "2cl"]), "does_not_fill", "§3.2");
-    refuse(&mut game, S0, complete(29, &["1ch", "1di", "1he", "2cl", "3ch", "4he", "5cl"]), "does_not_fill", "§3.2");
+    refuse(&mut game, S0, complete(15, &["1ch", "1di", "1he", "2cl", "3ch", "5cl"]), "does_not_fill", "§3 step 2");
+    refuse(&mut game, S0, complete(18, &["3ch", "3di", "3he", "1ch", "1di", "2cl"]), "does_not_fill", "§3 step 2");
+    refuse(
+        &mut game,
+        S0,
+        complete(29, &["1ch", "1di", "1he", "2cl", "3ch", "4he", "5cl"]),
+        "does_not_fill",
+        "§3 step 2",
+    );
     assert!(game.is_legal(S0, &complete(15, &["1ch", "1di", "1he", "2cl", "3ch", "4he"])));
     // Five 3s, a 4 and a 5: four 3s make the set4 and the fifth starts the run 3-4-5.
     act(&mut game, S0, complete(29, &["3ch", "3di", "3he", "3cl", "3ch", "4he", "5cl"]));
@@ -574,10 +582,10 @@ fn s3_2_cards_must_split_to_meet_every_requirement() {
 #[test]
 fn s3_2_cards_and_contract_must_be_available() {
     let mut game = at_contract_step(&["2ch", "2ch", "2di", "5he", "5he"], [Some(11), Some(12), Some(20), Some(21)]);
-    refuse(&mut game, S0, complete(11, &["2ch", "2ch", "2di", "2di"]), "not_in_hand", "§3.2");
-    refuse(&mut game, S0, complete(5, &["2ch", "2ch", "2di", "5he", "5he"]), "contract_not_in_market", "§3.2");
+    refuse(&mut game, S0, complete(11, &["2ch", "2ch", "2di", "2di"]), "not_in_hand", "§3 step 2");
+    refuse(&mut game, S0, complete(5, &["2ch", "2ch", "2di", "5he", "5he"]), "contract_not_in_market", "§3 step 2");
     act(&mut game, S0, complete(11, &["2ch", "2di", "5he", "5he"]));
-    refuse(&mut game, S0, complete(11, &["2ch", "2ch", "2di", "2di"]), "contract_not_in_market", "§3.2");
+    refuse(&mut game, S0, complete(11, &["2ch", "2ch", "2di", "2di"]), "contract_not_in_market", "§3 step 2");
     assert_eq!(game.contract_market[0], None);
 }
 
@@ -587,17 +595,17 @@ fn s3_2_cards_and_contract_must_be_available() {
 fn s3_2_specific_pair_on_contracts_9_and_13() {
     let hand = ["1ch", "1di", "2he", "2cl", "4ch", "4di", "4he", "4cl", "3ch", "5he", "5cl"];
     let mut game = at_contract_step(&hand, [Some(9), Some(13), Some(12), Some(11)]);
-    refuse(&mut game, S0, complete(9, &["2he", "2cl", "4ch", "4di", "4he", "4cl"]), "does_not_fill", "§3.2");
+    refuse(&mut game, S0, complete(9, &["2he", "2cl", "4ch", "4di", "4he", "4cl"]), "does_not_fill", "§3 step 2");
     assert!(game.is_legal(S0, &complete(9, &["1ch", "1di", "4ch", "4di", "4he", "4cl"])));
-    refuse(&mut game, S0, complete(13, &["5he", "5cl", "1ch", "2he", "3ch", "4ch"]), "does_not_fill", "§3.2");
+    refuse(&mut game, S0, complete(13, &["5he", "5cl", "1ch", "2he", "3ch", "4ch"]), "does_not_fill", "§3 step 2");
     assert!(game.is_legal(S0, &complete(13, &["1ch", "1di", "2he", "3ch", "4ch", "5he"])));
-    refuse(&mut game, S0, complete(12, &["2he", "2cl", "5he", "5cl"]), "does_not_fill", "§3.2");
+    refuse(&mut game, S0, complete(12, &["2he", "2cl", "5he", "5cl"]), "does_not_fill", "§3 step 2");
     assert!(game.is_legal(S0, &complete(12, &["4ch", "4di", "2he", "2cl"])));
     assert!(game.is_legal(S0, &complete_star(9, &["1ch", "4ch", "4di", "4he", "4cl"])));
-    refuse(&mut game, S0, complete_star(9, &["2he", "4ch", "4di", "4he", "4cl"]), "does_not_fill", "§3.2");
-    refuse(&mut game, S0, complete_star(13, &["2he", "3ch", "4ch", "5he", "5cl"]), "does_not_fill", "§3.2");
+    refuse(&mut game, S0, complete_star(9, &["2he", "4ch", "4di", "4he", "4cl"]), "does_not_fill", "§3 step 2");
+    refuse(&mut game, S0, complete_star(13, &["2he", "3ch", "4ch", "5he", "5cl"]), "does_not_fill", "§3 step 2");
     act(&mut game, S0, complete_star(13, &["1ch", "2he", "3ch", "4ch", "5he"]));
-    refuse(&mut game, S0, complete_star(9, &["1di", "4di", "4he", "4cl", "2cl"]), "star_used", "§3.2");
+    refuse(&mut game, S0, complete_star(9, &["1di", "4di", "4he", "4cl", "2cl"]), "star_used", "§3 step 2");
     assert_eq!(game.seats[0].hand, cards(&["1di", "2cl", "4di", "4he", "4cl", "5cl"]));
 }
 
@@ -607,7 +615,7 @@ fn s3_2_star_replaces_one_card_once_per_game() {
     let mut game =
         at_contract_step(&["4he", "4cl", "4di", "2he", "2cl", "2di", "2ch"], [Some(1), Some(2), Some(20), Some(21)]);
     assert!(game.legal_actions(S0).iter().any(|a| matches!(a, Action::Complete { star: true, .. })));
-    refuse(&mut game, S0, complete_star(1, &["4he", "4cl", "4di", "2he"]), "contract_card_count", "§3.2");
+    refuse(&mut game, S0, complete_star(1, &["4he", "4cl", "4di", "2he"]), "contract_card_count", "§3 step 2");
     let events = act(&mut game, S0, complete_star(1, &["4he", "4cl", "4di"]));
     let shown =
         VisibleEvent::Completed { seat: S0, contract: contract(1), cards: cards(&["4he", "4cl", "4di"]), star: true };
@@ -616,7 +624,7 @@ fn s3_2_star_replaces_one_card_once_per_game() {
         let seat = &game.view(viewer).seats[0];
         assert!(seat.star_used && seat.score.star == 0, "{viewer:?} sees the Star used");
     }
-    refuse(&mut game, S0, complete_star(2, &["2he", "2cl", "2di"]), "star_used", "§3.2");
+    refuse(&mut game, S0, complete_star(2, &["2he", "2cl", "2di"]), "star_used", "§3 step 2");
     assert!(!game.legal_actions(S0).iter().any(|a| matches!(a, Action::Complete { star: true, .. })));
     act(&mut game, S0, complete(2, &["2he", "2cl", "2di", "2ch"]));
     assert_eq!(game.seats[0].contracts, vec![contract(1), contract(2)], "§3.2: any number of contracts, one at a time");
@@ -626,7 +634,7 @@ fn s3_2_star_replaces_one_card_once_per_game() {
 #[test]
 fn s3_2_star_on_a_two_requirement_contract() {
     let mut game = at_contract_step(&["2di", "2cl", "5di", "5ch", "3cl", "4di"], [Some(20), Some(1), Some(2), Some(3)]);
-    refuse(&mut game, S0, complete_star(20, &["2di", "3cl", "4di", "5ch"]), "does_not_fill", "§3.2");
+    refuse(&mut game, S0, complete_star(20, &["2di", "3cl", "4di", "5ch"]), "does_not_fill", "§3 step 2");
     let pile = game.discard_pile.clone();
     act(&mut game, S0, complete_star(20, &["2di", "2cl", "5di", "5ch"]));
     assert_eq!(game.seats[0].suit_bonus, cards(&["2di", "5di"]), "#20 is a diamond contract");
@@ -639,8 +647,8 @@ fn s3_2_star_on_a_two_requirement_contract() {
 #[test]
 fn s3_2_star_on_a_three_requirement_contract() {
     let mut game = at_contract_step(&["1ch", "1di", "3ch", "3he", "5cl", "2he"], [Some(7), Some(1), Some(2), Some(3)]);
-    refuse(&mut game, S0, complete_star(7, &["1ch", "1di", "2he", "3ch", "5cl"]), "does_not_fill", "§3.2");
-    refuse(&mut game, S0, complete(7, &["1ch", "1di", "2he", "3ch", "3he", "5cl"]), "does_not_fill", "§3.2");
+    refuse(&mut game, S0, complete_star(7, &["1ch", "1di", "2he", "3ch", "5cl"]), "does_not_fill", "§3 step 2");
+    refuse(&mut game, S0, complete(7, &["1ch", "1di", "2he", "3ch", "3he", "5cl"]), "does_not_fill", "§3 step 2");
     act(&mut game, S0, complete_star(7, &["1ch", "1di", "3ch", "3he", "5cl"]));
     assert_eq!(game.seats[0].suit_bonus, cards(&["1ch", "3ch"]), "#7 is a cherry contract");
     assert_eq!(game.seats[0].hand, cards(&["2he"]));
@@ -866,10 +874,10 @@ fn s3_4_hand_limit_after_refill() {
     assert_eq!((listed_set.len(), listed.len()), (wanted.len(), wanted.len()));
     assert_eq!(listed_set, wanted);
 
-    let err = refuse(&mut game, S0, discard(&["1ch"]), "discard_count", "§3.4");
+    let err = refuse(&mut game, S0, discard(&["1ch"]), "discard_count", "§3 step 4");
     assert_eq!(err, IllegalAction::DiscardCount { expected: 2, count: 1 });
-    refuse(&mut game, S0, discard(&["1ch", "1di", "1he"]), "discard_count", "§3.4");
-    refuse(&mut game, S0, discard(&["5he", "5he"]), "discard_not_in_hand", "§3.4");
+    refuse(&mut game, S0, discard(&["1ch", "1di", "1he"]), "discard_count", "§3 step 4");
+    refuse(&mut game, S0, discard(&["5he", "5he"]), "discard_not_in_hand", "§3 step 4");
     refuse(&mut game, S0, Action::Pass, "wrong_step", "§3 step 2");
     refuse(&mut game, S0, take(&["4he"]), "wrong_step", "§3 step 1");
     refuse(&mut game, S0, Action::TakeBack, "wrong_step", "§7");
