@@ -25,13 +25,15 @@ fn actions_per_game(players: usize) -> u64 {
     (total as u64).div_ceil(games)
 }
 
-fn complete_games(c: &mut Criterion) {
-    let mut group = c.benchmark_group("complete_random_game");
+/// Plays complete random games for 2, 3 and 4 players, one game per iteration, with the throughput
+/// of each counted by `per_game(players)` elements.
+fn random_games(c: &mut Criterion, name: &str, first_seed: u64, per_game: impl Fn(usize) -> u64) {
+    let mut group = c.benchmark_group(name);
     for players in [2, 3, 4] {
-        group.throughput(Throughput::Elements(1));
+        group.throughput(Throughput::Elements(per_game(players)));
         group.bench_with_input(BenchmarkId::new("players", players), &players, |b, &players| {
-            let mut seed = 0u64;
-            let mut player = RandomPlayer::new(7);
+            let mut seed = first_seed;
+            let mut player = RandomPlayer::new(first_seed ^ 7);
             b.iter(|| {
                 seed += 1;
                 let mut game = Game::new(players, seed).expect("valid player count");
@@ -42,21 +44,14 @@ fn complete_games(c: &mut Criterion) {
     group.finish();
 }
 
+/// Complete games per second.
+fn complete_games(c: &mut Criterion) {
+    random_games(c, "complete_random_game", 0, |_| 1);
+}
+
+/// Actions per second, over the same kind of games.
 fn actions(c: &mut Criterion) {
-    let mut group = c.benchmark_group("random_game_actions");
-    for players in [2, 3, 4] {
-        group.throughput(Throughput::Elements(actions_per_game(players)));
-        group.bench_with_input(BenchmarkId::new("players", players), &players, |b, &players| {
-            let mut seed = 1_000_000u64;
-            let mut player = RandomPlayer::new(11);
-            b.iter(|| {
-                seed += 1;
-                let mut game = Game::new(players, seed).expect("valid player count");
-                black_box(player.play_out(&mut game))
-            });
-        });
-    }
-    group.finish();
+    random_games(c, "random_game_actions", 1_000_000, actions_per_game);
 }
 
 criterion_group!(benches, complete_games, actions);
