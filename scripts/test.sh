@@ -16,15 +16,64 @@ log() { printf '\n==> %s\n' "$*" >&2; }
 #
 # Each service gets a start function here that installs it when missing (apt-get), starts it and exports
 # what the tests read (e.g. DATABASE_URL, CHROME); its stop goes into `stop_services`, which runs on any
-# exit, so nothing outlives the run. Nothing is needed yet: PostgreSQL (for the store's tests) and Chromium
-# (for the web client's) come here.
+# exit, so nothing outlives the run. PostgreSQL is here; Chromium (for the web client's tests) comes next.
 # ---------------------------------------------------------------------------------------------------------
+# PostgreSQL, for the store's tests (crates/server/tests/store.rs), which create and drop a database of
+# their own on the server that DATABASE_URL names. A local server is used, installed and started when
+# missing; a DATABASE_URL already set is kept. In CI the PostgreSQL tests are mandatory: no server, no run.
+POSTGRES_STARTED=()
+start_postgres() {
+    if [[ "${DATABASE_URL:-}" == postgres://* || "${DATABASE_URL:-}" == postgresql://* ]]; then
+        log "PostgreSQL: using the DATABASE_URL already set"
+        return
+    fi
+    if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+        if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
+            log "installing PostgreSQL"
+            if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; } >&2; then
+                log "could not install PostgreSQL"
+            fi
+        fi
+        local version
+        for version in $(ls /etc/postgresql 2>/dev/null); do
+            # The tests connect as `postgres` over TCP without a password, as on the developers' machines:
+            # a fresh install (a test machine, never a production one) trusts local TCP connections too.
+            local hba="/etc/postgresql/$version/main/pg_hba.conf"
+            if [[ -f "$hba" ]] && ! grep -Eq '^host +all +all +127\.0\.0\.1/32 +trust' "$hba"; then
+                sed -i '1i host all all 127.0.0.1/32 trust' "$hba"
+            fi
+            log "starting PostgreSQL $version"
+            if pg_ctlcluster --skip-systemctl-redirect "$version" main start >&2; then
+                POSTGRES_STARTED+=("$version")
+            fi
+        done
+        local tries
+        for tries in $(seq 1 30); do
+            pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && break
+            sleep 1
+        done
+    fi
+    if pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+        export DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres
+        log "PostgreSQL is up: DATABASE_URL=$DATABASE_URL"
+    elif [[ "${CI:-}" == "true" ]]; then
+        log "FAILED: PostgreSQL is not reachable on 127.0.0.1:5432, and CI must run the PostgreSQL tests"
+        exit 1
+    else
+        log "WARNING: PostgreSQL is not reachable on 127.0.0.1:5432; its tests will be skipped"
+    fi
+}
+
 setup_services() {
-    : # start_postgres; start_chromium
+    start_postgres
 }
 
 stop_services() {
-    : # stop what setup_services started, in reverse order
+    # Stop what setup_services started (and only that), in reverse order.
+    local version
+    for version in ${POSTGRES_STARTED[@]+"${POSTGRES_STARTED[@]}"}; do
+        pg_ctlcluster --skip-systemctl-redirect "$version" main stop >&2 || true
+    done
 }
 trap stop_services EXIT
 

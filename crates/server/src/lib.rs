@@ -32,6 +32,7 @@ pub mod lobby;
 pub mod players;
 pub mod protocol;
 pub mod server;
+pub mod store;
 pub mod table;
 pub mod ws;
 

@@ -1,0 +1,102 @@
+//! Group commit: the actions of many tables, written in few transactions.
+//!
+//! Each table hands its accepted action to the [`Committer`] and waits for the answer before it
+//! acknowledges the action. One task takes everything that is waiting (up to a batch size), appends it
+//! in one transaction ([`Store::append_actions`]), then answers every waiter with the outcome. While a
+//! transaction is in flight the next submissions queue up, so the busier the server, the larger the
+//! batches: the cost of a durable commit (an fsync) is shared instead of paid per action.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+use super::{ActionRow, Store, StoreError};
+
+/// One submission: the row, and where its outcome goes.
+type Job = (ActionRow, oneshot::Sender<Result<(), StoreError>>);
+
+/// A handle to the group-commit task; cheap to clone. The task ends once every handle is dropped and
+/// what was submitted is committed.
+#[derive(Clone, Debug)]
+pub struct Committer {
+    jobs: mpsc::Sender<Job>,
+    stats: Arc<Counters>,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    transactions: AtomicU64,
+    rows: AtomicU64,
+    failed_rows: AtomicU64,
+}
+
+/// What the committer has done so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CommitterStats {
+    /// Transactions tried, committed or not.
+    pub transactions: u64,
+    /// Rows committed.
+    pub rows: u64,
+    /// Rows whose transaction failed (their submitters got the error).
+    pub failed_rows: u64,
+}
+
+impl Committer {
+    /// Starts the group-commit task on the current tokio runtime. `queue` bounds the submissions
+    /// waiting (a submitter waits for room beyond it), `max_batch` the rows of one transaction; both
+    /// are at least 1.
+    pub fn spawn(store: Store, queue: usize, max_batch: usize) -> (Committer, JoinHandle<()>) {
+        let (jobs, receiver) = mpsc::channel(queue.max(1));
+        let stats = Arc::new(Counters::default());
+        let task = tokio::spawn(run(store, receiver, max_batch.max(1), Arc::clone(&stats)));
+        (Committer { jobs, stats }, task)
+    }
+
+    /// Appends `row` to its game's log, durably, together with whatever else is waiting.
+    ///
+    /// # Errors
+    /// The error of the transaction the row was in (then the row was not written), or
+    /// [`StoreError::Unavailable`] when the committer has stopped.
+    pub async fn commit(&self, row: ActionRow) -> Result<(), StoreError> {
+        let (answer, outcome) = oneshot::channel();
+        self.jobs.send((row, answer)).await.map_err(|_| stopped())?;
+        outcome.await.map_err(|_| stopped())?
+    }
+
+    /// What the committer has done so far.
+    pub fn stats(&self) -> CommitterStats {
+        CommitterStats {
+            transactions: self.stats.transactions.load(Ordering::Relaxed),
+            rows: self.stats.rows.load(Ordering::Relaxed),
+            failed_rows: self.stats.failed_rows.load(Ordering::Relaxed),
+        }
+    }
+}
+
+fn stopped() -> StoreError {
+    StoreError::Unavailable("the committer has stopped".into())
+}
+
+async fn run(store: Store, mut receiver: mpsc::Receiver<Job>, max_batch: usize, stats: Arc<Counters>) {
+    let mut jobs: Vec<Job> = Vec::with_capacity(max_batch);
+    let mut rows: Vec<ActionRow> = Vec::with_capacity(max_batch);
+    // `recv_many` waits for one submission, then takes every one already waiting, up to `max_batch`;
+    // it returns 0 once every handle is dropped and the queue is empty.
+    while receiver.recv_many(&mut jobs, max_batch).await > 0 {
+        rows.clear();
+        rows.extend(jobs.iter().map(|(row, _)| row.clone()));
+        let outcome = store.append_actions(&rows).await;
+        stats.transactions.fetch_add(1, Ordering::Relaxed);
+        let counter = if outcome.is_ok() { &stats.rows } else { &stats.failed_rows };
+        counter.fetch_add(rows.len() as u64, Ordering::Relaxed);
+        if let Err(error) = &outcome {
+            tracing::error!(rows = rows.len(), %error, "a batch of actions was not committed");
+        }
+        for (_, answer) in jobs.drain(..) {
+            // A submitter that stopped waiting does not need the answer.
+            let _ = answer.send(outcome.clone());
+        }
+    }
+}

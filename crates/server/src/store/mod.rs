@@ -1,0 +1,654 @@
+//! Durable storage: players, tables, the action log of every game, and finished games with their
+//! results, in PostgreSQL (production) or an embedded SQLite file (the default).
+//!
+//! [`Store`] is chosen once at start-up from the database URL ([`Store::connect`]) and dispatches
+//! statically to its backend; each backend ([`sqlite`], [`postgres`]) owns its SQL and its migrations
+//! (`migrations/sqlite`, `migrations/postgres`), which `connect` applies. Every failure is one of the
+//! four kinds of [`StoreError`]; a row that does not parse is [`StoreError::Corrupt`], never a panic.
+//!
+//! A game is stored as its seed and the list of every action applied to it, in order, take-backs
+//! included: `Game::new(players, seed)` and the actions replayed give it back exactly
+//! ([`Store::unfinished_games`] returns what a restart needs). Actions are appended in batches that
+//! each commit in one transaction ([`Store::append_actions`]); [`Committer`] gathers the actions of
+//! many tables into such batches (group commit). A finished game keeps its `romirami-record/1` record
+//! and one result row per seat ([`Store::finish_game`]), for the game list and player statistics.
+//!
+//! A table's game shares the table's id: a table hosts one game, so [`TableId`] names the game in every
+//! method, and a record stored for it carries that id.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), romirami_server::store::StoreError> {
+//! use romirami_server::store::{GameFilter, Store};
+//!
+//! let store = Store::connect("sqlite://romirami.db").await?;
+//! let page = store.list_games(&GameFilter::default(), None, None).await?;
+//! for game in &page.games {
+//!     println!("{} finished at {}", game.id, game.finished_at);
+//! }
+//! # Ok(())
+//! # }
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use romirami_engine::{Action, EndReason, Record, ScoreBreakdown, Seat};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId};
+
+mod committer;
+pub mod postgres;
+pub mod sqlite;
+
+pub use committer::{Committer, CommitterStats};
+
+/// The database used when none is given: a SQLite file in the working directory.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://romirami.db";
+
+/// How many games [`Store::list_games`] returns when no limit is given.
+pub const DEFAULT_LIST_LIMIT: u32 = 20;
+
+/// The most games [`Store::list_games`] returns at once.
+pub const MAX_LIST_LIMIT: u32 = 100;
+
+/// How many of a player's latest games [`Store::player_stats`] lists.
+pub const RECENT_GAMES: u32 = 10;
+
+/// What can go wrong in the store.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// No such player, table or game.
+    #[error("not found")]
+    NotFound,
+    /// The database cannot be reached (or the store was closed): nothing was written, try again later.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
+    /// A stored row does not parse: the database holds something this server did not write.
+    #[error("corrupt data in the database: {0}")]
+    Corrupt(String),
+    /// Anything else, such as a constraint the write breaks.
+    #[error("database error: {0}")]
+    Other(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> StoreError {
+        use sqlx::Error as E;
+        match error {
+            E::RowNotFound => StoreError::NotFound,
+            E::Io(_) | E::Tls(_) | E::PoolTimedOut | E::PoolClosed | E::WorkerCrashed => {
+                StoreError::Unavailable(error.to_string())
+            }
+            E::ColumnDecode { .. } | E::Decode(_) | E::ColumnNotFound(_) | E::TypeNotFound { .. } => {
+                StoreError::Corrupt(error.to_string())
+            }
+            E::Database(ref db) if is_unavailable_code(db.code().as_deref()) => {
+                StoreError::Unavailable(error.to_string())
+            }
+            _ => StoreError::Other(error.to_string()),
+        }
+    }
+}
+
+/// Database error codes that mean "the database cannot serve us now", not "this write is wrong":
+/// SQLite's busy and locked (5, 6) and I/O or disk-full errors (10, 13, 14); PostgreSQL's connection
+/// exceptions (class 08), insufficient resources (class 53), operator intervention (class 57, such as
+/// a shutdown) and system errors (class 58).
+fn is_unavailable_code(code: Option<&str>) -> bool {
+    match code {
+        Some("5" | "6" | "10" | "13" | "14") => true,
+        Some(code) => ["08", "53", "57", "58"].iter().any(|class| code.starts_with(class)),
+        None => false,
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(error: sqlx::migrate::MigrateError) -> StoreError {
+        match error {
+            sqlx::migrate::MigrateError::Execute(inner) => inner.into(),
+            other => StoreError::Other(format!("migration failed: {other}")),
+        }
+    }
+}
+
+/// A table as stored when it is created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableRow {
+    /// The table's id, also its game's.
+    pub id: TableId,
+    /// The host.
+    pub host: PlayerId,
+    /// How many seats, 2 to 4.
+    pub seats: u8,
+    /// Whether it is listed in the lobby.
+    pub public: bool,
+    /// Who may watch.
+    pub spectators: SpectatorPolicy,
+    /// When it was created.
+    pub created_at: OffsetDateTime,
+}
+
+/// A seated player of a game: the seat, who, and the name shown in that game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamePlayer {
+    /// The seat.
+    pub seat: Seat,
+    /// The player.
+    pub id: PlayerId,
+    /// The display name, as shown in this game.
+    pub name: String,
+}
+
+/// One action to append to a game's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionRow {
+    /// The table (and game).
+    pub table: TableId,
+    /// The action's number in its game: 0 for the first, then one more for each, take-backs included.
+    pub seq: u32,
+    /// Who played it.
+    pub seat: Seat,
+    /// What was played.
+    pub action: Action,
+}
+
+/// A game that started and has not finished: what a restart needs to bring it back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnfinishedGame {
+    /// The table the game is played at.
+    pub table: TableRow,
+    /// The game's seed: `Game::new(players.len(), seed)` deals it.
+    pub seed: u64,
+    /// When it started.
+    pub started_at: OffsetDateTime,
+    /// The players in seat order.
+    pub players: Vec<GamePlayer>,
+    /// Every action applied so far, in order, take-backs included.
+    pub actions: Vec<(Seat, Action)>,
+}
+
+/// One seat's result in a finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatResult {
+    /// The player.
+    pub player: GamePlayer,
+    /// The score, part by part (§5).
+    pub score: ScoreBreakdown,
+    /// 1 for the best; seats level on total and suit bonus share a place (1, 1, 3).
+    pub place: u8,
+    /// Whether the seat is among the winners.
+    pub winner: bool,
+}
+
+/// A finished game and its result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    /// The game's (and its table's) id.
+    pub id: TableId,
+    /// When it started.
+    pub started_at: OffsetDateTime,
+    /// When it finished.
+    pub finished_at: OffsetDateTime,
+    /// Why it ended.
+    pub ended_by: EndReason,
+    /// Every seat's result, in seat order.
+    pub results: Vec<SeatResult>,
+}
+
+/// Which player a game list is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerFilter {
+    /// The player with this id.
+    Id(PlayerId),
+    /// Whoever played under exactly this name.
+    Name(String),
+}
+
+impl PlayerFilter {
+    /// Reads a query parameter: a UUID is an id, anything else a name.
+    pub fn parse(text: &str) -> PlayerFilter {
+        match Uuid::parse_str(text) {
+            Ok(id) => PlayerFilter::Id(PlayerId(id)),
+            Err(_) => PlayerFilter::Name(text.to_owned()),
+        }
+    }
+}
+
+/// Which finished games to list; every field left `None` lets every game through.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    /// Games this player played in.
+    pub player: Option<PlayerFilter>,
+    /// Games that finished at this instant or later.
+    pub since: Option<OffsetDateTime>,
+    /// Games that finished before this instant (so `since` and `until` windows never overlap).
+    pub until: Option<OffsetDateTime>,
+    /// Games with this many players (2 to 4).
+    pub players: Option<u8>,
+}
+
+/// Where a page of the game list ends: the next page starts after it. Written as an opaque string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameCursor {
+    /// The last game's finish, in microseconds since the Unix epoch.
+    finished_at: i64,
+    /// The last game's id, which orders games that finished at the same instant.
+    id: Uuid,
+}
+
+impl fmt::Display for GameCursor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}_{}", self.finished_at, self.id.simple())
+    }
+}
+
+/// A cursor string that this store did not write.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a game list cursor")]
+pub struct BadCursor;
+
+impl FromStr for GameCursor {
+    type Err = BadCursor;
+
+    fn from_str(text: &str) -> Result<GameCursor, BadCursor> {
+        let (finished_at, id) = text.split_once('_').ok_or(BadCursor)?;
+        Ok(GameCursor {
+            finished_at: finished_at.parse().map_err(|_| BadCursor)?,
+            id: Uuid::parse_str(id).map_err(|_| BadCursor)?,
+        })
+    }
+}
+
+impl GameCursor {
+    fn after(game: &GameSummary) -> GameCursor {
+        GameCursor { finished_at: micros(game.finished_at), id: game.id.0 }
+    }
+}
+
+/// One page of the game list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamePage {
+    /// The games, newest first.
+    pub games: Vec<GameSummary>,
+    /// Where the next page starts; `None` on the last page.
+    pub next: Option<GameCursor>,
+}
+
+/// A player's record over their finished games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerStats {
+    /// Who.
+    pub player: PlayerInfo,
+    /// How many finished games they played.
+    pub games_played: u64,
+    /// How many of those they won (a shared win counts).
+    pub wins: u64,
+    /// Their average total score; `None` before their first game.
+    pub average_score: Option<f64>,
+    /// Their latest finished games, newest first (at most [`RECENT_GAMES`]).
+    pub recent: Vec<GameSummary>,
+}
+
+/// The store: one database, chosen at start-up.
+#[derive(Clone, Debug)]
+pub enum Store {
+    /// An embedded SQLite file.
+    Sqlite(sqlite::SqliteStore),
+    /// A PostgreSQL server.
+    Postgres(postgres::PgStore),
+}
+
+/// Runs the same call on whichever backend the store holds.
+macro_rules! dispatch {
+    ($store:expr, $backend:ident => $call:expr) => {
+        match $store {
+            Store::Sqlite($backend) => $call,
+            Store::Postgres($backend) => $call,
+        }
+    };
+}
+
+impl Store {
+    /// Opens the database at `url` and brings its schema up to date: `postgres://` (or `postgresql://`)
+    /// for PostgreSQL, `sqlite://path` (or `sqlite:path`) for a SQLite file, created when missing.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] when the database cannot be reached, [`StoreError::Other`] for a URL
+    /// of another kind or a migration that fails.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Ok(Store::Postgres(postgres::PgStore::connect(url).await?))
+        } else if url.starts_with("sqlite:") {
+            Ok(Store::Sqlite(sqlite::SqliteStore::connect(url).await?))
+        } else {
+            Err(StoreError::Other("the database URL must start with postgres:// or sqlite://".into()))
+        }
+    }
+
+    /// Closes every connection; later calls fail with [`StoreError::Unavailable`].
+    pub async fn close(&self) {
+        dispatch!(self, s => s.close().await)
+    }
+
+    /// Checks that the database answers.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] when it does not.
+    pub async fn health(&self) -> Result<(), StoreError> {
+        dispatch!(self, s => s.health().await)
+    }
+
+    /// Stores a player, or renames one already stored.
+    ///
+    /// # Errors
+    /// When the write fails, e.g. another player has the same token hash.
+    pub async fn save_player(&self, player: &PlayerInfo, token_hash: &[u8; 32]) -> Result<(), StoreError> {
+        dispatch!(self, s => s.save_player(player, token_hash, OffsetDateTime::now_utc()).await)
+    }
+
+    /// The player whose token has this SHA-256 hash.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when no player has it.
+    pub async fn player_by_token_hash(&self, token_hash: &[u8; 32]) -> Result<PlayerInfo, StoreError> {
+        dispatch!(self, s => s.player_by_token_hash(token_hash).await)
+    }
+
+    /// Stores a new table.
+    ///
+    /// # Errors
+    /// When the write fails, e.g. the host is not a stored player or the id is taken.
+    pub async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
+        dispatch!(self, s => s.create_table(table).await)
+    }
+
+    /// Replaces who sits where at a table that waits for its game: `seats[i]` is seat `i`'s player.
+    ///
+    /// # Errors
+    /// When the write fails, e.g. a player is not stored.
+    pub async fn set_seats(&self, table: TableId, seats: &[Option<PlayerId>]) -> Result<(), StoreError> {
+        dispatch!(self, s => s.set_seats(table, seats).await)
+    }
+
+    /// Stores the start of a table's game: its seed and its players in seat order.
+    ///
+    /// # Errors
+    /// When the write fails, e.g. the table is not stored or its game already started.
+    pub async fn start_game(
+        &self,
+        table: TableId,
+        seed: u64,
+        players: &[GamePlayer],
+        started_at: OffsetDateTime,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, s => s.start_game(table, seed, players, started_at).await)
+    }
+
+    /// Appends actions to the logs of one or more games, in one transaction: when this returns `Ok`,
+    /// every row is durable; when it fails, none was written.
+    ///
+    /// # Errors
+    /// When the write fails, e.g. a row's game is not stored or its number is taken.
+    pub async fn append_actions(&self, batch: &[ActionRow]) -> Result<(), StoreError> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        dispatch!(self, s => s.append_actions(batch).await)
+    }
+
+    /// Stores the end of a table's game, in one transaction: its record, and a result per seat.
+    /// The record's `id` must be the table's.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when the game was not started, [`StoreError::Other`] when it already
+    /// finished or the record does not fit it.
+    pub async fn finish_game(&self, table: TableId, record: &Record) -> Result<(), StoreError> {
+        if record.id != table.0 {
+            return Err(StoreError::Other(format!("the record of game {} is not the record of {table}", record.id)));
+        }
+        let record_json = serde_json::to_string(record).map_err(|e| StoreError::Other(e.to_string()))?;
+        dispatch!(self, s => s.finish_game(table, record, &record_json).await)
+    }
+
+    /// Every game that started and has not finished, with what it takes to bring it back.
+    ///
+    /// # Errors
+    /// [`StoreError::Corrupt`] when a stored row does not parse or a game's log has a gap.
+    pub async fn unfinished_games(&self) -> Result<Vec<UnfinishedGame>, StoreError> {
+        dispatch!(self, s => s.unfinished_games().await)
+    }
+
+    /// One page of finished games, newest first: those that `filter` lets through, after `cursor`
+    /// (from the previous page), at most `limit` ([`DEFAULT_LIST_LIMIT`] when `None`, never more than
+    /// [`MAX_LIST_LIMIT`], at least 1).
+    ///
+    /// # Errors
+    /// When the query fails, or a row does not parse.
+    pub async fn list_games(
+        &self,
+        filter: &GameFilter,
+        limit: Option<u32>,
+        cursor: Option<GameCursor>,
+    ) -> Result<GamePage, StoreError> {
+        let limit = limit.unwrap_or(DEFAULT_LIST_LIMIT).clamp(1, MAX_LIST_LIMIT);
+        // One more than asked tells whether another page follows.
+        let mut games = dispatch!(self, s => s.list_games(filter, limit + 1, cursor).await)?;
+        let next = if games.len() > limit as usize {
+            games.truncate(limit as usize);
+            games.last().map(GameCursor::after)
+        } else {
+            None
+        };
+        Ok(GamePage { games, next })
+    }
+
+    /// A finished game and its result.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when no finished game has this id.
+    pub async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
+        dispatch!(self, s => s.game(id).await)
+    }
+
+    /// The `romirami-record/1` record of a finished game.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when no finished game has this id, [`StoreError::Corrupt`] when the
+    /// stored record does not parse.
+    pub async fn record(&self, id: TableId) -> Result<Record, StoreError> {
+        dispatch!(self, s => s.record(id).await)
+    }
+
+    /// A player's name, games played, wins, average score and latest games.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown player.
+    pub async fn player_stats(&self, id: PlayerId) -> Result<PlayerStats, StoreError> {
+        dispatch!(self, s => s.player_stats(id).await)
+    }
+}
+
+// Conversions shared by the backends: every value read from a row goes through one of these, so a bad
+// row becomes `StoreError::Corrupt`.
+
+/// Microseconds since the Unix epoch, the precision both backends keep.
+fn micros(at: OffsetDateTime) -> i64 {
+    // An i64 of microseconds spans ±292,000 years; the clamp only guards against absurd inputs.
+    i64::try_from(at.unix_timestamp_nanos() / 1000).unwrap_or(if at.year() < 0 { i64::MIN } else { i64::MAX })
+}
+
+/// The instant `micros` microseconds after the Unix epoch.
+fn from_micros(micros: i64) -> Result<OffsetDateTime, StoreError> {
+    OffsetDateTime::from_unix_timestamp_nanos(i128::from(micros) * 1000)
+        .map_err(|_| StoreError::Corrupt(format!("instant {micros} is out of range")))
+}
+
+/// A seed as stored: the i64 with the same bits, since SQL has no unsigned 64-bit integer.
+fn seed_to_sql(seed: u64) -> i64 {
+    i64::from_ne_bytes(seed.to_ne_bytes())
+}
+
+fn seed_from_sql(stored: i64) -> u64 {
+    u64::from_ne_bytes(stored.to_ne_bytes())
+}
+
+fn seat_from(stored: i64) -> Result<Seat, StoreError> {
+    match u8::try_from(stored) {
+        Ok(seat @ 0..=3) => Ok(Seat(seat)),
+        _ => Err(StoreError::Corrupt(format!("seat {stored} is not 0 to 3"))),
+    }
+}
+
+fn small_from(stored: i64, what: &str) -> Result<u8, StoreError> {
+    u8::try_from(stored).map_err(|_| StoreError::Corrupt(format!("{what} {stored} is out of range")))
+}
+
+fn points_from(stored: i64) -> Result<u32, StoreError> {
+    u32::try_from(stored).map_err(|_| StoreError::Corrupt(format!("score {stored} is out of range")))
+}
+
+fn spectators_to_sql(policy: SpectatorPolicy) -> &'static str {
+    match policy {
+        SpectatorPolicy::Everyone => "everyone",
+        SpectatorPolicy::Link => "link",
+        SpectatorPolicy::Nobody => "nobody",
+    }
+}
+
+fn spectators_from(stored: &str) -> Result<SpectatorPolicy, StoreError> {
+    match stored {
+        "everyone" => Ok(SpectatorPolicy::Everyone),
+        "link" => Ok(SpectatorPolicy::Link),
+        "nobody" => Ok(SpectatorPolicy::Nobody),
+        other => Err(StoreError::Corrupt(format!("unknown spectator policy {other:?}"))),
+    }
+}
+
+fn ended_by_to_sql(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::Contracts => "contracts",
+        EndReason::Market => "market",
+        EndReason::Abandoned => "abandoned",
+    }
+}
+
+fn ended_by_from(stored: &str) -> Result<EndReason, StoreError> {
+    match stored {
+        "contracts" => Ok(EndReason::Contracts),
+        "market" => Ok(EndReason::Market),
+        "abandoned" => Ok(EndReason::Abandoned),
+        other => Err(StoreError::Corrupt(format!("unknown end of game {other:?}"))),
+    }
+}
+
+fn action_to_json(action: &Action) -> Result<String, StoreError> {
+    serde_json::to_string(action).map_err(|e| StoreError::Other(format!("cannot write an action: {e}")))
+}
+
+fn action_from_json(table: &impl fmt::Display, seq: i64, json: &str) -> Result<Action, StoreError> {
+    serde_json::from_str(json)
+        .map_err(|e| StoreError::Corrupt(format!("action {seq} of game {table} does not parse: {e}")))
+}
+
+fn record_from_json(table: &impl fmt::Display, json: &str) -> Result<Record, StoreError> {
+    serde_json::from_str(json)
+        .map_err(|e| StoreError::Corrupt(format!("the record of game {table} does not parse: {e}")))
+}
+
+/// Checks that a game's log, read in order, is numbered 0, 1, 2, ... without gaps, and keeps the moves.
+fn contiguous_actions(
+    table: &impl fmt::Display,
+    rows: Vec<(i64, Seat, Action)>,
+) -> Result<Vec<(Seat, Action)>, StoreError> {
+    rows.into_iter()
+        .zip(0i64..)
+        .map(|((seq, seat, action), expected)| {
+            if seq == expected {
+                Ok((seat, action))
+            } else {
+                Err(StoreError::Corrupt(format!("game {table} has action {seq} where action {expected} belongs")))
+            }
+        })
+        .collect()
+}
+
+/// The result rows of a finished game: one per seat, from the record's scores and winners and the
+/// players as the game started.
+fn seat_results(record: &Record, players: &[GamePlayer]) -> Result<Vec<SeatResult>, StoreError> {
+    let scores = &record.result.scores;
+    if scores.len() != players.len() || record.players.len() != players.len() {
+        return Err(StoreError::Other(format!(
+            "the record has {} players and {} scores, the game {}",
+            record.players.len(),
+            scores.len(),
+            players.len()
+        )));
+    }
+    players
+        .iter()
+        .map(|player| {
+            let score = *scores
+                .iter()
+                .find(|s| s.seat == player.seat)
+                .ok_or_else(|| StoreError::Other(format!("the record has no score for {}", player.seat)))?;
+            let key = |s: &ScoreBreakdown| (s.total, s.suit_bonus);
+            let better = scores.iter().filter(|other| key(other) > key(&score)).count();
+            Ok(SeatResult {
+                player: player.clone(),
+                score,
+                // At most 3 others are better.
+                place: u8::try_from(better + 1).unwrap_or(u8::MAX),
+                winner: record.result.winners.contains(&player.seat),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_round_trip_and_reject_garbage() {
+        let cursor = GameCursor { finished_at: 1_700_000_000_123_456, id: Uuid::new_v4() };
+        assert_eq!(cursor.to_string().parse::<GameCursor>(), Ok(cursor));
+        for bad in ["", "12", "x_y", "12_notauuid", "_", "1.5_00000000000000000000000000000000"] {
+            assert_eq!(bad.parse::<GameCursor>(), Err(BadCursor), "{bad}");
+        }
+    }
+
+    #[test]
+    fn seeds_keep_every_bit() {
+        for seed in [0, 1, u64::MAX, 1 << 63, 0xdead_beef_dead_beef] {
+            assert_eq!(seed_from_sql(seed_to_sql(seed)), seed);
+        }
+    }
+
+    #[test]
+    fn instants_keep_microseconds() {
+        let at = OffsetDateTime::from_unix_timestamp_nanos(1_700_000_000_123_456_789).expect("in range");
+        let back = from_micros(micros(at)).expect("in range");
+        assert_eq!(micros(back), 1_700_000_000_123_456);
+        assert!(matches!(from_micros(i64::MAX), Err(StoreError::Corrupt(_))));
+    }
+
+    #[test]
+    fn a_player_filter_is_an_id_or_a_name() {
+        let id = Uuid::new_v4();
+        assert_eq!(PlayerFilter::parse(&id.to_string()), PlayerFilter::Id(PlayerId(id)));
+        assert_eq!(PlayerFilter::parse("Ana"), PlayerFilter::Name("Ana".into()));
+    }
+
+    #[test]
+    fn bad_rows_are_corrupt() {
+        assert!(matches!(seat_from(4), Err(StoreError::Corrupt(_))));
+        assert!(matches!(seat_from(-1), Err(StoreError::Corrupt(_))));
+        assert!(matches!(spectators_from("all"), Err(StoreError::Corrupt(_))));
+        assert!(matches!(ended_by_from("timeout"), Err(StoreError::Corrupt(_))));
+        assert!(matches!(action_from_json(&"g", 0, "{"), Err(StoreError::Corrupt(_))));
+        let gap = vec![(0, Seat(0), Action::Pass), (2, Seat(1), Action::Pass)];
+        assert!(matches!(contiguous_actions(&"g", gap), Err(StoreError::Corrupt(_))));
+    }
+}

@@ -1,0 +1,432 @@
+//! The SQLite backend: one file, in WAL mode with `synchronous = FULL`, so that a committed transaction
+//! survives a power cut (an acknowledged action is durable), and with foreign keys enforced.
+//!
+//! Its schema is `migrations/sqlite`: ids are hyphenated TEXT, instants INTEGER microseconds since the
+//! Unix epoch, JSON TEXT.
+
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::time::Duration;
+
+use romirami_engine::{Record, ScoreBreakdown};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+};
+use sqlx::{Row, Sqlite, Transaction};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::{
+    ActionRow, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES, SeatResult,
+    StoreError, TableRow, UnfinishedGame,
+};
+use crate::protocol::{PlayerId, PlayerInfo, TableId};
+
+/// How long a connection waits for the file's write lock before giving up with
+/// [`StoreError::Unavailable`].
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A store in a SQLite file.
+#[derive(Clone, Debug)]
+pub struct SqliteStore {
+    pool: SqlitePool,
+}
+
+fn uuid_from(text: &str) -> Result<Uuid, StoreError> {
+    Uuid::parse_str(text).map_err(|_| StoreError::Corrupt(format!("{text:?} is not a UUID")))
+}
+
+fn id_text(id: Uuid) -> String {
+    id.hyphenated().to_string()
+}
+
+/// The columns of `results` that [`seat_result`] reads, in a query over `results r`.
+const RESULT_COLUMNS: &str = "r.table_id, r.seat, r.player_id, r.name, r.total, r.contracts, r.trophies, \
+                              r.suit_bonus, r.star, r.place, r.winner";
+
+fn seat_result(row: &SqliteRow) -> Result<(TableId, SeatResult), StoreError> {
+    let table = TableId(uuid_from(row.try_get("table_id")?)?);
+    let seat = super::seat_from(row.try_get("seat")?)?;
+    let player = GamePlayer { seat, id: PlayerId(uuid_from(row.try_get("player_id")?)?), name: row.try_get("name")? };
+    let score = ScoreBreakdown {
+        seat,
+        total: super::points_from(row.try_get("total")?)?,
+        contracts: super::points_from(row.try_get("contracts")?)?,
+        trophies: super::points_from(row.try_get("trophies")?)?,
+        suit_bonus: super::points_from(row.try_get("suit_bonus")?)?,
+        star: super::points_from(row.try_get("star")?)?,
+    };
+    let place = super::small_from(row.try_get("place")?, "place")?;
+    Ok((table, SeatResult { player, score, place, winner: row.try_get("winner")? }))
+}
+
+/// A finished game's row of `games g`, without its results.
+fn game_head(row: &SqliteRow) -> Result<GameSummary, StoreError> {
+    Ok(GameSummary {
+        id: TableId(uuid_from(row.try_get("table_id")?)?),
+        started_at: super::from_micros(row.try_get("started_at")?)?,
+        finished_at: super::from_micros(row.try_get("finished_at")?)?,
+        ended_by: super::ended_by_from(row.try_get("ended_by")?)?,
+        results: Vec::new(),
+    })
+}
+
+impl SqliteStore {
+    /// Opens (creating when missing) the SQLite file of `url` and applies `migrations/sqlite`.
+    pub(super) async fn connect(url: &str) -> Result<SqliteStore, StoreError> {
+        let options = SqliteConnectOptions::from_str(url)
+            .map_err(|e| StoreError::Other(format!("bad SQLite URL: {e}")))?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(BUSY_TIMEOUT);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .acquire_timeout(BUSY_TIMEOUT)
+            .connect_with(options)
+            .await
+            .map_err(|e| StoreError::Unavailable(e.to_string()))?;
+        sqlx::migrate!("../../migrations/sqlite").run(&pool).await?;
+        Ok(SqliteStore { pool })
+    }
+
+    /// The connection pool, for tools and tests that need SQL of their own.
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    pub(super) async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    pub(super) async fn health(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    pub(super) async fn save_player(
+        &self,
+        player: &PlayerInfo,
+        token_hash: &[u8; 32],
+        now: OffsetDateTime,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO players (id, name, token_hash, created_at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+        )
+        .bind(id_text(player.id.0))
+        .bind(&player.name)
+        .bind(&token_hash[..])
+        .bind(super::micros(now))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub(super) async fn player_by_token_hash(&self, token_hash: &[u8; 32]) -> Result<PlayerInfo, StoreError> {
+        let row = sqlx::query("SELECT id, name FROM players WHERE token_hash = ?1")
+            .bind(&token_hash[..])
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::NotFound)?;
+        Ok(PlayerInfo { id: PlayerId(uuid_from(row.try_get("id")?)?), name: row.try_get("name")? })
+    }
+
+    pub(super) async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO tables (id, host, seat_count, public, spectators, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )
+        .bind(id_text(table.id.0))
+        .bind(id_text(table.host.0))
+        .bind(i64::from(table.seats))
+        .bind(table.public)
+        .bind(super::spectators_to_sql(table.spectators))
+        .bind(super::micros(table.created_at))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub(super) async fn set_seats(&self, table: TableId, seats: &[Option<PlayerId>]) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM seats WHERE table_id = ?1").bind(id_text(table.0)).execute(&mut *tx).await?;
+        for (seat, player) in (0i64..).zip(seats) {
+            let Some(player) = player else { continue };
+            sqlx::query("INSERT INTO seats (table_id, seat, player_id) VALUES (?1, ?2, ?3)")
+                .bind(id_text(table.0))
+                .bind(seat)
+                .bind(id_text(player.0))
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub(super) async fn start_game(
+        &self,
+        table: TableId,
+        seed: u64,
+        players: &[GamePlayer],
+        started_at: OffsetDateTime,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("INSERT INTO games (table_id, seed, player_count, started_at) VALUES (?1, ?2, ?3, ?4)")
+            .bind(id_text(table.0))
+            .bind(super::seed_to_sql(seed))
+            .bind(players.len() as i64)
+            .bind(super::micros(started_at))
+            .execute(&mut *tx)
+            .await?;
+        for player in players {
+            sqlx::query("INSERT INTO game_players (table_id, seat, player_id, name) VALUES (?1, ?2, ?3, ?4)")
+                .bind(id_text(table.0))
+                .bind(i64::from(player.seat.0))
+                .bind(id_text(player.id.0))
+                .bind(&player.name)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub(super) async fn append_actions(&self, batch: &[ActionRow]) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for row in batch {
+            sqlx::query("INSERT INTO actions (table_id, seq, seat, action) VALUES (?1, ?2, ?3, ?4)")
+                .bind(id_text(row.table.0))
+                .bind(i64::from(row.seq))
+                .bind(i64::from(row.seat.0))
+                .bind(super::action_to_json(&row.action)?)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn game_players(tx: &mut Transaction<'_, Sqlite>, table: TableId) -> Result<Vec<GamePlayer>, StoreError> {
+        sqlx::query("SELECT seat, player_id, name FROM game_players WHERE table_id = ?1 ORDER BY seat")
+            .bind(id_text(table.0))
+            .fetch_all(&mut **tx)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(GamePlayer {
+                    seat: super::seat_from(row.try_get("seat")?)?,
+                    id: PlayerId(uuid_from(row.try_get("player_id")?)?),
+                    name: row.try_get("name")?,
+                })
+            })
+            .collect()
+    }
+
+    pub(super) async fn finish_game(
+        &self,
+        table: TableId,
+        record: &Record,
+        record_json: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let state: Option<Option<i64>> = sqlx::query_scalar("SELECT finished_at FROM games WHERE table_id = ?1")
+            .bind(id_text(table.0))
+            .fetch_optional(&mut *tx)
+            .await?;
+        match state {
+            None => return Err(StoreError::NotFound),
+            Some(Some(_)) => return Err(StoreError::Other(format!("game {table} is already finished"))),
+            Some(None) => {}
+        }
+        let results = super::seat_results(record, &Self::game_players(&mut tx, table).await?)?;
+        sqlx::query("UPDATE games SET finished_at = ?2, ended_by = ?3, record = ?4 WHERE table_id = ?1")
+            .bind(id_text(table.0))
+            .bind(super::micros(record.finished_at))
+            .bind(super::ended_by_to_sql(record.result.ended_by))
+            .bind(record_json)
+            .execute(&mut *tx)
+            .await?;
+        for result in &results {
+            sqlx::query(
+                "INSERT INTO results (table_id, seat, player_id, name, total, contracts, trophies, suit_bonus, star,
+                                      place, winner)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            )
+            .bind(id_text(table.0))
+            .bind(i64::from(result.player.seat.0))
+            .bind(id_text(result.player.id.0))
+            .bind(&result.player.name)
+            .bind(i64::from(result.score.total))
+            .bind(i64::from(result.score.contracts))
+            .bind(i64::from(result.score.trophies))
+            .bind(i64::from(result.score.suit_bonus))
+            .bind(i64::from(result.score.star))
+            .bind(i64::from(result.place))
+            .bind(result.winner)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub(super) async fn unfinished_games(&self) -> Result<Vec<UnfinishedGame>, StoreError> {
+        // One snapshot for the whole read, so a game and its log agree.
+        let mut tx = self.pool.begin().await?;
+        let heads = sqlx::query(
+            "SELECT g.table_id, g.seed, g.started_at, t.host, t.seat_count, t.public, t.spectators, t.created_at
+             FROM games g JOIN tables t ON t.id = g.table_id
+             WHERE g.finished_at IS NULL
+             ORDER BY g.started_at, g.table_id",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut games = Vec::with_capacity(heads.len());
+        for head in &heads {
+            let id = TableId(uuid_from(head.try_get("table_id")?)?);
+            let table = TableRow {
+                id,
+                host: PlayerId(uuid_from(head.try_get("host")?)?),
+                seats: super::small_from(head.try_get("seat_count")?, "seat count")?,
+                public: head.try_get("public")?,
+                spectators: super::spectators_from(head.try_get("spectators")?)?,
+                created_at: super::from_micros(head.try_get("created_at")?)?,
+            };
+            let players = Self::game_players(&mut tx, id).await?;
+            let rows = sqlx::query("SELECT seq, seat, action FROM actions WHERE table_id = ?1 ORDER BY seq")
+                .bind(id_text(id.0))
+                .fetch_all(&mut *tx)
+                .await?
+                .iter()
+                .map(|row| {
+                    let seq: i64 = row.try_get("seq")?;
+                    let seat = super::seat_from(row.try_get("seat")?)?;
+                    Ok((seq, seat, super::action_from_json(&id, seq, row.try_get("action")?)?))
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            games.push(UnfinishedGame {
+                table,
+                seed: super::seed_from_sql(head.try_get("seed")?),
+                started_at: super::from_micros(head.try_get("started_at")?)?,
+                players,
+                actions: super::contiguous_actions(&id, rows)?,
+            });
+        }
+        tx.commit().await?;
+        Ok(games)
+    }
+
+    /// Fills in the results of `games`, read in one query.
+    async fn with_results(&self, mut games: Vec<GameSummary>) -> Result<Vec<GameSummary>, StoreError> {
+        if games.is_empty() {
+            return Ok(games);
+        }
+        let ids: Vec<String> = games.iter().map(|g| id_text(g.id.0)).collect();
+        let ids = serde_json::to_string(&ids).map_err(|e| StoreError::Other(e.to_string()))?;
+        let mut by_game: HashMap<TableId, Vec<SeatResult>> = HashMap::with_capacity(games.len());
+        let sql = format!(
+            "SELECT {RESULT_COLUMNS} FROM results r
+             WHERE r.table_id IN (SELECT value FROM json_each(?1))
+             ORDER BY r.table_id, r.seat"
+        );
+        for row in sqlx::query(&sql).bind(ids).fetch_all(&self.pool).await? {
+            let (table, result) = seat_result(&row)?;
+            by_game.entry(table).or_default().push(result);
+        }
+        for game in &mut games {
+            game.results = by_game.remove(&game.id).unwrap_or_default();
+            if game.results.is_empty() {
+                return Err(StoreError::Corrupt(format!("finished game {} has no results", game.id)));
+            }
+        }
+        Ok(games)
+    }
+
+    pub(super) async fn list_games(
+        &self,
+        filter: &GameFilter,
+        limit: u32,
+        cursor: Option<GameCursor>,
+    ) -> Result<Vec<GameSummary>, StoreError> {
+        let (player_id, player_name) = match &filter.player {
+            Some(PlayerFilter::Id(id)) => (Some(id_text(id.0)), None),
+            Some(PlayerFilter::Name(name)) => (None, Some(name.as_str())),
+            None => (None, None),
+        };
+        let rows = sqlx::query(
+            "SELECT g.table_id, g.started_at, g.finished_at, g.ended_by FROM games g
+             WHERE g.finished_at IS NOT NULL
+               AND (?1 IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE player_id = ?1))
+               AND (?2 IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE name = ?2))
+               AND (?3 IS NULL OR g.finished_at >= ?3)
+               AND (?4 IS NULL OR g.finished_at < ?4)
+               AND (?5 IS NULL OR g.player_count = ?5)
+               AND (?6 IS NULL OR (g.finished_at, g.table_id) < (?6, ?7))
+             ORDER BY g.finished_at DESC, g.table_id DESC
+             LIMIT ?8",
+        )
+        .bind(player_id)
+        .bind(player_name)
+        .bind(filter.since.map(super::micros))
+        .bind(filter.until.map(super::micros))
+        .bind(filter.players.map(i64::from))
+        .bind(cursor.map(|c| c.finished_at))
+        .bind(cursor.map(|c| id_text(c.id)))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        let games = rows.iter().map(game_head).collect::<Result<Vec<_>, _>>()?;
+        self.with_results(games).await
+    }
+
+    pub(super) async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
+        let row = sqlx::query(
+            "SELECT g.table_id, g.started_at, g.finished_at, g.ended_by FROM games g
+             WHERE g.table_id = ?1 AND g.finished_at IS NOT NULL",
+        )
+        .bind(id_text(id.0))
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        let mut games = self.with_results(vec![game_head(&row)?]).await?;
+        games.pop().ok_or(StoreError::NotFound)
+    }
+
+    pub(super) async fn record(&self, id: TableId) -> Result<Record, StoreError> {
+        let json: String = sqlx::query_scalar("SELECT record FROM games WHERE table_id = ?1 AND record IS NOT NULL")
+            .bind(id_text(id.0))
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::NotFound)?;
+        super::record_from_json(&id, &json)
+    }
+
+    pub(super) async fn player_stats(&self, id: PlayerId) -> Result<PlayerStats, StoreError> {
+        let name: String = sqlx::query_scalar("SELECT name FROM players WHERE id = ?1")
+            .bind(id_text(id.0))
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::NotFound)?;
+        let totals = sqlx::query(
+            "SELECT COUNT(*) AS games, COALESCE(SUM(winner), 0) AS wins, AVG(total) AS average
+             FROM results WHERE player_id = ?1",
+        )
+        .bind(id_text(id.0))
+        .fetch_one(&self.pool)
+        .await?;
+        let count = |column: &str| -> Result<u64, StoreError> {
+            let value: i64 = totals.try_get(column)?;
+            u64::try_from(value).map_err(|_| StoreError::Corrupt(format!("{column} is {value}")))
+        };
+        let filter = GameFilter { player: Some(PlayerFilter::Id(id)), ..GameFilter::default() };
+        Ok(PlayerStats {
+            player: PlayerInfo { id, name },
+            games_played: count("games")?,
+            wins: count("wins")?,
+            average_score: totals.try_get("average")?,
+            recent: self.list_games(&filter, RECENT_GAMES, None).await?,
+        })
+    }
+}

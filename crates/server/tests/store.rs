@@ -1,0 +1,591 @@
+//! The store's story, told against each backend: SQLite always (a temporary file), PostgreSQL when
+//! `TEST_DATABASE_URL` or `DATABASE_URL` names one (a fresh database per run, dropped at the end; with
+//! `CI=true` it must). Then the group committer.
+
+use std::collections::HashSet;
+
+use futures_util::future::join_all;
+use romirami_engine::{Action, Game, RandomPlayer, Record, RecordMeta, Seat, Viewer};
+use romirami_server::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId};
+use romirami_server::store::{
+    ActionRow, Committer, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, Store, StoreError, TableRow,
+};
+use sha2::{Digest, Sha256};
+use time::macros::datetime;
+use time::{Duration, OffsetDateTime};
+use uuid::Uuid;
+
+fn token_hash(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+fn player(name: &str) -> PlayerInfo {
+    PlayerInfo { id: PlayerId(Uuid::new_v4()), name: name.to_owned() }
+}
+
+/// The start of every game of the story, one hour apart.
+const EPOCH: OffsetDateTime = datetime!(2026-01-01 12:00 UTC);
+
+/// One action of a random player in `game`, applied; `None` once the game is over.
+fn step(game: &mut Game, bot: &mut RandomPlayer) -> Option<(Seat, Action)> {
+    let seat = game.to_act()?;
+    let action = bot.choose(game)?;
+    game.apply(seat, &action).expect("a random player only plays legal actions");
+    Some((seat, action))
+}
+
+fn rows(table: TableId, first: usize, actions: &[(Seat, Action)]) -> Vec<ActionRow> {
+    actions
+        .iter()
+        .enumerate()
+        .map(|(i, &(seat, action))| ActionRow {
+            table,
+            seq: u32::try_from(first + i).expect("a short game"),
+            seat,
+            action,
+        })
+        .collect()
+}
+
+fn seated(players: &[&PlayerInfo]) -> Vec<GamePlayer> {
+    players.iter().zip(0u8..).map(|(p, seat)| GamePlayer { seat: Seat(seat), id: p.id, name: p.name.clone() }).collect()
+}
+
+async fn new_table(store: &Store, host: &PlayerInfo, seats: u8) -> TableId {
+    let id = TableId(Uuid::new_v4());
+    let row =
+        TableRow { id, host: host.id, seats, public: true, spectators: SpectatorPolicy::Everyone, created_at: EPOCH };
+    store.create_table(&row).await.expect("create the table");
+    id
+}
+
+/// Replays `seed` and `actions` and checks that every viewer sees what they see in `game`.
+fn assert_replays_to(game: &Game, seed: u64, actions: &[(Seat, Action)]) {
+    let mut replay = Game::new(game.players(), seed).expect("2 to 4 players");
+    for (seat, action) in actions {
+        replay.apply(*seat, action).expect("a stored action replays");
+    }
+    assert_eq!(replay.view(Viewer::Spectator), game.view(Viewer::Spectator));
+    for seat in 0..game.players() {
+        let seat = Viewer::Seat(Seat(u8::try_from(seat).expect("a seat")));
+        assert_eq!(replay.view(seat), game.view(seat));
+    }
+}
+
+/// A finished game of the story: what the store should list for it.
+struct Finished {
+    id: TableId,
+    finished_at: OffsetDateTime,
+    players: Vec<PlayerId>,
+    names: Vec<String>,
+    record: Record,
+}
+
+/// Plays a whole game with random players, storing it as a table would, and finishes it.
+async fn play_game(store: &Store, players: &[&PlayerInfo], seed: u64, hour: i64) -> Finished {
+    let table = new_table(store, players[0], u8::try_from(players.len()).expect("a few")).await;
+    let started_at = EPOCH + Duration::hours(hour);
+    store.start_game(table, seed, &seated(players), started_at).await.expect("start");
+    let mut game = Game::new(players.len(), seed).expect("2 to 4 players");
+    let mut bot = RandomPlayer::new(seed ^ 0x5eed);
+    let actions: Vec<_> = std::iter::from_fn(|| step(&mut game, &mut bot)).collect();
+    store.append_actions(&rows(table, 0, &actions)).await.expect("append");
+    let finished_at = started_at + Duration::minutes(30);
+    finish(store, table, &game, players, started_at, finished_at).await
+}
+
+async fn finish(
+    store: &Store,
+    table: TableId,
+    game: &Game,
+    players: &[&PlayerInfo],
+    started_at: OffsetDateTime,
+    finished_at: OffsetDateTime,
+) -> Finished {
+    let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+    let meta = RecordMeta { id: table.0, started_at, finished_at, names: names.clone() };
+    let record = game.record(meta).expect("the game is over");
+    store.finish_game(table, &record).await.expect("finish");
+    Finished { id: table, finished_at, players: players.iter().map(|p| p.id).collect(), names, record }
+}
+
+/// The ids of `games`, newest first as the store orders them.
+fn newest_first<'a>(games: impl IntoIterator<Item = &'a Finished>) -> Vec<TableId> {
+    let mut games: Vec<&Finished> = games.into_iter().collect();
+    games.sort_by_key(|g| std::cmp::Reverse((g.finished_at, g.id)));
+    games.iter().map(|g| g.id).collect()
+}
+
+fn ids(games: &[GameSummary]) -> Vec<TableId> {
+    games.iter().map(|g| g.id).collect()
+}
+
+/// Every page of a filtered list, `limit` at a time, followed to the end with the cursor.
+async fn all_pages(store: &Store, filter: &GameFilter, limit: u32) -> Vec<TableId> {
+    let mut seen = Vec::new();
+    let mut cursor: Option<GameCursor> = None;
+    loop {
+        let page = store.list_games(filter, Some(limit), cursor).await.expect("list");
+        assert!(page.games.len() <= limit as usize);
+        seen.extend(ids(&page.games));
+        match page.next {
+            // A cursor survives being written out and read back, as it does in a URL.
+            Some(next) => cursor = Some(next.to_string().parse().expect("a cursor reads back")),
+            None => break,
+        }
+    }
+    seen
+}
+
+/// Runs raw SQL, the statement for the backend the store holds; to break rows on purpose.
+async fn raw(store: &Store, sqlite_sql: &str, postgres_sql: &str) {
+    match store {
+        Store::Sqlite(s) => sqlx::query(sqlite_sql).execute(s.pool()).await.map(drop),
+        Store::Postgres(s) => sqlx::query(postgres_sql).execute(s.pool()).await.map(drop),
+    }
+    .expect("raw SQL runs");
+}
+
+/// The whole story, against one store.
+async fn story(store: &Store) {
+    store.health().await.expect("healthy");
+
+    // Players: stored with their token's hash only, found by it, renamed in place.
+    let ana = player("Ana");
+    let bo = player("Bo");
+    let mut cy = player("Cy (old name)");
+    let dee = player("Dee");
+    for (p, token) in [(&ana, "ana-token"), (&bo, "bo-token"), (&cy, "cy-token"), (&dee, "dee-token")] {
+        store.save_player(p, &token_hash(token)).await.expect("save a player");
+    }
+    cy.name = "Cy".into();
+    store.save_player(&cy, &token_hash("cy-token")).await.expect("rename a player");
+    assert_eq!(store.player_by_token_hash(&token_hash("cy-token")).await, Ok(cy.clone()));
+    assert_eq!(store.player_by_token_hash(&token_hash("nobody's")).await, Err(StoreError::NotFound));
+    assert!(store.save_player(&player("Thief"), &token_hash("ana-token")).await.is_err(), "hashes are unique");
+
+    // A table fills its seats and starts; the seed has its top bit set, to check it keeps every bit.
+    let table = new_table(store, &ana, 3).await;
+    store.set_seats(table, &[Some(ana.id), Some(bo.id), None]).await.expect("seats");
+    store.set_seats(table, &[Some(ana.id), Some(bo.id), Some(cy.id)]).await.expect("seats again");
+    let seed = 0x8000_0000_dead_beef_u64;
+    let started_at = EPOCH - Duration::hours(1);
+    let players = [&ana, &bo, &cy];
+    store.start_game(table, seed, &seated(&players), started_at).await.expect("start");
+    assert!(store.start_game(table, seed, &seated(&players), started_at).await.is_err(), "a game starts once");
+
+    // Its actions are appended in batches of several sizes.
+    let mut game = Game::new(3, seed).expect("3 players");
+    let mut bot = RandomPlayer::new(99);
+    let mut actions: Vec<(Seat, Action)> = Vec::new();
+    for size in [1, 5, 17, 40] {
+        let batch: Vec<_> = std::iter::from_fn(|| step(&mut game, &mut bot)).take(size).collect();
+        store.append_actions(&rows(table, actions.len(), &batch)).await.expect("append");
+        actions.extend(batch);
+    }
+    store.append_actions(&[]).await.expect("an empty batch is nothing to do");
+
+    // What a restart reads back is exactly the seed, the players and the actions: they replay to the game.
+    let unfinished = store.unfinished_games().await.expect("unfinished games");
+    assert_eq!(unfinished.len(), 1);
+    let back = &unfinished[0];
+    assert_eq!((back.table.id, back.table.host, back.table.seats, back.table.public), (table, ana.id, 3, true));
+    assert_eq!(back.table.spectators, SpectatorPolicy::Everyone);
+    assert_eq!(back.seed, seed);
+    assert_eq!(back.started_at, started_at);
+    assert_eq!(back.players, seated(&players));
+    assert_eq!(back.actions, actions);
+    assert_replays_to(&game, back.seed, &back.actions);
+
+    // A batch with one bad row writes nothing: here the second row's game does not exist.
+    let next = step(&mut game, &mut bot).expect("the game goes on");
+    let good = rows(table, actions.len(), &[next]);
+    let bad = rows(TableId(Uuid::new_v4()), 0, &[next]);
+    assert!(store.append_actions(&[good[0].clone(), bad[0].clone()]).await.is_err());
+    assert_eq!(store.unfinished_games().await.expect("unfinished")[0].actions.len(), actions.len());
+    // And a number already taken is refused.
+    assert!(store.append_actions(&rows(table, 0, &[next])).await.is_err());
+    store.append_actions(&good).await.expect("the good row alone");
+    actions.push(next);
+
+    // The rest goes through the group committer, submitted all at once: it keeps their order.
+    let (committer, task) = Committer::spawn(store.clone(), 1024, 1024);
+    let rest: Vec<_> = std::iter::from_fn(|| step(&mut game, &mut bot)).collect();
+    let outcomes = join_all(rows(table, actions.len(), &rest).into_iter().map(|row| committer.commit(row))).await;
+    assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+    actions.extend(rest);
+    let stats = committer.stats();
+    assert!(stats.transactions >= 1 && stats.transactions <= 2, "{stats:?}");
+    drop(committer);
+    task.await.expect("the committer ends once its handles are gone");
+    let back = store.unfinished_games().await.expect("unfinished");
+    assert_eq!(back[0].actions, actions);
+    assert_replays_to(&game, seed, &back[0].actions);
+
+    // The game ends; its record and results are stored, once.
+    assert!(game.is_over());
+    let first = finish(store, table, &game, &players, started_at, EPOCH - Duration::minutes(10)).await;
+    assert!(store.finish_game(table, &first.record).await.is_err(), "a game finishes once");
+    assert!(store.finish_game(TableId(Uuid::new_v4()), &first.record).await.is_err(), "the record names its table");
+    assert_eq!(store.unfinished_games().await.expect("unfinished"), vec![]);
+
+    // More finished games: 2, 3 and 4 players; two finish at the same instant.
+    let mut finished = vec![first];
+    finished.push(play_game(store, &[&ana, &bo], 1, 0).await);
+    finished.push(play_game(store, &[&bo, &cy], 2, 1).await);
+    finished.push(play_game(store, &[&cy, &ana, &dee], 3, 2).await);
+    finished.push(play_game(store, &[&dee, &cy, &bo, &ana], 4, 3).await);
+    finished.push(play_game(store, &[&ana, &dee], 5, 3).await);
+    finished.push(play_game(store, &[&bo, &dee], 6, 5).await);
+    assert_eq!(finished[4].finished_at, finished[5].finished_at);
+
+    // One game, in full.
+    let first = &finished[0];
+    let summary = store.game(first.id).await.expect("the first game");
+    assert_eq!(summary.id, first.id);
+    assert_eq!((summary.started_at, summary.finished_at), (first.record.started_at, first.record.finished_at));
+    assert_eq!(summary.ended_by, first.record.result.ended_by);
+    assert_eq!(summary.results.len(), 3);
+    for (result, seat) in summary.results.iter().zip(0u8..) {
+        assert_eq!(result.player.seat, Seat(seat));
+        assert_eq!(result.player.id, first.players[usize::from(seat)]);
+        assert_eq!(result.player.name, first.names[usize::from(seat)]);
+        assert_eq!(result.score, first.record.result.scores[usize::from(seat)]);
+        assert_eq!(result.winner, first.record.result.winners.contains(&Seat(seat)));
+        let better = summary
+            .results
+            .iter()
+            .filter(|r| (r.score.total, r.score.suit_bonus) > (result.score.total, result.score.suit_bonus));
+        assert_eq!(usize::from(result.place), better.count() + 1);
+    }
+    assert!(summary.results.iter().any(|r| r.winner && r.place == 1));
+    assert_eq!(store.game(TableId(Uuid::new_v4())).await, Err(StoreError::NotFound));
+
+    // Its record, as stored, and it verifies.
+    for game in &finished {
+        let record = store.record(game.id).await.expect("a record");
+        assert_eq!(record, game.record);
+        record.verify().expect("a stored record verifies");
+    }
+    assert_eq!(store.record(TableId(Uuid::new_v4())).await, Err(StoreError::NotFound));
+
+    // The list: newest first, every filter, paged to the end with the cursor.
+    let everything = GameFilter::default();
+    let page = store.list_games(&everything, None, None).await.expect("list");
+    assert_eq!(ids(&page.games), newest_first(&finished));
+    assert_eq!(page.next, None);
+    assert_eq!(page.games[0].results, store.game(page.games[0].id).await.expect("game").results);
+    for limit in [1, 2, 3, 7, 100] {
+        assert_eq!(all_pages(store, &everything, limit).await, newest_first(&finished), "limit {limit}");
+    }
+    let one = store.list_games(&everything, Some(0), None).await.expect("limit 0 lists one");
+    assert_eq!((one.games.len(), one.next.is_some()), (1, true));
+
+    let by = |filter: GameFilter| async move { all_pages(store, &filter, 2).await };
+    let played = |p: &PlayerInfo| newest_first(finished.iter().filter(|g| g.players.contains(&p.id)));
+    for p in [&ana, &bo, &cy, &dee] {
+        assert_eq!(by(GameFilter { player: Some(PlayerFilter::Id(p.id)), ..GameFilter::default() }).await, played(p));
+    }
+    // By name: the name shown in the game, so Cy's games are found under "Cy".
+    let by_name = GameFilter { player: Some(PlayerFilter::parse("Cy")), ..GameFilter::default() };
+    assert_eq!(by(by_name).await, played(&cy));
+    let nobody = GameFilter { player: Some(PlayerFilter::parse("Nobody")), ..GameFilter::default() };
+    assert_eq!(by(nobody).await, vec![]);
+    let since = EPOCH + Duration::hours(2);
+    let until = EPOCH + Duration::hours(4);
+    let window = |g: &&Finished| g.finished_at >= since && g.finished_at < until;
+    assert_eq!(
+        by(GameFilter { since: Some(since), ..GameFilter::default() }).await,
+        newest_first(finished.iter().filter(|g| g.finished_at >= since))
+    );
+    assert_eq!(
+        by(GameFilter { until: Some(until), ..GameFilter::default() }).await,
+        newest_first(finished.iter().filter(|g| g.finished_at < until))
+    );
+    assert_eq!(
+        by(GameFilter { since: Some(since), until: Some(until), ..GameFilter::default() }).await,
+        newest_first(finished.iter().filter(window))
+    );
+    for count in 2..=4u8 {
+        assert_eq!(
+            by(GameFilter { players: Some(count), ..GameFilter::default() }).await,
+            newest_first(finished.iter().filter(|g| g.players.len() == usize::from(count))),
+            "{count} players"
+        );
+    }
+    let combined =
+        GameFilter { player: Some(PlayerFilter::Id(dee.id)), since: Some(since), until: Some(until), players: Some(2) };
+    assert_eq!(
+        by(combined).await,
+        newest_first(finished.iter().filter(window).filter(|g| g.players.len() == 2 && g.players.contains(&dee.id)))
+    );
+
+    // Player statistics.
+    for p in [&ana, &bo, &cy, &dee] {
+        let stats = store.player_stats(p.id).await.expect("stats");
+        let mine: Vec<(&Finished, usize)> =
+            finished.iter().filter_map(|g| g.players.iter().position(|id| *id == p.id).map(|seat| (g, seat))).collect();
+        assert_eq!(stats.player, *p);
+        assert_eq!(stats.games_played, mine.len() as u64);
+        let wins = mine.iter().filter(|(g, seat)| g.record.result.winners.iter().any(|w| w.index() == *seat));
+        assert_eq!(stats.wins, wins.count() as u64);
+        let total: u32 = mine.iter().map(|(g, seat)| g.record.result.scores[*seat].total).sum();
+        let average = stats.average_score.expect("everyone played");
+        assert!((average - f64::from(total) / mine.len() as f64).abs() < 1e-9, "{average}");
+        assert_eq!(ids(&stats.recent), played(p).into_iter().take(10).collect::<Vec<_>>());
+    }
+    let newcomer = player("Eve");
+    store.save_player(&newcomer, &token_hash("eve-token")).await.expect("save");
+    let stats = store.player_stats(newcomer.id).await.expect("stats");
+    assert_eq!((stats.games_played, stats.wins, stats.average_score, stats.recent.len()), (0, 0, None, 0));
+    assert_eq!(store.player_stats(PlayerId(Uuid::new_v4())).await.map(drop), Err(StoreError::NotFound));
+
+    // Limits: 20 by default, 100 at most. 101 more games (copies of the first record) make enough.
+    let mut copies = Vec::new();
+    for i in 0..101 {
+        let table = new_table(store, &ana, 3).await;
+        store.start_game(table, seed, &seated(&players), started_at).await.expect("start");
+        let mut record = finished[0].record.clone();
+        record.id = table.0;
+        record.finished_at = EPOCH - Duration::days(1) - Duration::minutes(i);
+        store.finish_game(table, &record).await.expect("finish a copy");
+        copies.push(table);
+    }
+    assert_eq!(store.list_games(&everything, None, None).await.expect("list").games.len(), 20);
+    let most = store.list_games(&everything, Some(1000), None).await.expect("list");
+    assert_eq!(most.games.len(), 100);
+    assert!(most.next.is_some());
+    let all = all_pages(store, &everything, 1000).await;
+    assert_eq!(all.len(), finished.len() + copies.len());
+    assert_eq!(all.iter().collect::<HashSet<_>>().len(), all.len(), "no game twice");
+    assert_eq!(all[finished.len()..], copies[..]);
+
+    // Bad rows give errors, never panics: an action that is no action, a gap in a log, a broken record.
+    let broken = new_table(store, &ana, 2).await;
+    store.start_game(broken, 7, &seated(&[&ana, &bo]), started_at).await.expect("start");
+    let mut game = Game::new(2, 7).expect("2 players");
+    let mut bot = RandomPlayer::new(7);
+    let first_move = step(&mut game, &mut bot).expect("a move");
+    store.append_actions(&rows(broken, 0, &[first_move])).await.expect("append");
+    let seat = 0;
+    raw(
+        store,
+        &format!("INSERT INTO actions (table_id, seq, seat, action) VALUES ('{broken}', 1, {seat}, 'not json')"),
+        &format!("INSERT INTO actions (table_id, seq, seat, action) VALUES ('{broken}', 1, {seat}, '\"not json\"')"),
+    )
+    .await;
+    assert!(matches!(store.unfinished_games().await, Err(StoreError::Corrupt(_))));
+    raw(
+        store,
+        &format!("UPDATE actions SET action = '{{\"type\":\"fly\"}}' WHERE table_id = '{broken}' AND seq = 1"),
+        &format!("UPDATE actions SET action = '{{\"type\":\"fly\"}}' WHERE table_id = '{broken}' AND seq = 1"),
+    )
+    .await;
+    assert!(matches!(store.unfinished_games().await, Err(StoreError::Corrupt(_))));
+    raw(
+        store,
+        &format!(
+            "UPDATE actions SET seq = 2, action = '{{\"type\":\"pass\"}}' WHERE table_id = '{broken}' AND seq = 1"
+        ),
+        &format!(
+            "UPDATE actions SET seq = 2, action = '{{\"type\":\"pass\"}}' WHERE table_id = '{broken}' AND seq = 1"
+        ),
+    )
+    .await;
+    assert!(matches!(store.unfinished_games().await, Err(StoreError::Corrupt(_))), "a gap in the log");
+    raw(
+        store,
+        &format!("UPDATE games SET record = '{{\"format\": 1}}' WHERE table_id = '{}'", finished[1].id),
+        &format!("UPDATE games SET record = '{{\"format\": 1}}' WHERE table_id = '{}'", finished[1].id),
+    )
+    .await;
+    assert!(matches!(store.record(finished[1].id).await, Err(StoreError::Corrupt(_))));
+    raw(
+        store,
+        &format!("UPDATE results SET total = -5 WHERE table_id = '{}'", finished[1].id),
+        &format!("UPDATE results SET total = -5 WHERE table_id = '{}'", finished[1].id),
+    )
+    .await;
+    assert!(matches!(store.game(finished[1].id).await, Err(StoreError::Corrupt(_))));
+    // A closed store is unavailable, not broken.
+    store.close().await;
+    assert!(matches!(store.health().await, Err(StoreError::Unavailable(_))));
+    assert!(matches!(store.unfinished_games().await, Err(StoreError::Unavailable(_))));
+}
+
+#[tokio::test]
+async fn the_story_on_sqlite() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("nested-name.db");
+    let url = format!("sqlite://{}", path.display());
+    let store = Store::connect(&url).await.expect("a new SQLite file");
+    assert!(path.exists(), "the file is created");
+    // Acknowledged means durable: WAL with a full sync at each commit; and foreign keys are enforced.
+    let Store::Sqlite(sqlite) = &store else { panic!("a sqlite:// URL opens SQLite") };
+    let pragma = |name: &'static str| async move {
+        let value: String = sqlx::query_scalar(&format!("SELECT CAST({name} AS TEXT) FROM pragma_{name}"))
+            .fetch_one(sqlite.pool())
+            .await
+            .expect("a pragma");
+        value
+    };
+    assert_eq!(pragma("journal_mode").await, "wal");
+    assert_eq!(pragma("synchronous").await, "2", "FULL");
+    assert_eq!(pragma("foreign_keys").await, "1");
+    story(&store).await;
+    // The schema is applied once: connecting again finds it up to date.
+    let again = Store::connect(&url).await.expect("the same file again");
+    again.health().await.expect("healthy");
+    again.close().await;
+}
+
+/// The PostgreSQL server to test against: `TEST_DATABASE_URL`, else `DATABASE_URL`, if a postgres URL.
+fn postgres_url() -> Option<String> {
+    ["TEST_DATABASE_URL", "DATABASE_URL"]
+        .iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .find(|url| url.starts_with("postgres://") || url.starts_with("postgresql://"))
+}
+
+/// `url` with its database replaced by `database`.
+fn with_database(url: &str, database: &str) -> String {
+    let (base, query) = url.split_once('?').map_or((url, None), |(base, query)| (base, Some(query)));
+    let authority = base.find("://").map_or(0, |i| i + 3);
+    let path = base[authority..].find('/').map_or(base.len(), |i| authority + i);
+    let query = query.map(|q| format!("?{q}")).unwrap_or_default();
+    format!("{}/{database}{query}", &base[..path])
+}
+
+#[test]
+fn database_urls_are_rewritten() {
+    assert_eq!(with_database("postgres://u@h:5432/postgres", "t"), "postgres://u@h:5432/t");
+    assert_eq!(with_database("postgres://u@h", "t"), "postgres://u@h/t");
+    assert_eq!(with_database("postgres://h/db?sslmode=disable", "t"), "postgres://h/t?sslmode=disable");
+}
+
+#[tokio::test]
+async fn the_story_on_postgres() {
+    let Some(admin_url) = postgres_url() else {
+        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must test PostgreSQL: set DATABASE_URL");
+        eprintln!("skipped: no postgres:// URL in TEST_DATABASE_URL or DATABASE_URL");
+        return;
+    };
+    // A fresh database for this run, so that runs do not see each other's rows.
+    let database = format!("romirami_test_{}", Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&admin_url).await.expect("the PostgreSQL server answers");
+    sqlx::query(&format!("CREATE DATABASE {database}")).execute(&admin).await.expect("create a database");
+    let store = Store::connect(&with_database(&admin_url, &database)).await.expect("connect and migrate");
+    assert!(matches!(store, Store::Postgres(_)));
+    story(&store).await;
+    sqlx::query(&format!("DROP DATABASE {database} WITH (FORCE)")).execute(&admin).await.expect("drop it");
+    admin.close().await;
+}
+
+#[tokio::test]
+async fn an_unreachable_or_unknown_database_is_reported() {
+    let refused = Store::connect("postgres://nobody@127.0.0.1:1/none?connect_timeout=2").await;
+    assert!(matches!(refused, Err(StoreError::Unavailable(_))), "{refused:?}");
+    assert!(matches!(Store::connect("mysql://localhost/db").await, Err(StoreError::Other(_))));
+}
+
+// The group committer.
+
+/// A SQLite store in a temporary directory, with `tables` started games of 2 players each.
+async fn store_with_games(tables: usize) -> (Store, tempfile::TempDir, Vec<TableId>) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let store = Store::connect(&format!("sqlite://{}", dir.path().join("c.db").display())).await.expect("open");
+    let (ana, bo) = (player("Ana"), player("Bo"));
+    store.save_player(&ana, &token_hash("a")).await.expect("save");
+    store.save_player(&bo, &token_hash("b")).await.expect("save");
+    let mut ids = Vec::new();
+    for _ in 0..tables {
+        let table = new_table(&store, &ana, 2).await;
+        store.start_game(table, 1, &seated(&[&ana, &bo]), EPOCH).await.expect("start");
+        ids.push(table);
+    }
+    (store, dir, ids)
+}
+
+/// The first `n` actions of the game with seed 1 and 2 players.
+fn first_actions(n: usize) -> Vec<(Seat, Action)> {
+    let mut game = Game::new(2, 1).expect("2 players");
+    let mut bot = RandomPlayer::new(1);
+    std::iter::from_fn(|| step(&mut game, &mut bot)).take(n).collect()
+}
+
+#[tokio::test]
+async fn many_waiting_submissions_share_few_transactions() {
+    let (store, _dir, tables) = store_with_games(50).await;
+    let actions = first_actions(4);
+    let (committer, task) = Committer::spawn(store.clone(), 1000, 64);
+    // Every submission is queued before the committer task runs (this runtime has one thread), so
+    // the 200 rows go in ceil(200 / 64) = 4 transactions.
+    let submissions = tables.iter().flat_map(|&table| rows(table, 0, &actions)).map(|row| committer.commit(row));
+    let outcomes = join_all(submissions).await;
+    assert_eq!(outcomes.len(), 200);
+    assert!(outcomes.iter().all(Result::is_ok));
+    assert_eq!(committer.stats().transactions, 4);
+    assert_eq!(committer.stats().rows, 200);
+    drop(committer);
+    task.await.expect("the committer ends");
+    let games = store.unfinished_games().await.expect("read back");
+    assert_eq!(games.len(), 50);
+    assert!(games.iter().all(|g| g.actions == actions));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_that_wait_for_each_ack_are_batched_together() {
+    let (store, _dir, tables) = store_with_games(40).await;
+    let actions = first_actions(10);
+    let (committer, task) = Committer::spawn(store.clone(), 256, 256);
+    // Like the table tasks: each table submits its next action only once the last one is committed.
+    let handles: Vec<_> = tables
+        .iter()
+        .map(|&table| {
+            let committer = committer.clone();
+            let rows = rows(table, 0, &actions);
+            tokio::spawn(async move {
+                for row in rows {
+                    committer.commit(row).await.expect("committed");
+                }
+            })
+        })
+        .collect();
+    for handle in handles {
+        handle.await.expect("a table task");
+    }
+    let stats = committer.stats();
+    assert_eq!(stats.rows, 400);
+    // One transaction per action would be 400; with 40 tables waiting at once, far fewer are needed.
+    assert!(stats.transactions <= 200, "{stats:?}");
+    drop(committer);
+    task.await.expect("the committer ends");
+    assert!(store.unfinished_games().await.expect("read back").iter().all(|g| g.actions == actions));
+}
+
+#[tokio::test]
+async fn a_failed_batch_fails_every_waiter_and_writes_nothing() {
+    let (store, _dir, tables) = store_with_games(3).await;
+    let actions = first_actions(3);
+    let (committer, task) = Committer::spawn(store.clone(), 100, 100);
+    // One row names a game that does not exist: the whole batch is refused, every waiter is told.
+    let mut batch: Vec<ActionRow> = tables.iter().flat_map(|&table| rows(table, 0, &actions)).collect();
+    batch.insert(4, rows(TableId(Uuid::new_v4()), 0, &actions[..1])[0].clone());
+    let outcomes = join_all(batch.into_iter().map(|row| committer.commit(row))).await;
+    assert_eq!(outcomes.len(), 10);
+    assert!(outcomes.iter().all(Result::is_err), "{outcomes:?}");
+    assert_eq!(committer.stats().transactions, 1);
+    assert_eq!(committer.stats().failed_rows, 10);
+    assert!(store.unfinished_games().await.expect("read back").iter().all(|g| g.actions.is_empty()));
+
+    // A store that is gone: every waiter gets the error, none a false success.
+    store.close().await;
+    let outcomes = join_all(rows(tables[0], 0, &actions).into_iter().map(|row| committer.commit(row))).await;
+    assert!(outcomes.iter().all(|o| matches!(o, Err(StoreError::Unavailable(_)))), "{outcomes:?}");
+
+    // A committer that has stopped says so.
+    task.abort();
+    let _ = task.await;
+    let late = committer.commit(rows(tables[0], 0, &actions)[0].clone()).await;
+    assert!(matches!(late, Err(StoreError::Unavailable(_))), "{late:?}");
+}
