@@ -407,9 +407,10 @@ impl ServerMsg {
 pub fn parse_client_msg(text: &str) -> Result<ClientMsg, String> {
     serde_json::from_str(text).map_err(|e| {
         // serde's message names fields and types of the protocol, never server state.
-        let mut message = e.to_string();
-        message.truncate(200);
-        message
+        let message = e.to_string();
+        // At most 200 bytes, cut at a character boundary: the message may quote the client's text.
+        let end = (0..=message.len().min(200)).rev().find(|&i| message.is_char_boundary(i)).unwrap_or(0);
+        message[..end].to_owned()
     })
 }
 
@@ -428,6 +429,9 @@ mod tests {
         assert!(parse_client_msg(r#"{"type":"hello","protocol":1,"extra":1}"#).is_err());
         assert!(parse_client_msg(r#"{"type":"nope"}"#).is_err());
         assert!(parse_client_msg("not json").is_err());
+        // serde quotes the unknown type; the error must be cut between characters, not inside one.
+        let long = format!(r#"{{"type":"{}"}}"#, "é".repeat(120));
+        assert!(parse_client_msg(&long).is_err_and(|message| message.len() <= 200));
     }
 }
 

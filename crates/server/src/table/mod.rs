@@ -297,6 +297,10 @@ impl Table {
     }
 
     fn watch(&mut self, from: Sender, invite: Option<&str>, since: Option<usize>) {
+        if self.seat_of(from.player.id).is_some() {
+            // A player watching their own table is back at their seat: they keep playing it.
+            return self.join(from, invite, since);
+        }
         let has_link = invite == Some(self.invite.as_str());
         if !self.options.public && !has_link {
             return self.error(&from, ErrorCode::NoSuchTable, "there is no such table");
