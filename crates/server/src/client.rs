@@ -148,9 +148,11 @@ impl Client {
     /// # Errors
     /// As [`Client::recv`].
     pub async fn recv_within(&mut self, limit: Duration) -> Result<ServerMsg, ClientError> {
+        // One deadline for the whole wait: pings skipped on the way do not extend it.
+        let deadline = tokio::time::Instant::now() + limit;
         loop {
             let frame =
-                tokio::time::timeout(limit, self.socket.next()).await.map_err(|_| ClientError::Timeout(limit))?;
+                tokio::time::timeout_at(deadline, self.socket.next()).await.map_err(|_| ClientError::Timeout(limit))?;
             match frame {
                 None => return Err(ClientError::Closed(None)),
                 Some(Err(e)) => return Err(e.into()),

@@ -7,6 +7,7 @@
 //! too slowly is closed with a close code that says why.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use futures_util::{SinkExt, StreamExt};
@@ -20,6 +21,9 @@ use crate::protocol::{
     ClientMsg, ErrorCode, Limits, PROTOCOL_VERSION, PlayerInfo, ServerMsg, TableId, parse_client_msg,
 };
 use crate::table::{self, ConnId, Outbox, Outgoing, Sender, TableCommand, TableHandle, TableOptions};
+
+/// How long a closing connection waits for the client to answer its close frame.
+const CLOSE_LINGER: Duration = Duration::from_secs(1);
 
 /// A token bucket: `level` tokens, refilled at `rate` per second up to `capacity`.
 #[derive(Debug)]
@@ -54,6 +58,9 @@ impl Bucket {
 struct Close {
     code: u16,
     reason: &'static str,
+    /// Whether what was queued before the close (the error that led to it, say) is written first; not
+    /// for a client that is not reading.
+    flush: bool,
 }
 
 /// A connection's state.
@@ -101,7 +108,7 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
                     Ok(Message::Binary(_)) => {
                         conn.send(ServerMsg::error(None, None, ErrorCode::Binary, "send JSON text frames, not binary"));
                         if !conn.strikes.take() {
-                            break Some(Close { code: close_code::POLICY, reason: "too many bad messages" });
+                            break Some(Close { code: close_code::POLICY, reason: "too many bad messages", flush: true });
                         }
                     }
                     Ok(Message::Ping(_) | Message::Pong(_)) => {}
@@ -112,7 +119,7 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
                             &error.into_inner().downcast_ref::<tokio_tungstenite::tungstenite::Error>(),
                             Some(tokio_tungstenite::tungstenite::Error::Capacity(_))
                         );
-                        break too_big.then_some(Close { code: close_code::SIZE, reason: "message too large" });
+                        break too_big.then_some(Close { code: close_code::SIZE, reason: "message too large", flush: true });
                     }
                 }
             }
@@ -131,28 +138,43 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
                 };
             }
             () = too_slow.raised() => {
-                break Some(Close { code: close_code::POLICY, reason: "too slow to keep up" });
+                break Some(Close { code: close_code::POLICY, reason: "too slow to keep up", flush: false });
             }
             _ = ping.tick() => {
                 if last_heard.elapsed() >= config.idle_timeout {
-                    break Some(Close { code: close_code::AWAY, reason: "no answer to ping" });
+                    break Some(Close { code: close_code::AWAY, reason: "no answer to ping", flush: false });
                 }
                 if timeout(config.write_timeout, sink.send(Message::Ping(Default::default()))).await.is_err() {
                     break None;
                 }
             }
             _ = shutdown.changed() => {
-                break Some(Close { code: close_code::AWAY, reason: "server shutting down" });
+                break Some(Close { code: close_code::AWAY, reason: "server shutting down", flush: true });
             }
         }
     };
-    if let Some(Close { code, reason }) = close {
+    let closing = close.is_some();
+    if let Some(Close { code, reason, flush }) = close {
         debug!(conn = id.0, code, reason, "closing connection");
         let frame = CloseFrame { code, reason: reason.into() };
-        let _ = timeout(config.write_timeout, sink.send(Message::Close(Some(frame)))).await;
+        let _ = timeout(config.write_timeout, async {
+            if flush {
+                while let Ok(Outgoing::Text(text)) = queue.try_recv() {
+                    sink.send(Message::Text(text)).await?;
+                }
+            }
+            sink.send(Message::Close(Some(frame))).await
+        })
+        .await;
     }
     for (_, table) in conn.tables.drain() {
         table.send(TableCommand::Detach { conn: id }).await;
+    }
+    if closing {
+        // Closing a socket that has unread input resets the connection, which can discard what is still
+        // on its way out, close frame included: read on, ignoring it all, until the client answers the
+        // close or a moment has passed.
+        let _ = timeout(CLOSE_LINGER, async { while let Some(Ok(_)) = stream.next().await {} }).await;
     }
 }
 
@@ -176,7 +198,7 @@ impl Connection {
         if self.strikes.take() {
             Ok(())
         } else {
-            Err(Close { code: close_code::POLICY, reason: "too many bad messages" })
+            Err(Close { code: close_code::POLICY, reason: "too many bad messages", flush: true })
         }
     }
 

@@ -77,3 +77,55 @@ impl Outbox {
         self.send(Outgoing::Text(message.to_json().into()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use futures_util::FutureExt;
+
+    use super::*;
+
+    fn text(s: &str) -> Outgoing {
+        Outgoing::Text(s.to_owned().into())
+    }
+
+    #[test]
+    fn a_message_that_does_not_fit_flags_the_connection_too_slow() {
+        let (outbox, mut queue, too_slow) = Outbox::new(2);
+        assert!(outbox.send(text("1")) && outbox.send_msg(&ServerMsg::Lobby { tables: Vec::new() }));
+        assert!(too_slow.raised().now_or_never().is_none(), "not flagged while everything fits");
+        assert!(!outbox.send(text("3")), "a third message does not fit");
+        assert!(too_slow.raised().now_or_never().is_some(), "flagged");
+        // What was queued stays queued, in order; the flag stays up once there is room again.
+        let Some(Outgoing::Text(first)) = queue.try_recv().ok() else { panic!("the first message is queued") };
+        assert_eq!(first.as_str(), "1");
+        let Some(Outgoing::Text(second)) = queue.try_recv().ok() else { panic!("the second message is queued") };
+        assert_eq!(second.as_str(), r#"{"type":"lobby","tables":[]}"#);
+        assert!(queue.try_recv().is_err(), "the third was not queued");
+        assert!(outbox.send(text("4")));
+        assert!(too_slow.raised().now_or_never().is_some(), "still flagged");
+    }
+
+    #[test]
+    fn a_closed_connection_refuses_without_being_flagged() {
+        let (outbox, queue, too_slow) = Outbox::new(1);
+        drop(queue);
+        assert!(!outbox.send(text("1")));
+        assert!(too_slow.raised().now_or_never().is_none());
+    }
+
+    #[tokio::test]
+    async fn a_connection_waiting_on_the_flag_wakes_when_it_is_raised() {
+        let (outbox, _queue, too_slow) = Outbox::new(1);
+        let waiting = tokio::spawn(async move { too_slow.raised().await });
+        tokio::task::yield_now().await;
+        assert!(outbox.send(text("1")));
+        assert!(!waiting.is_finished());
+        assert!(!outbox.send(text("2")));
+        tokio::time::timeout(Duration::from_secs(10), waiting)
+            .await
+            .expect("the waiting connection wakes")
+            .expect("the task ran");
+    }
+}
