@@ -89,6 +89,21 @@ pub enum TableCommand {
     },
 }
 
+impl TableCommand {
+    /// The connection that sent the command, for the ones that expect an answer.
+    fn sender(&self) -> Option<&Sender> {
+        match self {
+            TableCommand::Join { from, .. }
+            | TableCommand::Watch { from, .. }
+            | TableCommand::Leave { from }
+            | TableCommand::Start { from }
+            | TableCommand::Kick { from, .. }
+            | TableCommand::Act { from, .. } => Some(from),
+            TableCommand::Detach { .. } => None,
+        }
+    }
+}
+
 /// A cheap handle on a table's task.
 #[derive(Clone, Debug)]
 pub struct TableHandle {
@@ -219,6 +234,18 @@ impl Table {
             self.lobby.release_hosting(self.host);
         }
         self.lobby.unregister(self.id);
+        // Whoever sent a command while the table was closing learns that it is gone.
+        inbox.close();
+        while let Ok(command) = inbox.try_recv() {
+            if let Some(from) = command.sender() {
+                from.out.send_msg(&ServerMsg::error(
+                    Some(self.id),
+                    None,
+                    ErrorCode::NoSuchTable,
+                    "there is no such table",
+                ));
+            }
+        }
         info!(table = %self.id, "table closed");
     }
 
