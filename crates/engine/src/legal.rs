@@ -107,6 +107,75 @@ impl Game {
         }
     }
 
+    /// The action at position `pick(n)` of [`Game::legal_actions`], where `n` is how many there are,
+    /// or `None` when `seat` has none. It gives exactly what indexing the list would, but in the contract
+    /// step it counts the completions of each number pattern (a product of small counts) and builds only
+    /// the one picked, instead of listing them all: the random player's hot path.
+    pub(crate) fn legal_action_at(
+        &self,
+        seat: Seat,
+        buffer: &mut Vec<Action>,
+        pick: impl FnOnce(usize) -> usize,
+    ) -> Option<Action> {
+        let Phase::Playing { seat: to_act, step: TurnStep::Contracts } = self.phase else {
+            self.legal_actions_into(seat, buffer);
+            return (!buffer.is_empty()).then(|| buffer[pick(buffer.len())]);
+        };
+        if seat != to_act {
+            return None;
+        }
+        let state = &self.seats[seat.index()];
+        let hand = state.hand;
+        let packed_hand = crate::contracts::pack_numbers(hand.number_counts());
+        let mut splits = SuitSplits::new(hand);
+        // Every (contract, star, pattern) that has completions, with how many, in list order.
+        let mut buckets: Vec<(ContractId, bool, &[u8; 5], usize)> = Vec::new();
+        let mut total = usize::from(self.can_take_back()) + 1;
+        for contract in self.contract_market.iter().flatten().copied() {
+            let needed = usize::from(contract.contract().card_count());
+            for star in [false, true] {
+                if (star && state.star_used) || hand.len() + usize::from(star) < needed {
+                    continue;
+                }
+                for pattern in contract.patterns_within(star, packed_hand) {
+                    let ways = (0..5)
+                        .filter(|&k| pattern[k] > 0)
+                        .map(|k| {
+                            let (start, end) = splits.get(k, pattern[k]);
+                            end - start
+                        })
+                        .product::<usize>();
+                    total += ways;
+                    buckets.push((contract, star, pattern, ways));
+                }
+            }
+        }
+        let mut index = pick(total);
+        if self.can_take_back() {
+            if index == 0 {
+                return Some(Action::TakeBack);
+            }
+            index -= 1;
+        }
+        for (contract, star, pattern, ways) in buckets {
+            if index >= ways {
+                index -= ways;
+                continue;
+            }
+            // Decode the index as Fill lists: the lowest number varies slowest.
+            let mut cards = Cards::EMPTY;
+            let mut rest = ways;
+            for k in (0..5).filter(|&k| pattern[k] > 0) {
+                let (start, end) = splits.get(k, pattern[k]);
+                rest /= end - start;
+                cards.add_all(&splits.lists[start + index / rest]);
+                index %= rest;
+            }
+            return Some(Action::Complete { contract, cards, star });
+        }
+        Some(Action::Pass)
+    }
+
     /// §3 step 2: every distinct way to fill each contract of the market, with and without the Star.
     fn legal_completions(&self, seat: Seat, actions: &mut Vec<Action>) {
         let state = &self.seats[seat.index()];
@@ -193,5 +262,39 @@ impl Fill<'_> {
             cards.add_all(&self.splits.lists[i]);
             self.from(next + 1, cards);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::RandomPlayer;
+
+    #[test]
+    fn the_action_at_an_index_is_the_listed_one() {
+        let mut checked = 0;
+        for seed in 0..150 {
+            let mut game = Game::new(2 + (seed % 3) as usize, seed).expect("2 to 4 players");
+            let mut player = RandomPlayer::new(seed);
+            let mut buffer = Vec::new();
+            while let Some(seat) = game.to_act() {
+                let listed = game.legal_actions(seat);
+                for (index, action) in listed.iter().enumerate() {
+                    let mut asked = None;
+                    let at = game.legal_action_at(seat, &mut buffer, |count| {
+                        asked = Some(count);
+                        index
+                    });
+                    assert_eq!(asked, Some(listed.len()), "the count is the list's length");
+                    assert_eq!(at, Some(*action));
+                    checked += 1;
+                }
+                let other = Seat((seat.0 + 1) % game.players() as u8);
+                assert_eq!(game.legal_action_at(other, &mut buffer, |_| 0), None);
+                let action = player.choose(&game).expect("the game goes on");
+                game.apply(seat, &action).expect("chosen actions are legal");
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }

@@ -18,13 +18,13 @@ impl RandomPlayer {
     }
 
     /// A uniformly chosen legal action for the seat to act, or `None` when the game is over.
+    ///
+    /// It picks the same action as indexing [`Game::legal_actions`] with a uniform index would, without
+    /// listing every completion of every contract.
     pub fn choose(&mut self, game: &Game) -> Option<Action> {
         let seat = game.to_act()?;
-        game.legal_actions_into(seat, &mut self.buffer);
-        if self.buffer.is_empty() {
-            return None;
-        }
-        Some(self.buffer[self.rng.below(self.buffer.len())])
+        let rng = &mut self.rng;
+        game.legal_action_at(seat, &mut self.buffer, |count| rng.below(count))
     }
 
     /// Plays `game` to its end with random legal actions for every seat; returns how many actions it
