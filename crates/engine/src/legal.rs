@@ -8,6 +8,8 @@
 //! multiset once instead of generating with repeats and removing them.
 
 use crate::action::{Action, Phase, Seat, TurnStep};
+use std::sync::LazyLock;
+
 use crate::cards::{Card, Cards};
 use crate::contracts::ContractId;
 use crate::game::{Game, HAND_LIMIT};
@@ -74,6 +76,51 @@ fn legal_takes(market: &Cards, actions: &mut Vec<Action>) {
     }
 }
 
+/// Calls `found` with every way to take `quota` cards of one number from `held[s]` cards of each suit
+/// `s`: how many of each suit, the first suit varying slowest. The one order every listing here uses.
+fn for_each_split(held: [u8; 4], quota: u8, mut found: impl FnMut([u8; 4]) -> bool) {
+    for a in 0..=held[0].min(quota) {
+        for b in 0..=held[1].min(quota - a) {
+            for c in 0..=held[2].min(quota - a - b) {
+                let d = quota - a - b - c;
+                if d <= held[3] && !found([a, b, c, d]) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// How many ways [`for_each_split`] lists, from a table worked out once (at most 5 cards of a kind and
+/// 8 cards of a number in any contract).
+fn split_count(held: [u8; 4], quota: u8) -> usize {
+    static COUNTS: LazyLock<Vec<u8>> = LazyLock::new(|| {
+        let mut counts = vec![0u8; 6 * 6 * 6 * 6 * 9];
+        for (i, count) in counts.iter_mut().enumerate() {
+            let held = [(i / 9 / 216 % 6) as u8, (i / 9 / 36 % 6) as u8, (i / 9 / 6 % 6) as u8, (i / 9 % 6) as u8];
+            for_each_split(held, (i % 9) as u8, |_| {
+                *count += 1;
+                true
+            });
+        }
+        counts
+    });
+    let [a, b, c, d] = held.map(|h| usize::from(h.min(5)));
+    usize::from(COUNTS[(((a * 6 + b) * 6 + c) * 6 + d) * 9 + usize::from(quota.min(8))])
+}
+
+/// The `n`th way [`for_each_split`] lists.
+fn nth_split(held: [u8; 4], quota: u8, n: usize) -> [u8; 4] {
+    let mut seen = 0;
+    let mut nth = [0; 4];
+    for_each_split(held, quota, |split| {
+        nth = split;
+        seen += 1;
+        seen <= n
+    });
+    nth
+}
+
 impl Game {
     /// Every distinct legal action of `seat` now; empty when it is not that seat's turn.
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
@@ -127,7 +174,8 @@ impl Game {
         let state = &self.seats[seat.index()];
         let hand = state.hand;
         let packed_hand = crate::contracts::pack_numbers(hand.number_counts());
-        let mut splits = SuitSplits::new(hand);
+        let held: [[u8; 4]; 5] =
+            std::array::from_fn(|k| std::array::from_fn(|suit| hand.count(Card::from_index(k * 4 + suit))));
         // Every (contract, star, pattern) that has completions, with how many, in list order.
         let mut buckets: Vec<(ContractId, bool, &[u8; 5], usize)> = Vec::new();
         let mut total = usize::from(self.can_take_back()) + 1;
@@ -138,13 +186,8 @@ impl Game {
                     continue;
                 }
                 for pattern in contract.patterns_within(star, packed_hand) {
-                    let ways = (0..5)
-                        .filter(|&k| pattern[k] > 0)
-                        .map(|k| {
-                            let (start, end) = splits.get(k, pattern[k]);
-                            end - start
-                        })
-                        .product::<usize>();
+                    let ways =
+                        (0..5).filter(|&k| pattern[k] > 0).map(|k| split_count(held[k], pattern[k])).product::<usize>();
                     total += ways;
                     buckets.push((contract, star, pattern, ways));
                 }
@@ -162,13 +205,15 @@ impl Game {
                 index -= ways;
                 continue;
             }
-            // Decode the index as Fill lists: the lowest number varies slowest.
+            // Decode the index as `Fill` lists: the lowest number varies slowest.
             let mut cards = Cards::EMPTY;
             let mut rest = ways;
             for k in (0..5).filter(|&k| pattern[k] > 0) {
-                let (start, end) = splits.get(k, pattern[k]);
-                rest /= end - start;
-                cards.add_all(&splits.lists[start + index / rest]);
+                rest /= split_count(held[k], pattern[k]);
+                let split = nth_split(held[k], pattern[k], index / rest);
+                for (suit, n) in split.into_iter().enumerate() {
+                    cards.add_n(Card::from_index(k * 4 + suit), n);
+                }
                 index %= rest;
             }
             return Some(Action::Complete { contract, cards, star });
@@ -219,20 +264,15 @@ impl SuitSplits {
         let start = self.lists.len();
         let card = |suit: usize| Card::from_index(number * 4 + suit);
         let held: [u8; 4] = std::array::from_fn(|suit| self.hand.count(card(suit)));
-        for a in 0..=held[0].min(quota) {
-            for b in 0..=held[1].min(quota - a) {
-                for c in 0..=held[2].min(quota - a - b) {
-                    let d = quota - a - b - c;
-                    if d <= held[3] {
-                        let mut cards = Cards::EMPTY;
-                        for (suit, n) in [a, b, c, d].into_iter().enumerate() {
-                            cards.add_n(card(suit), n);
-                        }
-                        self.lists.push(cards);
-                    }
-                }
+        let lists = &mut self.lists;
+        for_each_split(held, quota, |split| {
+            let mut cards = Cards::EMPTY;
+            for (suit, n) in split.into_iter().enumerate() {
+                cards.add_n(card(suit), n);
             }
-        }
+            lists.push(cards);
+            true
+        });
         let end = self.lists.len();
         self.ranges[number][usize::from(quota)] = Some((start as u16, end as u16));
         (start, end)
