@@ -171,28 +171,17 @@ impl Game {
         if seat != to_act {
             return None;
         }
-        let state = &self.seats[seat.index()];
-        let hand = state.hand;
-        let packed_hand = crate::contracts::pack_numbers(hand.number_counts());
+        let hand = self.seats[seat.index()].hand;
         let held: [[u8; 4]; 5] =
             std::array::from_fn(|k| std::array::from_fn(|suit| hand.count(Card::from_index(k * 4 + suit))));
         // Every (contract, star, pattern) that has completions, with how many, in list order.
         let mut buckets: Vec<(ContractId, bool, &[u8; 5], usize)> = Vec::new();
         let mut total = usize::from(self.can_take_back()) + 1;
-        for contract in self.contract_market.iter().flatten().copied() {
-            let needed = usize::from(contract.contract().card_count());
-            for star in [false, true] {
-                if (star && state.star_used) || hand.len() + usize::from(star) < needed {
-                    continue;
-                }
-                for pattern in contract.patterns_within(star, packed_hand) {
-                    let ways =
-                        (0..5).filter(|&k| pattern[k] > 0).map(|k| split_count(held[k], pattern[k])).product::<usize>();
-                    total += ways;
-                    buckets.push((contract, star, pattern, ways));
-                }
-            }
-        }
+        self.for_each_completion_pattern(seat, |contract, star, pattern| {
+            let ways = (0..5).filter(|&k| pattern[k] > 0).map(|k| split_count(held[k], pattern[k])).product::<usize>();
+            total += ways;
+            buckets.push((contract, star, pattern, ways));
+        });
         let mut index = pick(total);
         if self.can_take_back() {
             if index == 0 {
@@ -223,19 +212,27 @@ impl Game {
 
     /// §3 step 2: every distinct way to fill each contract of the market, with and without the Star.
     fn legal_completions(&self, seat: Seat, actions: &mut Vec<Action>) {
+        let mut splits = SuitSplits::new(self.seats[seat.index()].hand);
+        self.for_each_completion_pattern(seat, |contract, star, pattern| {
+            Fill { contract, star, pattern, splits: &mut splits, actions }.from(0, Cards::EMPTY);
+        });
+    }
+
+    /// Calls `found` with each number pattern the seat's hand holds enough cards for, contract by
+    /// contract of the market, without and then with the Star (while it is unused): the order
+    /// completions are listed in.
+    fn for_each_completion_pattern(&self, seat: Seat, mut found: impl FnMut(ContractId, bool, &'static [u8; 5])) {
         let state = &self.seats[seat.index()];
-        let hand = state.hand;
-        let packed_hand = crate::contracts::pack_numbers(hand.number_counts());
-        let mut splits = SuitSplits::new(hand);
+        let held = state.hand.len();
+        let packed_hand = crate::contracts::pack_numbers(state.hand.number_counts());
         for contract in self.contract_market.iter().flatten().copied() {
             let needed = usize::from(contract.contract().card_count());
             for star in [false, true] {
-                if (star && state.star_used) || hand.len() + usize::from(star) < needed {
+                if (star && state.star_used) || held + usize::from(star) < needed {
                     continue;
                 }
                 for pattern in contract.patterns_within(star, packed_hand) {
-                    let mut fill = Fill { contract, star, pattern, splits: &mut splits, actions };
-                    fill.from(0, Cards::EMPTY);
+                    found(contract, star, pattern);
                 }
             }
         }
