@@ -9,6 +9,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
 use crate::protocol::{ClientMsg, Limits, PROTOCOL_VERSION, PlayerInfo, ServerMsg};
+use crate::rate::TokenBucket;
 
 /// Why a client call failed.
 #[derive(Debug, thiserror::Error)]
@@ -37,38 +38,13 @@ pub struct Client {
     /// Every text frame received, when recording is on (for tests that search frames).
     pub recorded: Option<Vec<String>>,
     /// Paces sends to the server's announced rate, once welcomed.
-    pace: Option<Pace>,
+    pace: Option<TokenBucket>,
 }
 
-/// A client-side token bucket that keeps sends under the server's rate limit, with a margin.
-#[derive(Debug)]
-struct Pace {
-    level: f64,
-    capacity: f64,
-    rate: f64,
-    at: tokio::time::Instant,
-}
-
-impl Pace {
-    fn new(limits: Limits) -> Pace {
-        // Keep a tenth below the limit: the server counts arrivals, which network jitter can bunch.
-        let rate = limits.messages_per_second * 0.9;
-        let capacity = (limits.message_burst * 0.5).max(1.0);
-        Pace { level: capacity, capacity, rate, at: tokio::time::Instant::now() }
-    }
-
-    async fn wait(&mut self) {
-        let now = tokio::time::Instant::now();
-        self.level = (self.level + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.capacity);
-        self.at = now;
-        if self.level < 1.0 && self.rate > 0.0 {
-            let wait = Duration::from_secs_f64((1.0 - self.level) / self.rate);
-            tokio::time::sleep(wait).await;
-            self.level = 1.0;
-            self.at = tokio::time::Instant::now();
-        }
-        self.level -= 1.0;
-    }
+/// Keeps sends under the server's announced rate limit, with a margin.
+fn pace(limits: Limits) -> TokenBucket {
+    // Keep a tenth below the limit: the server counts arrivals, which network jitter can bunch.
+    TokenBucket::new((limits.message_burst * 0.5).max(1.0), limits.messages_per_second * 0.9)
 }
 
 impl Client {
@@ -90,7 +66,7 @@ impl Client {
         client.send(&ClientMsg::Hello { protocol: PROTOCOL_VERSION, token: None, name: Some(name.to_owned()) }).await?;
         match client.recv().await? {
             ServerMsg::Welcome { player, token: Some(token), limits, .. } => {
-                client.pace = Some(Pace::new(limits));
+                client.pace = Some(pace(limits));
                 Ok((client, player, token))
             }
             other => Err(ClientError::Unexpected(format!("{other:?}"))),
@@ -108,7 +84,7 @@ impl Client {
             .await?;
         match client.recv().await? {
             ServerMsg::Welcome { player, limits, .. } => {
-                client.pace = Some(Pace::new(limits));
+                client.pace = Some(pace(limits));
                 Ok((client, player))
             }
             other => Err(ClientError::Unexpected(format!("{other:?}"))),
@@ -121,7 +97,7 @@ impl Client {
     /// When the socket fails.
     pub async fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
         if let Some(pace) = &mut self.pace {
-            pace.wait().await;
+            pace.take_waiting().await;
         }
         let text = serde_json::to_string(msg).map_err(|e| ClientError::Unreadable(e.to_string()))?;
         self.send_raw(Message::text(text)).await

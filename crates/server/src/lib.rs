@@ -31,6 +31,7 @@ pub mod config;
 pub mod lobby;
 pub mod players;
 pub mod protocol;
+mod rate;
 pub mod server;
 pub mod store;
 pub mod table;

@@ -20,38 +20,11 @@ use crate::players::clean_name;
 use crate::protocol::{
     ClientMsg, ErrorCode, Limits, PROTOCOL_VERSION, PlayerInfo, ServerMsg, TableId, parse_client_msg,
 };
+use crate::rate::TokenBucket;
 use crate::table::{self, ConnId, Outbox, Outgoing, Sender, TableCommand, TableHandle, TableOptions};
 
 /// How long a closing connection waits for the client to answer its close frame.
 const CLOSE_LINGER: Duration = Duration::from_secs(1);
-
-/// A token bucket: `level` tokens, refilled at `rate` per second up to `capacity`.
-#[derive(Debug)]
-struct Bucket {
-    level: f64,
-    capacity: f64,
-    rate: f64,
-    at: Instant,
-}
-
-impl Bucket {
-    fn new(capacity: f64, rate: f64) -> Bucket {
-        Bucket { level: capacity, capacity, rate, at: Instant::now() }
-    }
-
-    /// Takes one token; false when there is none.
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        self.level = (self.level + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.capacity);
-        self.at = now;
-        if self.level >= 1.0 {
-            self.level -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
 
 /// Why the server closes a connection.
 #[derive(Debug)]
@@ -71,8 +44,8 @@ struct Connection {
     outbox: Outbox,
     tables: HashMap<TableId, TableHandle>,
     lobby: Option<broadcast::Receiver<Utf8Bytes>>,
-    rate: Bucket,
-    strikes: Bucket,
+    rate: TokenBucket,
+    strikes: TokenBucket,
 }
 
 /// Runs one upgraded connection to its end.
@@ -87,8 +60,8 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
         outbox,
         tables: HashMap::new(),
         lobby: None,
-        rate: Bucket::new(config.message_burst, config.messages_per_second),
-        strikes: Bucket::new(config.max_strikes, 1.0 / config.strike_decay.as_secs_f64()),
+        rate: TokenBucket::new(config.message_burst, config.messages_per_second),
+        strikes: TokenBucket::new(config.max_strikes, 1.0 / config.strike_decay.as_secs_f64()),
         state,
     };
     let mut ping = tokio::time::interval(config.ping_interval);
