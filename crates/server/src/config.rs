@@ -1,5 +1,6 @@
 //! The server's settings and limits. Every limit a client can run into is here, with its default.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// How the server runs and what it allows each client.
@@ -36,6 +37,9 @@ pub struct Config {
     pub finished_table_ttl: Duration,
     /// Commands waiting for one table's task.
     pub table_queue: usize,
+    /// The folder of the web client, served at `/`; `None` serves no pages (the API and the WebSocket
+    /// still work).
+    pub web_dir: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -55,6 +59,14 @@ impl Default for Config {
             catch_up_limit: 500,
             finished_table_ttl: Duration::from_secs(30 * 60),
             table_queue: 1024,
+            web_dir: None,
         }
     }
+}
+
+/// Where the web client is: `web/` in the working directory when there is one (running from a checkout
+/// or the container), else the `web/` folder of the source tree this binary was built from.
+pub fn default_web_dir() -> Option<PathBuf> {
+    let candidates = [PathBuf::from("web"), PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web"))];
+    candidates.into_iter().find(|dir| dir.join("index.html").is_file())
 }

@@ -11,6 +11,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use tokio::net::TcpListener;
+use tower_http::services::ServeDir;
 use tokio::sync::{Notify, watch};
 use tracing::info;
 
@@ -89,7 +90,13 @@ impl Drop for ConnectionGuard {
 
 /// The server's routes.
 pub fn app(state: AppState) -> Router {
-    Router::new().route("/ws", get(upgrade)).route("/api/health", get(health)).with_state(state)
+    let web_dir = state.config.web_dir.clone();
+    let router = Router::new().route("/ws", get(upgrade)).route("/api/health", get(health)).with_state(state);
+    match web_dir {
+        // The client's pages: `/` is `index.html`; unknown paths are 404.
+        Some(dir) => router.fallback_service(ServeDir::new(dir)),
+        None => router,
+    }
 }
 
 async fn health() -> &'static str {

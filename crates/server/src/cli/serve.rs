@@ -17,6 +17,9 @@ pub struct ServeArgs {
     /// any. May be given more than once.
     #[arg(long = "allow-origin", env = "ROMIRAMI_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,
+    /// The folder of the web client to serve at `/` (default: `web/` here, or in the source tree).
+    #[arg(long, env = "ROMIRAMI_WEB_DIR")]
+    pub web_dir: Option<std::path::PathBuf>,
 }
 
 /// Serves until ctrl-c or SIGTERM, then shuts down gracefully.
@@ -31,7 +34,11 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             tokio::net::TcpListener::bind(args.listen).await.with_context(|| format!("binding {}", args.listen))?;
         let address = listener.local_addr()?;
         println!("Romi Rami Online is listening on http://{address}/ (WebSocket at ws://{address}/ws)");
-        let config = Config { allowed_origins: args.allowed_origins.clone(), ..Config::default() };
+        let config = Config {
+            allowed_origins: args.allowed_origins.clone(),
+            web_dir: args.web_dir.clone().or_else(crate::config::default_web_dir),
+            ..Config::default()
+        };
         run(listener, AppState::new(config), shutdown_signal()).await.context("serving")
     })
 }
