@@ -282,6 +282,8 @@ pub enum ErrorCode {
     RateLimited,
     /// The server is shutting down.
     ShuttingDown,
+    /// The database did not answer: nothing was done (an action was not played); try again shortly.
+    Unavailable,
     /// Something went wrong on the server; nothing about it is shown.
     Internal,
 }

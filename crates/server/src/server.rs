@@ -11,14 +11,15 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use tokio::net::TcpListener;
-use tower_http::services::ServeDir;
 use tokio::sync::{Notify, watch};
+use tower_http::services::ServeDir;
 use tracing::info;
 
 use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::players::Players;
-use crate::table::ConnId;
+use crate::store::{Committer, Store, StoreError};
+use crate::table::{self, ConnId};
 
 /// What every request handler and connection shares.
 #[derive(Clone, Debug)]
@@ -29,6 +30,10 @@ pub struct AppState {
     pub players: Arc<Players>,
     /// Live tables.
     pub lobby: Arc<Lobby>,
+    /// Where everything is kept.
+    pub store: Store,
+    /// Commits actions in groups.
+    pub committer: Committer,
     /// Turns true when the server shuts down.
     pub(crate) shutdown: watch::Receiver<bool>,
     shutdown_sender: Arc<watch::Sender<bool>>,
@@ -38,17 +43,39 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// A fresh server state with these settings.
-    pub fn new(config: Config) -> AppState {
+    /// The server's state with these settings over `store`, with every game that was in play when the
+    /// server last stopped back at its table. Starts the group-commit task on the current runtime.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn open(config: Config, store: Store) -> Result<AppState, StoreError> {
         let (shutdown_sender, shutdown) = watch::channel(false);
-        AppState {
+        let (committer, _task) = Committer::spawn(store.clone(), config.commit_queue, config.commit_batch);
+        let state = AppState {
             config: Arc::new(config),
-            players: Arc::new(Players::default()),
+            players: Arc::new(Players::new(store.clone())),
             lobby: Arc::new(Lobby::default()),
+            store,
+            committer,
             shutdown,
             shutdown_sender: Arc::new(shutdown_sender),
             connections: Arc::default(),
             next_conn: Arc::new(AtomicU64::new(1)),
+        };
+        let restored = table::restore(&state.services()).await?;
+        if restored > 0 {
+            info!(restored, "games in play restored from the store");
+        }
+        Ok(state)
+    }
+
+    /// What the tables share with the rest of the server.
+    pub fn services(&self) -> table::Services {
+        table::Services {
+            lobby: self.lobby.clone(),
+            config: self.config.clone(),
+            store: self.store.clone(),
+            committer: self.committer.clone(),
         }
     }
 }

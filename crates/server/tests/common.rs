@@ -13,6 +13,7 @@ use romirami_server::config::Config;
 use romirami_server::protocol::{
     ClientMsg, ErrorCode, NumberedEvent, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableSummary,
 };
+use romirami_server::store::Store;
 use romirami_server::{AppState, run};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
@@ -27,6 +28,8 @@ pub(crate) struct TestServer {
     pub(crate) addr: SocketAddr,
     /// The state it serves, to look inside.
     pub(crate) state: AppState,
+    /// The folder of its SQLite database, removed with the server.
+    pub(crate) dir: Option<tempfile::TempDir>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<std::io::Result<()>>>,
 }
@@ -35,19 +38,34 @@ impl TestServer {
     /// Starts a server with `config`.
     pub(crate) async fn start(config: Config) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-        TestServer::start_on(listener, config)
+        TestServer::start_on(listener, config).await
     }
 
-    /// Starts a server with `config` on `listener`.
-    pub(crate) fn start_on(listener: TcpListener, config: Config) -> TestServer {
+    /// Starts a server with `config` on `listener`, with a fresh SQLite database of its own.
+    pub(crate) async fn start_on(listener: TcpListener, config: Config) -> TestServer {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let url = format!("sqlite://{}", dir.path().join("games.db").display());
+        let store = Store::connect(&url).await.expect("the database opens");
+        let mut server = TestServer::start_with(listener, config, store).await;
+        server.dir = Some(dir);
+        server
+    }
+
+    /// Starts a server with `config` on `listener` over `store`.
+    pub(crate) async fn start_with(listener: TcpListener, config: Config, store: Store) -> TestServer {
         let addr = listener.local_addr().expect("bound");
         let url = format!("ws://{addr}/ws");
-        let state = AppState::new(config);
+        let state = AppState::open(config, store).await.expect("the server state opens");
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(run(listener, state.clone(), async {
             stopped.await.ok();
         }));
-        TestServer { url, addr, state, stop: Some(stop), task: Some(task) }
+        TestServer { url, addr, state, dir: None, stop: Some(stop), task: Some(task) }
+    }
+
+    /// `http://127.0.0.1:PORT`
+    pub(crate) fn http(&self) -> String {
+        format!("http://{}", self.addr)
     }
 
     /// Starts a server with the default limits.
