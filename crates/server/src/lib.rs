@@ -6,6 +6,7 @@
 //! - [`table`]: one task per table, owning its game; [`lobby`]: the live tables;
 //! - [`players`]: guests and their tokens; [`config`]: every limit;
 //! - [`store`]: PostgreSQL or SQLite: tables, the action log of every game, finished games;
+//! - [`api`]: the REST API over finished games, players and live tables, with its OpenAPI document;
 //! - [`client`] and [`bots`]: a client of the protocol, and bots that play with it;
 //! - [`cli`]: the `romirami` command line (`serve`, `bots`, `simulate`, `verify`).
 //!
@@ -28,6 +29,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod api;
 pub mod bots;
 pub mod cli;
 pub mod client;

@@ -7,11 +7,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::Router;
 use axum::extract::{State, WebSocketUpgrade};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, watch};
+use tower_http::cors::{Any, CorsLayer};
 use tower_http::services::ServeDir;
 use tracing::info;
 
@@ -118,16 +119,14 @@ impl Drop for ConnectionGuard {
 /// The server's routes.
 pub fn app(state: AppState) -> Router {
     let web_dir = state.config.web_dir.clone();
-    let router = Router::new().route("/ws", get(upgrade)).route("/api/health", get(health)).with_state(state);
+    // The REST API is public and read-only: any page may read it.
+    let cors = CorsLayer::new().allow_origin(Any).allow_methods([Method::GET]);
+    let router = Router::new().route("/ws", get(upgrade)).merge(crate::api::routes().layer(cors)).with_state(state);
     match web_dir {
         // The client's pages: `/` is `index.html`; unknown paths are 404.
         Some(dir) => router.fallback_service(ServeDir::new(dir)),
         None => router,
     }
-}
-
-async fn health() -> &'static str {
-    "ok"
 }
 
 /// Whether a browser page from `origin` may open a socket: the server's own host, or one the operator
