@@ -37,6 +37,13 @@ pub struct Config {
     pub finished_table_ttl: Duration,
     /// Commands waiting for one table's task.
     pub table_queue: usize,
+    /// How long the server's bot waits before each of its moves, so that people can follow them.
+    pub bot_delay: Duration,
+    /// How long the bot waits before trying again when its move could not be stored.
+    pub bot_retry: Duration,
+    /// How long a game in play waits for a player to connect when none is connected; then it ends as
+    /// abandoned.
+    pub abandon_after: Duration,
     /// Actions waiting for the group commit; a table waits for room beyond it.
     pub commit_queue: usize,
     /// The most actions written in one transaction.
@@ -63,6 +70,9 @@ impl Default for Config {
             catch_up_limit: 500,
             finished_table_ttl: Duration::from_secs(30 * 60),
             table_queue: 1024,
+            bot_delay: Duration::from_millis(700),
+            bot_retry: Duration::from_secs(1),
+            abandon_after: Duration::from_secs(10 * 60),
             commit_queue: 65_536,
             commit_batch: 1024,
             web_dir: None,

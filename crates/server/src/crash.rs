@@ -111,9 +111,9 @@ impl ServerProcess {
     async fn start(binary: &Path, database_url: &str) -> Result<ServerProcess, CrashError> {
         let mut child = Command::new(binary)
             .args(["serve", "--listen", "127.0.0.1:0", "--database-url", database_url])
-            .env("RUST_LOG", "error")
+            .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(server_log())
             .kill_on_drop(true)
             .spawn()
             .map_err(|e| CrashError::Server(e.to_string()))?;
@@ -138,6 +138,13 @@ impl ServerProcess {
     async fn kill(mut self) -> Result<(), CrashError> {
         self.child.kill().await.map_err(|e| CrashError::Server(e.to_string()))
     }
+}
+
+/// Where the server's log goes: the file `ROMIRAMI_CRASH_LOG` names (appended to), else nowhere.
+fn server_log() -> Stdio {
+    std::env::var_os("ROMIRAMI_CRASH_LOG")
+        .and_then(|path| std::fs::OpenOptions::new().create(true).append(true).open(path).ok())
+        .map_or_else(Stdio::null, Stdio::from)
 }
 
 /// One life of the server as a seat saw it: what was acknowledged, and what was sent and never answered.
@@ -289,9 +296,14 @@ async fn open_table(url: &str, players: u8, name: &str) -> Result<Vec<(SeatBot, 
         seats.push((token, client));
     }
     let host = &mut seats[0].1;
-    host.send(&ClientMsg::CreateTable { seats: players, public: false, spectators: SpectatorPolicy::Nobody })
-        .await
-        .map_err(bot_error)?;
+    host.send(&ClientMsg::CreateTable {
+        seats: players,
+        public: false,
+        spectators: SpectatorPolicy::Nobody,
+        clock: None,
+    })
+    .await
+    .map_err(bot_error)?;
     let (table, invite) = host
         .wait_for(|msg| match msg {
             ServerMsg::TableCreated { table, invite } => Some(Ok((table.id, invite.clone()))),

@@ -205,8 +205,8 @@ impl Connection {
                 self.lobby = None;
                 Ok(())
             }
-            ClientMsg::CreateTable { seats, public, spectators } => {
-                let options = TableOptions { seats, public, spectators };
+            ClientMsg::CreateTable { seats, public, spectators, clock } => {
+                let options = TableOptions { seats, public, spectators, clock };
                 match table::create(options, player, &self.state.services()).await {
                     Ok(created) => {
                         self.tables.insert(created.handle.id, created.handle.clone());
@@ -237,6 +237,7 @@ impl Connection {
             }
             ClientMsg::Start { table } => self.forward(table, None, TableCommand::Start { from }).await,
             ClientMsg::Kick { table, seat } => self.forward(table, None, TableCommand::Kick { from, seat }).await,
+            ClientMsg::AddBot { table } => self.forward(table, None, TableCommand::AddBot { from }).await,
             ClientMsg::Act { table, id, action } => {
                 self.forward(table, Some(id), TableCommand::Act { from, id, action }).await
             }
