@@ -32,10 +32,11 @@ function timeLeft() {
   if (left <= 0) throw new Error(`the test took longer than ${LIMIT_MS / 1000} s`);
   return left;
 }
-async function shot(page, name) {
+async function shot(page, name, { fullPage = false } = {}) {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
   log(`screenshot ${name}.png`);
 }
 
@@ -227,7 +228,7 @@ async function main() {
 
       if (!midShot && view.seats.some((s) => s.contracts.length >= 2) && state.view.phase.step === 'contracts') {
         await shot(ana, 'table-desktop');
-        await shot(ben, 'table-phone');
+        await shot(ben, 'table-phone', { fullPage: true });
         await shot(cleo, 'table-spectator');
         midShot = true;
       }
@@ -253,7 +254,7 @@ async function main() {
     const [a, , c] = await Promise.all([ana, ben, cleo].map(pageState));
     check(JSON.stringify(a.view.result) === JSON.stringify(c.view.result), 'the spectator sees the same result');
     await shot(ana, 'end-desktop');
-    await shot(ben, 'end-phone');
+    await shot(ben, 'end-phone', { fullPage: true });
     const logText = await hook(ana, () => window.__romirami.page.log().join('\n'));
     check(/took/.test(logText) && /completed/.test(logText) && /Game over/.test(logText), 'the log tells the game in words');
 

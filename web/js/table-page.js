@@ -155,7 +155,9 @@ export function mountTable(root, tableId, params) {
       enter();
     }),
     connection.on('status', ({ status }) => {
-      if (status === 'reconnecting' && t.summary) { addLog({ kind: 'alert', parts: ['Connection lost. Reconnecting…'] }); t.pending = null; draw(); }
+      const lost = status === 'reconnecting';
+      if (lost && !t.offline && t.summary) { addLog({ kind: 'alert', parts: ['Connection lost. Reconnecting…'] }); t.pending = null; draw(); }
+      t.offline = lost;
     }),
   ];
 
