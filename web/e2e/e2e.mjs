@@ -3,8 +3,8 @@
 //
 //   ROMIRAMI_URL=http://127.0.0.1:8080 node e2e.mjs [--screenshots DIR]
 //
-// Two players (a desktop and a phone-sized window) create and join a table through the invite link and
-// play a complete game by clicking the page's controls; a third session watches from the lobby. On the
+// Two players (a desktop and a phone-sized window) create and join a three-seat table through the
+// invite link, the host starts it with two, and they play a complete game by clicking the page's controls; a third session watches from the lobby. On the
 // way it takes a move back, sends a move the server refuses (and checks the refusal is shown), and
 // drops one player's connection (and checks the page says so and plays on). At the end every page shows
 // the scores, and the finished game is on the past-results pages with its record. The test asks the
@@ -79,7 +79,7 @@ function choose(legal) {
 }
 
 // Builds the move with the page's controls, as a player would.
-async function perform(page, action) {
+async function perform(page, action, beforeConfirm = async () => {}) {
   const pick = async (scope, card) => page.locator(`${scope} button.card[data-card="${card}"][aria-pressed="false"]`).first().click();
   switch (action.type) {
     case 'take':
@@ -90,6 +90,7 @@ async function perform(page, action) {
       await page.click(`.contract-market button.contract[data-contract="${action.contract}"]`);
       if (action.star) await page.click('.star-row button.star');
       for (const card of action.cards) await pick('.hand', card);
+      await beforeConfirm();
       await page.click('#act-complete');
       break;
     case 'discard':
@@ -132,11 +133,11 @@ async function main() {
       p.on('console', (m) => { if (m.type() === 'error') log(`console error: ${m.text()}`); });
     }
 
-    // Ana names herself and creates a public two-seat table.
+    // Ana names herself and creates a public three-seat table.
     await ana.goto(`${BASE}/#/`);
     await chooseName(ana, 'Ana');
     await ana.waitForSelector('[data-testid=my-name]');
-    await ana.selectOption('#opt-seats', '2');
+    await ana.selectOption('#opt-seats', '3');
     await ana.selectOption('#opt-public', 'true');
     await ana.selectOption('#opt-spectators', 'everyone');
     await ana.click('#create-table');
@@ -155,9 +156,13 @@ async function main() {
     await cleo.click(`.table-row[data-table="${tableId}"] [data-action=watch]`);
     await cleo.waitForSelector('.waiting');
 
-    // Ben follows the invite link on his phone, names himself, and sits down: the table is full, the game starts.
+    // Ben follows the invite link on his phone, names himself, and sits down; Ana starts the game.
     await ben.goto(inviteLink);
     await chooseName(ben, 'Ben');
+    await ben.waitForSelector('.waiting .seats li.taken >> nth=1');
+    check(await ben.locator('#start-game').count() === 0, 'only the host has a start button');
+    await ana.waitForSelector('#start-game:not([disabled])');
+    await ana.click('#start-game');
     for (const p of [ana, ben, cleo]) await p.waitForSelector('.board');
     const roles = await Promise.all([ana, ben, cleo].map((p) => pageState(p).then((s) => s.role)));
     check(roles[2] === 'spectator', 'Cleo watches as a spectator');
@@ -210,7 +215,15 @@ async function main() {
       }
 
       const action = choose(legal);
-      await perform(page, action);
+      // The mid-game pictures: Ana about to complete a contract, Ben and Cleo watching it happen.
+      const picture = !midShot && page === ana && action.type === 'complete' && view.seats.some((s) => s.contracts.length >= 2);
+      await perform(page, action, async () => {
+        if (!picture) return;
+        await shot(ana, 'table-desktop');
+        await shot(ben, 'table-phone');
+        await shot(cleo, 'table-spectator');
+        midShot = true;
+      });
       state = await settled(page, state.n);
       check(!state.error, `the server accepted ${JSON.stringify(action)}: ${state.error}`);
       moves += 1;
@@ -224,13 +237,6 @@ async function main() {
         check(!state.error && state.view.phase.step === 'take', 'the take was taken back');
         tookBack = true;
         log('took a take back');
-      }
-
-      if (!midShot && view.seats.some((s) => s.contracts.length >= 2) && state.view.phase.step === 'contracts') {
-        await shot(ana, 'table-desktop');
-        await shot(ben, 'table-phone', { fullPage: true });
-        await shot(cleo, 'table-spectator');
-        midShot = true;
       }
 
       // Once: Ben's connection drops; the page says so, reconnects by itself and catches up.
@@ -254,7 +260,7 @@ async function main() {
     const [a, , c] = await Promise.all([ana, ben, cleo].map(pageState));
     check(JSON.stringify(a.view.result) === JSON.stringify(c.view.result), 'the spectator sees the same result');
     await shot(ana, 'end-desktop');
-    await shot(ben, 'end-phone', { fullPage: true });
+    await shot(ben, 'end-phone');
     const logText = await hook(ana, () => window.__romirami.page.log().join('\n'));
     check(/took/.test(logText) && /completed/.test(logText) && /Game over/.test(logText), 'the log tells the game in words');
 

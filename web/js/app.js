@@ -83,3 +83,5 @@ connection.on('status', ({ status, player }) => {
 
 window.addEventListener('hashchange', route);
 route();
+// Greet the server on every page, so the top bar shows who is playing (pages that need a name ask).
+connection.ready().catch(() => {});
