@@ -46,7 +46,7 @@ function tableRow(summary, me) {
       h('strong', `${host}’s table`),
       h('span.muted', ` · ${seatsText(summary)}${summary.spectator_count ? ` · ${summary.spectator_count} watching` : ''}`)),
     h('ul.seat-list', { 'aria-label': 'Seats' }, summary.seats.map((s) => h('li', { class: s ? 'taken' : 'free' }, s ? s.name : 'free seat'))),
-    h('div.actions',
+    h('div.row-actions',
       mine ? h('a.button.primary', { href: `#/table/${summary.id}` }, 'Back to my seat')
         : free ? h('a.button.primary', { href: `#/table/${summary.id}`, 'data-action': 'sit' }, 'Sit down') : null,
       canWatch && !mine ? h('a.button', { href: `#/table/${summary.id}?watch=1`, 'data-action': 'watch' }, 'Watch') : null));

@@ -7,7 +7,7 @@
 import { connection } from './connection.js';
 import { h, replace, copyText, icon } from './dom.js';
 import { inviteFor, rememberInvite } from './identity.js';
-import { contract, sortCards, ENDED_BY_WORDS, TROPHIES } from './rules-data.js';
+import { cardLabel, contract, sortCards, ENDED_BY_WORDS, TROPHIES } from './rules-data.js';
 import { numberCard, emptySlot, cardBack, contractCard, trophyTile, starToken, sentence } from './cards-ui.js';
 import { gameState, applyEvent, rescore } from './game-state.js';
 import { describe } from './game-log.js';
@@ -40,7 +40,12 @@ export function mountTable(root, tableId, params) {
   };
 
   const el = h('div.table-page');
-  root.append(el);
+  // The page is redrawn after every change; this region stays put, so screen readers hear each new
+  // log line and the start of the reader's turn once.
+  const announcer = h('p.sr-only', { 'aria-live': 'polite', id: 'announcer' });
+  root.append(el, announcer);
+  const announce = (text) => { announcer.textContent = text; };
+  const plain = (entry) => entry.parts.map((p) => (typeof p === 'string' ? p : p.card ? cardLabel(p.card) : `contract ${p.contract}`)).join('');
 
   const mySeat = () => (t.role && typeof t.role === 'object' ? t.role.seat : null);
   const view = () => t.gs?.view ?? null;
@@ -88,7 +93,7 @@ export function mountTable(root, tableId, params) {
         rescore(t.gs.view);
         t.eventCount = msg.view.event_count;
         t.result = msg.view.result ?? null;
-        if (!wasPlaying) addLog({ kind: 'turn', parts: [t.result ? 'The game is over.' : 'The game has started. Good luck!'] });
+        if (!wasPlaying) addLog({ kind: 'turn', parts: [t.result ? 'The game is over.' : msg.view.event_count <= 1 ? 'The game has started. Good luck!' : 'The game is under way.'] });
         if (!myTurn()) t.legal = null;
       }
       if (first) addLog({ kind: '', parts: [mode === 'watch' || msg.role === 'spectator' ? 'You are watching this table.' : 'You are at the table.'] });
@@ -96,14 +101,19 @@ export function mountTable(root, tableId, params) {
     }),
     connection.on('events', (msg) => {
       if (!mine(msg) || !t.gs) return;
+      const lines = [];
       for (const { n, event } of msg.events) {
         if (n < t.eventCount) continue;
         if (n > t.eventCount) { resync(); return; }
         applyEvent(t.gs, event);
         t.eventCount = n + 1;
-        addLog(describe(event, who));
+        const entry = describe(event, who);
+        addLog(entry);
+        if (entry && event.seat !== mySeat()) lines.push(plain(entry));
         if (event.type === 'game_over') t.result = event.result;
       }
+      if (lines.length) announce(lines.join(' '));
+      if (!myTurn()) t.announced = null;
       t.legal = null;
       clearSelection();
       t.error = '';
@@ -111,6 +121,11 @@ export function mountTable(root, tableId, params) {
     }),
     connection.on('your_turn', (msg) => {
       if (!mine(msg)) return;
+      const step = view()?.phase?.step;
+      if (step && t.announced !== step) {
+        t.announced = step;
+        announce(`Your turn: ${{ take: 'take cards from the market', contracts: 'complete contracts or pass', discard: 'discard down to 10 cards' }[step]}.`);
+      }
       t.legal = msg.legal;
       draw();
     }),
@@ -424,6 +439,7 @@ export function mountTable(root, tableId, params) {
   });
 
   return () => {
+    announcer.remove();
     for (const off of offs) off();
     if (t.summary && mode === 'watch') connection.send({ type: 'leave', table: tableId });
   };
