@@ -114,8 +114,14 @@ async function settled(page, before) {
     const p = window.__romirami.page;
     return p.eventCount() > n || (p.error() && p.pending() == null);
   }, before, { timeout: Math.min(20000, timeLeft()) });
-  const state = await pageState(page);
-  return state;
+  return pageState(page);
+}
+
+// Waits until every page has every event the acting page has, so the next turn is read from the truth.
+async function caughtUp(pages, n) {
+  for (const p of pages) {
+    await p.waitForFunction((count) => window.__romirami.page.eventCount() >= count, n, { timeout: Math.min(20000, timeLeft()) });
+  }
 }
 
 async function main() {
@@ -226,6 +232,7 @@ async function main() {
       });
       state = await settled(page, state.n);
       check(!state.error, `the server accepted ${JSON.stringify(action)}: ${state.error}`);
+      await caughtUp([ana, ben, cleo], state.n);
       moves += 1;
 
       // Once: take the first take back, then play on.
@@ -235,6 +242,7 @@ async function main() {
         await page.click('#act-take-back');
         state = await settled(page, before);
         check(!state.error && state.view.phase.step === 'take', 'the take was taken back');
+        await caughtUp([ana, ben, cleo], state.n);
         tookBack = true;
         log('took a take back');
       }
