@@ -7,18 +7,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::Router;
 use axum::extract::{State, WebSocketUpgrade};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use tokio::net::TcpListener;
-use tower_http::services::ServeDir;
 use tokio::sync::{Notify, watch};
+use tower_http::cors::{Any, CorsLayer};
+use tower_http::services::ServeDir;
 use tracing::info;
 
 use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::players::Players;
-use crate::table::ConnId;
+use crate::store::{Committer, Store, StoreError};
+use crate::table::{self, ConnId};
 
 /// What every request handler and connection shares.
 #[derive(Clone, Debug)]
@@ -29,6 +31,10 @@ pub struct AppState {
     pub players: Arc<Players>,
     /// Live tables.
     pub lobby: Arc<Lobby>,
+    /// Where everything is kept.
+    pub store: Store,
+    /// Commits actions in groups.
+    pub committer: Committer,
     /// Turns true when the server shuts down.
     pub(crate) shutdown: watch::Receiver<bool>,
     shutdown_sender: Arc<watch::Sender<bool>>,
@@ -38,17 +44,39 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// A fresh server state with these settings.
-    pub fn new(config: Config) -> AppState {
+    /// The server's state with these settings over `store`, with every game that was in play when the
+    /// server last stopped back at its table. Starts the group-commit task on the current runtime.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn open(config: Config, store: Store) -> Result<AppState, StoreError> {
         let (shutdown_sender, shutdown) = watch::channel(false);
-        AppState {
+        let (committer, _task) = Committer::spawn(store.clone(), config.commit_queue, config.commit_batch);
+        let state = AppState {
             config: Arc::new(config),
-            players: Arc::new(Players::default()),
+            players: Arc::new(Players::new(store.clone())),
             lobby: Arc::new(Lobby::default()),
+            store,
+            committer,
             shutdown,
             shutdown_sender: Arc::new(shutdown_sender),
             connections: Arc::default(),
             next_conn: Arc::new(AtomicU64::new(1)),
+        };
+        let restored = table::restore(&state.services()).await?;
+        if restored > 0 {
+            info!(restored, "games in play restored from the store");
+        }
+        Ok(state)
+    }
+
+    /// What the tables share with the rest of the server.
+    pub fn services(&self) -> table::Services {
+        table::Services {
+            lobby: self.lobby.clone(),
+            config: self.config.clone(),
+            store: self.store.clone(),
+            committer: self.committer.clone(),
         }
     }
 }
@@ -91,16 +119,14 @@ impl Drop for ConnectionGuard {
 /// The server's routes.
 pub fn app(state: AppState) -> Router {
     let web_dir = state.config.web_dir.clone();
-    let router = Router::new().route("/ws", get(upgrade)).route("/api/health", get(health)).with_state(state);
+    // The REST API is public and read-only: any page may read it.
+    let cors = CorsLayer::new().allow_origin(Any).allow_methods([Method::GET]);
+    let router = Router::new().route("/ws", get(upgrade)).merge(crate::api::routes().layer(cors)).with_state(state);
     match web_dir {
         // The client's pages: `/` is `index.html`; unknown paths are 404.
         Some(dir) => router.fallback_service(ServeDir::new(dir)),
         None => router,
     }
-}
-
-async fn health() -> &'static str {
-    "ok"
 }
 
 /// Whether a browser page from `origin` may open a socket: the server's own host, or one the operator
