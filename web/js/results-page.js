@@ -7,6 +7,9 @@ import { listGames, getGame, getPlayer, recordUrl } from './api.js';
 import { ENDED_BY_WORDS } from './rules-data.js';
 import { scoreTable } from './table-page.js';
 
+/** An instant as the API wants it: RFC 3339 in UTC, whole seconds. */
+const rfc3339 = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 const ENDED_SHORT = { contracts: 'Contracts target', market: 'Market ran out', abandoned: 'Abandoned' };
 
 function errorBox(error, retry) {
@@ -69,8 +72,8 @@ export function mountGames(root, params) {
 
   function query(cursor) {
     const q = { player: filters.player || null, players: filters.players || null, limit: 20, cursor };
-    if (filters.from) q.since = new Date(`${filters.from}T00:00:00`).toISOString();
-    if (filters.to) { const d = new Date(`${filters.to}T00:00:00`); d.setDate(d.getDate() + 1); q.until = d.toISOString(); }
+    if (filters.from) q.since = rfc3339(new Date(`${filters.from}T00:00:00`));
+    if (filters.to) { const d = new Date(`${filters.to}T00:00:00`); d.setDate(d.getDate() + 1); q.until = rfc3339(d); }
     return q;
   }
 
