@@ -54,6 +54,29 @@ const pageState = (page) => hook(page, () => {
   return { legal: p.legal(), over: p.result() != null, n: p.eventCount(), error: p.error(), role: p.role(), view: p.view() };
 });
 
+// The parts of a view that the page keeps current from events, to compare with a fresh view.
+function essentials(view) {
+  const { phase, last_round, trophies, trophy_leaders, number_market, contract_market, number_deck, contract_deck, discard_pile, seats, result } = view;
+  const hand = view.hand ? [...view.hand].sort() : null;
+  const bonus = view.suit_bonus ? [...view.suit_bonus].sort() : null;
+  const sorted = (value) => (Array.isArray(value) ? value.map(sorted)
+    : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted(value[k])])) : value);
+  return JSON.stringify(sorted({ phase, last_round, trophies, trophy_leaders, number_market, contract_market, number_deck, contract_deck, discard_pile, seats, result, hand, bonus }));
+}
+
+// Opens the table afresh in another tab of the same browser (the same player) and checks that the view
+// the page built from events (markets, piles, seats, scores, trophy leaders, hand) matches the view the
+// server sends the new tab.
+async function sameAsFresh(watcher, tableId) {
+  const fresh = await watcher.context().newPage();
+  const role = (await pageState(watcher)).role;
+  await fresh.goto(`${BASE}/#/table/${tableId}${role === 'spectator' ? '?watch=1' : ''}`);
+  await fresh.waitForSelector('.board');
+  const [built, server] = await Promise.all([watcher, fresh].map((p) => pageState(p).then((s) => essentials(s.view))));
+  await fresh.close();
+  check(built === server, `the view built from events matches the server's:\n${built}\n${server}`);
+}
+
 async function chooseName(page, name) {
   await page.fill('#name-input', name);
   await page.click('.name-form button[type=submit]');
@@ -228,6 +251,8 @@ async function main() {
         await shot(ana, 'table-desktop');
         await shot(ben, 'table-phone');
         await shot(cleo, 'table-spectator');
+        for (const p of [ana, ben, cleo]) await sameAsFresh(p, tableId);
+        await sameAsFresh(ben, tableId);
         midShot = true;
       });
       state = await settled(page, state.n);
@@ -267,6 +292,7 @@ async function main() {
     }
     const [a, , c] = await Promise.all([ana, ben, cleo].map(pageState));
     check(JSON.stringify(a.view.result) === JSON.stringify(c.view.result), 'the spectator sees the same result');
+    for (const p of [ana, ben, cleo]) await sameAsFresh(p, tableId);
     await shot(ana, 'end-desktop');
     await shot(ben, 'end-phone');
     const logText = await hook(ana, () => window.__romirami.page.log().join('\n'));

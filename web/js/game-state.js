@@ -157,6 +157,8 @@ export function rescore(view) {
       score.total = score.public_total + score.suit_bonus;
     }
     const final = view.result?.scores?.find((r) => r.seat === s.seat);
-    s.score = final ? { ...final, public_total: final.contracts + final.trophies + final.star } : score;
+    s.score = final
+      ? { contracts: final.contracts, trophies: final.trophies, star: final.star, public_total: final.contracts + final.trophies + final.star, suit_bonus: final.suit_bonus, total: final.total }
+      : score;
   }
 }

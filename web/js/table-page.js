@@ -90,7 +90,6 @@ export function mountTable(root, tableId, params) {
       if (msg.view) {
         const wasPlaying = t.gs != null;
         t.gs = gameState(msg.view);
-        rescore(t.gs.view);
         t.eventCount = msg.view.event_count;
         t.result = msg.view.result ?? null;
         if (!wasPlaying) addLog({ kind: 'turn', parts: [t.result ? 'The game is over.' : msg.view.event_count <= 1 ? 'The game has started. Good luck!' : 'The game is under way.'] });
