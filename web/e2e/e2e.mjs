@@ -202,6 +202,7 @@ async function main() {
 
     // Play the whole game by clicking.
     let moves = 0;
+    const kinds = {};
     let tookBack = false;
     let refused = false;
     let dropped = false;
@@ -259,6 +260,7 @@ async function main() {
       check(!state.error, `the server accepted ${JSON.stringify(action)}: ${state.error}`);
       await caughtUp([ana, ben, cleo], state.n);
       moves += 1;
+      kinds[action.type] = (kinds[action.type] ?? 0) + 1;
 
       // Once: take the first take back, then play on.
       if (!tookBack && action.type === 'take') {
@@ -282,7 +284,7 @@ async function main() {
         dropped = true;
       }
     }
-    log(`game over after ${moves} moves`);
+    log(`game over after ${moves} moves: ${JSON.stringify(kinds)}`);
     check(tookBack && dropped, 'the take back and the reconnect were exercised');
 
     // Everybody sees the end screen with the breakdown and the winner; the spectator too.
