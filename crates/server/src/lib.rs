@@ -8,6 +8,7 @@
 //! - [`store`]: PostgreSQL or SQLite: tables, the action log of every game, finished games;
 //! - [`api`]: the REST API over finished games, players and live tables, with its OpenAPI document;
 //! - [`client`] and [`bots`]: a client of the protocol, and bots that play with it;
+//! - [`crash`]: the crash harness (SIGKILL at random moments, then checks that nothing was lost);
 //! - [`cli`]: the `romirami` command line (`serve`, `bots`, `simulate`, `verify`).
 //!
 //! A server on a free port with a SQLite file, shut down again:
@@ -34,6 +35,7 @@ pub mod bots;
 pub mod cli;
 pub mod client;
 pub mod config;
+pub mod crash;
 pub mod lobby;
 pub mod players;
 pub mod protocol;
