@@ -21,6 +21,9 @@ pub struct ServeArgs {
     /// The database: `sqlite://path` (created when missing) or `postgres://user@host/db`.
     #[arg(long, env = "DATABASE_URL", default_value = crate::store::DEFAULT_DATABASE_URL)]
     pub database_url: String,
+    /// How long the server's bot waits before each of its moves, in milliseconds.
+    #[arg(long, env = "ROMIRAMI_BOT_DELAY_MS", default_value_t = 700)]
+    pub bot_delay_ms: u64,
     /// The folder of the web client to serve at `/` (default: `web/` here, or in the source tree).
     #[arg(long, env = "ROMIRAMI_WEB_DIR")]
     pub web_dir: Option<std::path::PathBuf>,
@@ -43,6 +46,7 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
         let config = Config {
             allowed_origins: args.allowed_origins.clone(),
             web_dir: args.web_dir.clone().or_else(crate::config::default_web_dir),
+            bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
             ..Config::default()
         };
         let state = AppState::open(config, store).await.context("restoring the games in play")?;
