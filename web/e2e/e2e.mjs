@@ -185,13 +185,14 @@ async function twoPlayers(browser) {
     const ben = await openPage(browser, phone);
     const cleo = await openPage(browser, desktop);
 
-    // Ana names herself and creates a public three-seat table.
+    // Ana names herself and creates a public three-seat table with a relaxed clock.
     await ana.goto(`${BASE}/#/`);
     await chooseName(ana, 'Ana');
     await ana.waitForSelector('[data-testid=my-name]');
     await ana.selectOption('#opt-seats', '3');
     await ana.selectOption('#opt-public', 'true');
     await ana.selectOption('#opt-spectators', 'everyone');
+    await ana.selectOption('#opt-clock', 'relaxed');
     await ana.click('#create-table');
     await ana.waitForSelector('#invite-link');
     const inviteLink = await ana.inputValue('#invite-link');
@@ -204,6 +205,9 @@ async function twoPlayers(browser) {
     await cleo.goto(`${BASE}/#/`);
     await chooseName(cleo, 'Cleo');
     await cleo.waitForSelector(`.table-row[data-table="${tableId}"]`);
+    const rowClock = await cleo.textContent(`.table-row[data-table="${tableId}"] .clock-words`);
+    check(rowClock.startsWith('Relaxed: 1 min 30 s a turn + 5 min reserve'), `the lobby shows the table's clock: ${rowClock}`);
+    await cleo.selectOption('#opt-clock', 'normal');
     await shot(cleo, 'lobby');
     await cleo.click(`.table-row[data-table="${tableId}"] [data-action=watch]`);
     await cleo.waitForSelector('.waiting');
@@ -220,6 +224,7 @@ async function twoPlayers(browser) {
     check(roles[2] === 'spectator', 'Cleo watches as a spectator');
     const seats = new Map([[roles[0].seat, ana], [roles[1].seat, ben]]);
     check(seats.size === 2, 'Ana and Ben have two seats');
+    for (const p of [ana, ben, cleo]) await p.waitForSelector('.player.turn .seat-clock.running');
     const cleoView = (await pageState(cleo)).view;
     check(cleoView.hand === undefined && (await cleo.locator('.hand .card').count()) === 0, 'the spectator sees no hand');
 

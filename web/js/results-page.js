@@ -27,7 +27,7 @@ function botNote(game, seat, short = false) {
   const i = game.players.findIndex((p) => p.seat === seat);
   const moves = game.bot_actions?.[i] ?? 0;
   if (game.players[i]?.bot) return botBadge();
-  if (moves > 0) return botBadge(short ? `bot ${moves}` : `bot played ${moves} move${moves === 1 ? '' : 's'}`, `The bot played ${moves} of this player’s moves, while they were out of time or away`);
+  if (moves > 0) return botBadge(short ? `bot: ${moves} move${moves === 1 ? '' : 's'}` : `bot played ${moves} move${moves === 1 ? '' : 's'}`, `The bot played ${moves} of this player’s moves, while they were out of time or away`);
   return null;
 }
 
