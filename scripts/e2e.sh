@@ -9,8 +9,8 @@
 # throwaway database, runs web/e2e/e2e.mjs against it and stops the server.
 #
 # Environment: CHROME (the browser, default /usr/bin/chromium); E2E_SCREENSHOTS (a folder to save the
-# screenshots in, e.g. docs/screenshots; default a temporary folder); E2E_TIMEOUT_MS (default 300000);
-# E2E_SEED (repeat a run's choices).
+# screenshots in, e.g. docs/screenshots; default a temporary folder); E2E_TIMEOUT_MS (default 480000);
+# E2E_SEED (repeat a run's choices); E2E_ONLY (players or bots: run one part).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

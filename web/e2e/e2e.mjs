@@ -7,8 +7,16 @@
 // invite link, the host starts it with two, and they play a complete game by clicking the page's controls; a third session watches from the lobby. On the
 // way it takes a move back, sends a move the server refuses (and checks the refusal is shown), and
 // drops one player's connection (and checks the page says so and plays on). At the end every page shows
-// the scores, and the finished game is on the past-results pages with its record. The test asks the
-// page which moves are possible (window.__romirami.page.legal()) but acts only by clicking.
+// the scores, and the finished game is on the past-results pages with its record.
+//
+// Then a host alone plays against two bots on a clocked table: she adds them with the page's button
+// (removing one on the way), the table starts by itself, she lets her time run out once (the bot plays
+// for her; she takes her seat back), and plays on to the end; the bots and the bot's moves for her are
+// marked on the end screen and the game page. Last, a game against a bot that she leaves: it ends as
+// abandoned and is shown so.
+//
+// The test asks the page which moves are possible (window.__romirami.page.legal()) but acts only by
+// clicking.
 
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
@@ -18,7 +26,7 @@ const BASE = (process.env.ROMIRAMI_URL ?? 'http://127.0.0.1:8080').replace(/\/$/
 const CHROME = process.env.CHROME ?? '/usr/bin/chromium';
 const shotsArg = process.argv.indexOf('--screenshots');
 const SHOTS = shotsArg > 0 ? process.argv[shotsArg + 1] : process.env.E2E_SCREENSHOTS ?? null;
-const LIMIT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 5 * 60 * 1000);
+const LIMIT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 8 * 60 * 1000);
 const started = Date.now();
 
 function log(...args) {
@@ -147,28 +155,44 @@ async function caughtUp(pages, n) {
   }
 }
 
-async function main() {
-  log(`server ${BASE}, browser ${CHROME}, seed ${seed}`);
-  const browser = await chromium.launch({ executablePath: CHROME, headless: true, args: ['--no-sandbox'] });
-  try {
-    const desktop = { viewport: { width: 1366, height: 900 } };
-    const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-    const ana = await (await browser.newContext(desktop)).newPage();
-    const ben = await (await browser.newContext(phone)).newPage();
-    const cleo = await (await browser.newContext(desktop)).newPage();
-    for (const p of [ana, ben, cleo]) {
-      p.setDefaultTimeout(20000);
-      p.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
-      p.on('console', (m) => { if (m.type() === 'error') log(`console error: ${m.text()}`); });
-    }
+const desktop = { viewport: { width: 1366, height: 900 } };
+const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
-    // Ana names herself and creates a public three-seat table.
+// A page in a browser context of its own (a player of their own), failing the test on a page error.
+async function openPage(browser, options) {
+  const page = await (await browser.newContext(options)).newPage();
+  page.setDefaultTimeout(20000);
+  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
+  page.on('console', (m) => { if (m.type() === 'error') log(`console error: ${m.text()}`); });
+  return page;
+}
+
+// Follows a finished game's link to its page, reloading while the server is still storing it.
+async function openGamePage(page) {
+  await page.click('#game-page-link');
+  for (let attempt = 0; ; attempt += 1) {
+    const ok = await page.waitForSelector('#download-record', { timeout: 3000 }).then(() => true, () => false);
+    if (ok) break;
+    check(attempt < 10, 'the finished game appears on its page');
+    await page.reload();
+  }
+  return hook(page, () => window.__romirami.page.game());
+}
+
+async function twoPlayers(browser) {
+  {
+    const ana = await openPage(browser, desktop);
+    const ben = await openPage(browser, phone);
+    const cleo = await openPage(browser, desktop);
+
+    // Ana names herself and creates a public three-seat table with a relaxed clock.
     await ana.goto(`${BASE}/#/`);
     await chooseName(ana, 'Ana');
     await ana.waitForSelector('[data-testid=my-name]');
     await ana.selectOption('#opt-seats', '3');
     await ana.selectOption('#opt-public', 'true');
     await ana.selectOption('#opt-spectators', 'everyone');
+    await ana.selectOption('#opt-clock', 'relaxed');
     await ana.click('#create-table');
     await ana.waitForSelector('#invite-link');
     const inviteLink = await ana.inputValue('#invite-link');
@@ -181,6 +205,9 @@ async function main() {
     await cleo.goto(`${BASE}/#/`);
     await chooseName(cleo, 'Cleo');
     await cleo.waitForSelector(`.table-row[data-table="${tableId}"]`);
+    const rowClock = await cleo.textContent(`.table-row[data-table="${tableId}"] .clock-words`);
+    check(rowClock.startsWith('Relaxed: 1 min 30 s a turn + 5 min reserve'), `the lobby shows the table's clock: ${rowClock}`);
+    await cleo.selectOption('#opt-clock', 'normal');
     await shot(cleo, 'lobby');
     await cleo.click(`.table-row[data-table="${tableId}"] [data-action=watch]`);
     await cleo.waitForSelector('.waiting');
@@ -197,6 +224,7 @@ async function main() {
     check(roles[2] === 'spectator', 'Cleo watches as a spectator');
     const seats = new Map([[roles[0].seat, ana], [roles[1].seat, ben]]);
     check(seats.size === 2, 'Ana and Ben have two seats');
+    for (const p of [ana, ben, cleo]) await p.waitForSelector('.player.turn .seat-clock.running');
     const cleoView = (await pageState(cleo)).view;
     check(cleoView.hand === undefined && (await cleo.locator('.hand .card').count()) === 0, 'the spectator sees no hand');
 
@@ -301,13 +329,7 @@ async function main() {
     check(/took/.test(logText) && /completed/.test(logText) && /Game over/.test(logText), 'the log tells the game in words');
 
     // The game's page (REST): result and a record to download.
-    await ana.click('#game-page-link');
-    for (let attempt = 0; ; attempt += 1) {
-      const ok = await ana.waitForSelector('#download-record', { timeout: 3000 }).then(() => true, () => false);
-      if (ok) break;
-      check(attempt < 10, 'the finished game appears on its page');
-      await ana.reload();
-    }
+    await openGamePage(ana);
     const href = await ana.getAttribute('#download-record', 'href');
     const record = await hook(ana, (url) => fetch(url).then((r) => r.json()), href);
     check(record.format === 'romirami-record/1', `the record downloads (${record.format})`);
@@ -322,6 +344,138 @@ async function main() {
     await ana.waitForSelector(`.game-row[data-game="${tableId}"]`);
     await shot(ana, 'past-games');
     log('the finished game is on the past-results page');
+    await Promise.all([ana, ben, cleo].map((p) => p.context().close()));
+  }
+}
+
+// Dora plays against two bots on a clocked table, to the end.
+async function againstBots(browser) {
+  const dora = await openPage(browser, desktop);
+  await dora.goto(`${BASE}/#/`);
+  await chooseName(dora, 'Dora');
+  await dora.waitForSelector('[data-testid=my-name]');
+  // A custom clock: 12 s a turn and 3 s of reserve, short enough to run out of once on purpose.
+  await dora.selectOption('#opt-seats', '3');
+  await dora.selectOption('#opt-clock', 'custom');
+  await dora.fill('#opt-turn-s', '12');
+  await dora.fill('#opt-reserve-s', '3');
+  await dora.click('#create-table');
+  await dora.waitForSelector('#add-bot:not([disabled])');
+  const clockText = await dora.textContent('.waiting .table-clock');
+  check(/12 s a turn \+ 3 s reserve/.test(clockText), `the waiting room shows the clock: ${clockText}`);
+
+  // A bot, removed again; then two bots, and the full table starts by itself.
+  await dora.click('#add-bot');
+  await dora.waitForSelector('.waiting .seats li.bot[data-seat="1"] .badge.bot');
+  await dora.click('.waiting .seats li[data-seat="1"] button:has-text("Remove")');
+  await dora.waitForSelector('.waiting .seats li.free[data-seat="1"]');
+  await dora.click('#add-bot');
+  await dora.waitForSelector('.waiting .seats li.bot[data-seat="1"]');
+  await shot(dora, 'waiting-room-bot');
+  await dora.click('#add-bot');
+  await dora.waitForSelector('.board');
+  const summary = await hook(dora, () => window.__romirami.page.summary());
+  const me = (await pageState(dora)).role.seat;
+  check(summary.bots.filter(Boolean).length === 2 && !summary.bots[me], `two bots and Dora: ${JSON.stringify(summary.bots)}`);
+  check(await dora.locator('.player.bot .badge.bot').count() === 2, 'the bot seats are marked');
+  log('Dora plays against two bots');
+
+  let moves = 0;
+  let ranOut = false;
+  let reclaims = 0;
+  for (;;) {
+    timeLeft();
+    await dora.waitForFunction(() => {
+      const p = window.__romirami.page;
+      return p.result() != null || p.legal() != null || document.querySelector('#take-seat-back:not([disabled])') != null;
+    }, null, { timeout: Math.min(60000, timeLeft()) });
+    let state = await pageState(dora);
+    if (state.over) break;
+    if (await dora.locator('#take-seat-back:not([disabled])').count()) {
+      // Out of time (once on purpose, maybe again on a slow machine): take the seat back.
+      await dora.click('#take-seat-back');
+      reclaims += 1;
+      log('Dora takes her seat back');
+      continue;
+    }
+
+    // Once, a few moves in: the clocks count down, then Dora lets her time run out.
+    if (!ranOut && moves >= 6) {
+      await dora.waitForSelector(`.player[data-seat="${me}"] .seat-clock.running`);
+      const turnClock = await dora.textContent('[data-clock-turn]');
+      check(/^\d+:\d\d (left|of reserve left)$/.test(turnClock.trim()), `the turn's countdown is shown: ${turnClock}`);
+      const clocks = await hook(dora, () => window.__romirami.page.clocks());
+      check(clocks.toAct === me && clocks.reserves.length === 3, `the clocks are live: ${JSON.stringify(clocks)}`);
+      await shot(dora, 'table-bots-clock');
+      await dora.waitForSelector('#bot-notice', { timeout: Math.min(30000, timeLeft()) });
+      check(await dora.locator(`.player[data-seat="${me}"] .badge.bot`).count() === 1, 'Dora’s seat is marked as the bot’s');
+      await shot(dora, 'table-bot-for-you');
+      log('Dora ran out of time: the bot plays for her');
+      ranOut = true;
+      continue;
+    }
+
+    const action = choose(state.legal);
+    await perform(dora, action);
+    state = await settled(dora, state.n);
+    if (state.error) {
+      // Only a move sent as the clock ran out may be refused.
+      check(/bot/.test(state.error), `the server accepted ${JSON.stringify(action)}: ${state.error}`);
+      continue;
+    }
+    moves += 1;
+  }
+  check(ranOut && reclaims >= 1, 'Dora ran out of time and took her seat back');
+  await dora.waitForSelector('#end-title');
+  check(await dora.locator('table.scores .badge.bot').count() >= 2, 'the end screen marks the bots');
+  log(`the game against the bots is over; Dora played ${moves} moves`);
+  await shot(dora, 'end-bots');
+
+  const game = await openGamePage(dora);
+  const bots = game.players.filter((p) => p.bot).length;
+  const doraIndex = game.players.findIndex((p) => p.name === 'Dora');
+  check(bots === 2 && game.bot_actions[doraIndex] > 0, `the game page knows the bots and the bot's moves for Dora: ${JSON.stringify(game.bot_actions)}`);
+  const played = await dora.textContent('.game-page');
+  check(played.includes(`bot played ${game.bot_actions[doraIndex]} move`), 'the game page says how many moves the bot played for Dora');
+  await shot(dora, 'game-page-bots');
+  return dora;
+}
+
+// Dora starts a game against a bot and leaves it: every player has left, so it ends as abandoned.
+async function abandoned(dora) {
+  await dora.goto(`${BASE}/#/`);
+  await dora.waitForSelector('#create-table:not([disabled])');
+  await dora.selectOption('#opt-seats', '2');
+  await dora.selectOption('#opt-clock', 'none');
+  await dora.click('#create-table');
+  await dora.waitForSelector('#add-bot:not([disabled])');
+  const tableId = (await dora.inputValue('#invite-link')).match(/#\/table\/([0-9a-f-]+)/)[1];
+  await dora.click('#add-bot');
+  await dora.waitForSelector('.board');
+  check((await dora.textContent('.table-info .table-clock')).includes('No clock'), 'the table says it has no clock');
+  await dora.click('details.leave summary');
+  await dora.click('#leave-game');
+  await dora.waitForFunction(() => location.hash === '#/');
+  await dora.goto(`${BASE}/#/games/${tableId}`);
+  for (let attempt = 0; ; attempt += 1) {
+    const ok = await dora.waitForSelector('#game-title', { timeout: 3000 }).then(() => true, () => false);
+    if (ok) break;
+    check(attempt < 10, 'the abandoned game appears on its page');
+    await dora.reload();
+  }
+  check((await dora.textContent('#game-title')) === 'Abandoned game', 'the game page says the game was abandoned');
+  await dora.goto(`${BASE}/#/games`);
+  await dora.waitForSelector(`.game-row[data-game="${tableId}"] .badge.abandoned`);
+  await shot(dora, 'past-games-abandoned');
+  log('the game left by its only player is shown as abandoned');
+}
+
+async function main() {
+  log(`server ${BASE}, browser ${CHROME}, seed ${seed}`);
+  const browser = await chromium.launch({ executablePath: CHROME, headless: true, args: ['--no-sandbox'] });
+  try {
+    if (!process.env.E2E_ONLY || process.env.E2E_ONLY === 'players') await twoPlayers(browser);
+    if (!process.env.E2E_ONLY || process.env.E2E_ONLY === 'bots') await abandoned(await againstBots(browser));
   } finally {
     await browser.close();
   }

@@ -1,10 +1,11 @@
 // The home page: choose a display name (kept with the guest token in this browser), see the live list
 // of public tables (protocol section 12) and sit down or watch, and create a table (seats, public or
-// private, who may watch). Creating a table leads to its page, where the invite link is.
+// private, who may watch, its turn clock). Creating a table leads to its page, where the invite link is.
 
 import { connection } from './connection.js';
 import { h, replace, toast, icon } from './dom.js';
 import { identity, rememberInvite } from './identity.js';
+import { CLOCK_PRESETS, clockTimes, clockWords } from './clock.js';
 
 /** A form asking for a display name; calls `done(player)` once the server has welcomed it. */
 export function nameForm(done, { intro = 'Choose the name other players will see.' } = {}) {
@@ -40,12 +41,15 @@ function tableRow(summary, me) {
   const free = summary.state === 'waiting' && summary.seats.some((s) => s === null);
   const canWatch = summary.spectators === 'everyone';
   const host = summary.seats.find((s) => s?.id === summary.host)?.name ?? 'someone';
+  const bot = (i) => summary.bots?.[i] === true;
   return h('li.table-row', { 'data-table': summary.id },
     h('div.who',
       h('span.badge', { class: `state-${summary.state}` }, summary.state === 'waiting' ? 'Waiting' : 'Playing'),
       h('strong', `${host}’s table`),
-      h('span.muted', ` · ${seatsText(summary)}${summary.spectator_count ? ` · ${summary.spectator_count} watching` : ''}`)),
-    h('ul.seat-list', { 'aria-label': 'Seats' }, summary.seats.map((s) => h('li', { class: s ? 'taken' : 'free' }, s ? s.name : 'free seat'))),
+      h('span.muted', ` · ${seatsText(summary)}${summary.spectator_count ? ` · ${summary.spectator_count} watching` : ''}`),
+      h('span.muted.small.clock-words', clockWords(summary.clock))),
+    h('ul.seat-list', { 'aria-label': 'Seats' }, summary.seats.map((s, i) => h('li', { class: s ? (bot(i) ? 'taken bot' : 'taken') : 'free' },
+      s ? s.name : 'free seat', s && bot(i) ? h('span.badge.bot', { title: 'The server’s bot plays this seat' }, 'Bot') : null))),
     h('div.row-actions',
       mine ? h('a.button.primary', { href: `#/table/${summary.id}` }, 'Back to my seat')
         : free ? h('a.button.primary', { href: `#/table/${summary.id}`, 'data-action': 'sit' }, 'Sit down') : null,
@@ -93,20 +97,43 @@ export function mountLobby(root) {
       h('option', { value: 'false' }, 'Private: invite link only'), h('option', { value: 'true' }, 'Public: listed here'));
     const spectators = h('select', { id: 'opt-spectators', name: 'spectators' },
       h('option', { value: 'everyone' }, 'Anyone may watch'), h('option', { value: 'link' }, 'Only with the link'), h('option', { value: 'nobody' }, 'Nobody may watch'));
+    const clock = h('select', { id: 'opt-clock', name: 'clock', onchange: () => { custom.hidden = clock.value !== 'custom'; } },
+      h('option', { value: 'none' }, 'No clock: a friendly table'),
+      CLOCK_PRESETS.map((p) => h('option', { value: p.id }, `${p.name}: ${clockTimes(p)}`)),
+      h('option', { value: 'custom' }, 'Custom…'));
+    const turnS = h('input', { id: 'opt-turn-s', type: 'number', min: 1, max: 3600, step: 1, value: 60, 'aria-label': 'Seconds a turn' });
+    const reserveS = h('input', { id: 'opt-reserve-s', type: 'number', min: 0, max: 3600, step: 1, value: 180, 'aria-label': 'Seconds of reserve' });
+    const custom = h('div.row.custom-clock', { hidden: true }, turnS, h('span', 's a turn +'), reserveS, h('span', 's reserve'));
     const error = h('p.error', { role: 'alert' });
     const button = h('button.primary', { type: 'submit', id: 'create-table', disabled: !connection.player }, 'Create table');
+    // The clock as create_table wants it; null for none, or a sentence when the custom times are wrong.
+    const chosenClock = () => {
+      if (clock.value === 'none') return null;
+      const preset = CLOCK_PRESETS.find((p) => p.id === clock.value);
+      if (preset) return { turn_ms: preset.turn_ms, reserve_ms: preset.reserve_ms };
+      const [turn, reserve] = [Number(turnS.value), Number(reserveS.value)];
+      if (!(turn >= 1 && turn <= 3600 && reserve >= 0 && reserve <= 3600)) return 'A custom clock needs 1 to 3600 s a turn and 0 to 3600 s of reserve.';
+      return { turn_ms: Math.round(turn * 1000), reserve_ms: Math.round(reserve * 1000) };
+    };
     replace(createBox, h('h2', { id: 'create-title' }, 'New table'),
       h('form.create', {
         onsubmit: (e) => {
           e.preventDefault();
           error.textContent = '';
-          const sent = connection.send({ type: 'create_table', seats: Number(seats.value), public: visibility.value === 'true', spectators: spectators.value });
+          const chosen = chosenClock();
+          if (typeof chosen === 'string') { error.textContent = chosen; return; }
+          const msg = { type: 'create_table', seats: Number(seats.value), public: visibility.value === 'true', spectators: spectators.value };
+          if (chosen) msg.clock = chosen;
+          const sent = connection.send(msg);
           if (!sent) error.textContent = 'Not connected to the server yet.';
         },
       },
       h('label', { for: 'opt-seats' }, 'Seats'), seats,
       h('label', { for: 'opt-public' }, 'Table'), visibility,
       h('label', { for: 'opt-spectators' }, 'Spectators'), spectators,
+      h('label', { for: 'opt-clock' }, 'Clock'), clock,
+      custom,
+      h('p.muted.small.clock-help', 'With a clock, a turn that runs over spends the seat’s reserve; a seat out of both is played by the bot until its player takes it back.'),
       button, error));
     createBox.error = error;
   }

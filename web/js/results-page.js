@@ -5,7 +5,7 @@
 import { h, replace, when } from './dom.js';
 import { listGames, getGame, getPlayer, recordUrl } from './api.js';
 import { ENDED_BY_WORDS } from './rules-data.js';
-import { scoreTable } from './table-page.js';
+import { scoreTable, botBadge } from './table-page.js';
 
 /** An instant as the API wants it: RFC 3339 in UTC, whole seconds. */
 const rfc3339 = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -22,16 +22,26 @@ function playerLink(p) {
   return h('a', { href: `#/players/${p.id}` }, p.name);
 }
 
+/** The mark after a player's name: a bot's seat, or how many of a player's moves the bot played. */
+function botNote(game, seat, short = false) {
+  const i = game.players.findIndex((p) => p.seat === seat);
+  const moves = game.bot_actions?.[i] ?? 0;
+  if (game.players[i]?.bot) return botBadge();
+  if (moves > 0) return botBadge(short ? `bot: ${moves} move${moves === 1 ? '' : 's'}` : `bot played ${moves} move${moves === 1 ? '' : 's'}`, `The bot played ${moves} of this player’s moves, while they were out of time or away`);
+  return null;
+}
+
 function gameRow(game) {
   const winners = new Set(game.winners);
+  const abandoned = game.ended_by === 'abandoned';
   const bySeat = new Map(game.scores.map((s) => [s.seat, s]));
   return h('li.game-row', { 'data-game': game.id },
     h('a.game-link', { href: `#/games/${game.id}`, 'aria-label': `Game of ${when(game.finished_at)}: ${game.players.map((p) => `${p.name} ${bySeat.get(p.seat)?.total ?? ''}`).join(', ')}` },
       h('span.date', when(game.finished_at)),
-      h('span.lineup', game.players.map((p) => h('span', { class: winners.has(p.seat) ? 'pl winner' : 'pl' },
-        winners.has(p.seat) ? h('span.crown', { 'aria-hidden': 'true' }, '★') : null,
-        p.name, ' ', h('b', bySeat.get(p.seat)?.total ?? '–')))),
-      h('span.muted.small', ENDED_SHORT[game.ended_by] ?? game.ended_by)));
+      h('span.lineup', game.players.map((p) => h('span', { class: winners.has(p.seat) && !abandoned ? 'pl winner' : 'pl' },
+        winners.has(p.seat) && !abandoned ? h('span.crown', { 'aria-hidden': 'true' }, '★') : null,
+        p.name, botNote(game, p.seat, true), ' ', h('b', bySeat.get(p.seat)?.total ?? '–')))),
+      abandoned ? h('span.badge.abandoned', 'Abandoned') : h('span.muted.small', ENDED_SHORT[game.ended_by] ?? game.ended_by)));
 }
 
 export function mountGames(root, params) {
@@ -107,13 +117,15 @@ export function mountGame(root, id) {
       if (!alive) return;
       const names = new Map(game.players.map((p) => [p.seat, p.name]));
       const winners = game.winners.map((s) => names.get(s));
+      const abandoned = game.ended_by === 'abandoned';
       replace(box,
         h('p', h('a', { href: '#/games' }, '← Past games')),
         h('section.card-panel',
-          h('h1', `${winners.join(' and ')} won`),
-          h('p.muted', `${game.players.length} players · started ${when(game.started_at)} · finished ${when(game.finished_at)} · ended because ${ENDED_BY_WORDS[game.ended_by] ?? game.ended_by}`),
-          h('p', 'Players: ', game.players.flatMap((p, i) => [i ? ', ' : '', playerLink(p), game.places ? ` (${ordinal(game.places[i])})` : ''])),
-          scoreTable({ scores: game.scores, winners: game.winners }, (seat) => names.get(seat)),
+          h('h1', { id: 'game-title' }, abandoned ? 'Abandoned game' : `${winners.join(' and ')} won`),
+          abandoned ? h('p.notice', `Every player left before the end, so the game stopped where it stood. ${winners.join(' and ')} ${winners.length > 1 ? 'were' : 'was'} ahead.`) : null,
+          h('p.muted', `${game.players.length} players · started ${when(game.started_at)} · ${abandoned ? 'abandoned' : 'finished'} ${when(game.finished_at)} · ended because ${ENDED_BY_WORDS[game.ended_by] ?? game.ended_by}`),
+          h('p', 'Players: ', game.players.flatMap((p, i) => [i ? ', ' : '', playerLink(p), botNote(game, p.seat), game.places ? ` (${ordinal(game.places[i])})` : ''])),
+          scoreTable({ scores: game.scores, winners: abandoned ? [] : game.winners }, (seat) => names.get(seat), (seat) => botNote(game, seat)),
           h('div.row.buttons',
             h('a.button.primary', { href: recordUrl(id), download: `romirami-${id}.json`, id: 'download-record' }, 'Download the game record'),
             h('a.button', { href: '#/' }, 'Play another game'))));

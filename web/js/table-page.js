@@ -1,6 +1,7 @@
 // The table page: joins (or watches) one table and draws it as the server describes it: the waiting
-// room before the start (seats, invite link, start button), then the game (markets, trophies, every
-// player's area, your hand, whose turn it is, a game log in words) and the end screen. Moves are built
+// room before the start (seats, bots, invite link, start button), then the game (markets, trophies,
+// every player's area, your hand, whose turn it is, the clocks, a game log in words) and the end screen.
+// A seat the server's bot plays is marked; when it is yours, the page offers to take it back. Moves are built
 // by clicking (cards, contracts, the Star) and sent as they are; the server decides, and its refusal is
 // shown as it words it. The `your_turn` list only highlights what is possible.
 
@@ -12,6 +13,7 @@ import { numberCard, emptySlot, cardBack, contractCard, trophyTile, starToken, s
 import { gameState, applyEvent, rescore } from './game-state.js';
 import { describe } from './game-log.js';
 import { nameForm } from './lobby-page.js';
+import { clockWords, clocksAt, countdown } from './clock.js';
 
 // Multisets of card codes, as the protocol treats lists of cards (section 4).
 function counts(cards) {
@@ -37,6 +39,8 @@ export function mountTable(root, tableId, params) {
     summary: null, role: null, gs: null, legal: null, eventCount: 0, result: null,
     sel: { market: new Set(), hand: new Set(), contract: null, star: false },
     pending: null, error: '', notice: '', log: [], bySuit: false, gone: null,
+    // The last `clocks` message and when it arrived (performance.now()); whether we asked for our seat back.
+    clocks: null, clocksAt: 0, reclaiming: false,
   };
 
   const el = h('div.table-page');
@@ -51,7 +55,10 @@ export function mountTable(root, tableId, params) {
   const view = () => t.gs?.view ?? null;
   const nameOf = (seat) => t.summary?.seats?.[seat]?.name ?? `Seat ${seat + 1}`;
   const who = (seat) => (seat === mySeat() ? 'You' : nameOf(seat));
-  const myTurn = () => view()?.phase?.state === 'playing' && view().phase.seat === mySeat();
+  const isBot = (seat) => seat != null && t.summary?.bots?.[seat] === true;
+  const botPlaysForMe = () => mySeat() != null && isBot(mySeat()) && !t.result;
+  // Our turn to play ourselves: not while the bot plays our seat.
+  const myTurn = () => view()?.phase?.state === 'playing' && view().phase.seat === mySeat() && !botPlaysForMe();
   const sortedHand = () => sortCards(view()?.hand ?? [], t.bySuit);
 
   function clearSelection() {
@@ -85,8 +92,12 @@ export function mountTable(root, tableId, params) {
     connection.on('table', (msg) => {
       if (!mine(msg)) return;
       const first = !t.summary;
+      const wasMine = botPlaysForMe();
       t.summary = msg.table;
       t.role = msg.role;
+      if (botPlaysForMe() && !wasMine && !first) addLog({ kind: 'alert', parts: ['The bot is playing your seat.'] });
+      if (!botPlaysForMe()) t.reclaiming = false;
+      else t.legal = null;
       if (msg.view) {
         const wasPlaying = t.gs != null;
         t.gs = gameState(msg.view);
@@ -120,6 +131,12 @@ export function mountTable(root, tableId, params) {
     }),
     connection.on('your_turn', (msg) => {
       if (!mine(msg)) return;
+      // The server asks only a seat its player plays: if the bot had it, it is ours again.
+      if (isBot(mySeat())) {
+        t.summary.bots[mySeat()] = false;
+        t.reclaiming = false;
+        addLog({ kind: 'alert', parts: ['Your seat is yours again.'] });
+      }
       const step = view()?.phase?.step;
       if (step && t.announced !== step) {
         t.announced = step;
@@ -132,6 +149,12 @@ export function mountTable(root, tableId, params) {
       if (!mine(msg)) return;
       if (msg.id === t.pending) t.pending = null;
       if (msg.events > t.eventCount) resync();
+      draw();
+    }),
+    connection.on('clocks', (msg) => {
+      if (!mine(msg)) return;
+      t.clocks = msg;
+      t.clocksAt = performance.now();
       draw();
     }),
     connection.on('game_over', (msg) => {
@@ -229,38 +252,94 @@ export function mountTable(root, tableId, params) {
     const isHost = connection.player?.id === s.host;
     const seated = s.seats.filter(Boolean).length;
     const amSeated = s.seats.some((p) => p?.id === connection.player?.id);
+    const free = s.seats.some((p) => p === null);
     return h('section.card-panel.waiting', { 'aria-labelledby': 'wait-title' },
       h('h1', { id: 'wait-title' }, 'Waiting for players'),
       t.notice ? h('p.notice', t.notice) : null,
       h('p.muted', `${seated} of ${s.seats.length} seats taken. The game starts by itself when every seat is taken${isHost ? ', or when you start it' : ''}.`),
-      h('ol.seats', s.seats.map((p, i) => h('li', { class: p ? 'taken' : 'free' },
+      h('ol.seats', s.seats.map((p, i) => h('li', { class: p ? (isBot(i) ? 'taken bot' : 'taken') : 'free', 'data-seat': i },
         h('span.seatno', `Seat ${i + 1}`),
         h('span.pname', p ? p.name : 'Free seat'),
         p?.id === s.host ? h('span.badge', 'Host') : null,
+        p && isBot(i) ? h('span.badge.bot', { title: 'The server’s bot plays this seat' }, 'Bot') : null,
         p?.id === connection.player?.id ? h('span.badge.you', 'You') : null,
         isHost && p && p.id !== s.host ? h('button.small', { type: 'button', 'data-key': `kick${i}`, onclick: () => connection.send({ type: 'kick', table: tableId, seat: i }) }, 'Remove') : null))),
       invitePanel(),
       h('div.row.buttons',
+        isHost ? h('button', { type: 'button', id: 'add-bot', 'data-key': 'add-bot', disabled: !free, title: free ? 'The server’s bot takes the first free seat' : 'Every seat is taken', onclick: () => connection.send({ type: 'add_bot', table: tableId }) }, 'Add a bot') : null,
         isHost ? h('button.primary', { type: 'button', id: 'start-game', 'data-key': 'start', disabled: seated < 2, onclick: () => connection.send({ type: 'start', table: tableId }) }, seated < 2 ? 'Start (needs 2 players)' : 'Start the game') : null,
         !amSeated && s.seats.some((p) => p === null) ? h('button.primary', { type: 'button', id: 'sit-down', onclick: () => { mode = 'join'; enter(); } }, 'Sit down') : null,
         h('button', { type: 'button', 'data-key': 'leave', onclick: () => { connection.send({ type: 'leave', table: tableId }); location.hash = '#/'; } }, amSeated ? 'Leave the table' : 'Stop watching')),
       t.error ? h('p.error', { role: 'alert' }, t.error) : null,
-      h('p.muted.small', `${s.spectators === 'nobody' ? 'Nobody may watch.' : s.spectators === 'link' ? 'Spectators need the link.' : 'Anyone may watch.'} ${s.public ? 'Listed in the lobby.' : 'Private table.'}`));
+      h('p.muted.small', `${s.spectators === 'nobody' ? 'Nobody may watch.' : s.spectators === 'link' ? 'Spectators need the link.' : 'Anyone may watch.'} ${s.public ? 'Listed in the lobby.' : 'Private table.'}`),
+      h('p.muted.small.table-clock', `${clockWords(s.clock)}.`));
   }
+
+  // --- clocks ---------------------------------------------------------------------------------------------
+  // The clocks are drawn once per `clocks` message and their numbers updated by a ticker, without
+  // redrawing the page (which would move the focus and the selection).
+  const liveClocks = () => (t.clocks && !t.result ? clocksAt(t.clocks, performance.now() - t.clocksAt) : null);
+
+  /** What a seat's clock says now: its turn and reserve while it acts, else its reserve. */
+  function seatClock(seat) {
+    const c = liveClocks();
+    if (!c || c.reserves[seat] == null) return null;
+    const reserve = `reserve ${countdown(c.reserves[seat])}`;
+    if (c.toAct !== seat || isBot(seat)) return { text: reserve, running: false, low: false };
+    if (c.turn > 0) return { text: `${countdown(c.turn)} · ${reserve}`, running: true, low: c.turn < 10_000 && c.reserves[seat] < 10_000 };
+    return { text: reserve, running: true, low: true };
+  }
+
+  /** The clock of the seat to act, for the status line. */
+  function turnClock() {
+    const c = liveClocks();
+    if (!c || c.toAct == null || isBot(c.toAct)) return null;
+    const reserve = c.reserves[c.toAct] ?? 0;
+    if (c.turn > 0) return { text: `${countdown(c.turn)} left`, low: c.turn < 10_000 && reserve < 10_000 };
+    return { text: `${countdown(reserve)} of reserve left`, low: true };
+  }
+
+  function clockChip(seat) {
+    const c = seatClock(seat);
+    return c ? h('span.seat-clock', { 'data-clock-seat': seat, class: `${c.running ? 'running' : ''}${c.low ? ' low' : ''}`, title: 'Time left: the turn, then the seat’s reserve for the game' }, c.text) : null;
+  }
+
+  function tick() {
+    if (!t.clocks) return;
+    for (const chip of el.querySelectorAll('[data-clock-seat]')) {
+      const c = seatClock(Number(chip.dataset.clockSeat));
+      if (!c) continue;
+      chip.textContent = c.text;
+      chip.classList.toggle('running', c.running);
+      chip.classList.toggle('low', c.low);
+    }
+    const turn = el.querySelector('[data-clock-turn]');
+    const c = turnClock();
+    if (turn && c) {
+      turn.textContent = c.text;
+      turn.classList.toggle('low', c.low);
+    }
+  }
+  const ticker = setInterval(tick, 250);
 
   function statusLine() {
     const v = view();
     if (t.result || v.phase.state === 'over') return h('p.status', 'The game is over.');
     const { seat, step } = v.phase;
     const mineNow = seat === mySeat();
+    const byMe = mineNow && !isBot(seat);
+    const actor = mineNow ? 'The bot' : nameOf(seat);
     const what = {
-      take: mineNow ? 'Take 1 to 3 cards from the market that share a number or a suit.' : `${nameOf(seat)} is taking cards from the market.`,
-      contracts: mineNow ? 'Complete contracts, then pass.' : `${nameOf(seat)} may complete contracts, then passes.`,
-      discard: mineNow ? `You hold ${v.seats[seat].hand_size} cards: discard down to 10.` : `${nameOf(seat)} is discarding down to 10 cards.`,
+      take: byMe ? 'Take 1 to 3 cards from the market that share a number or a suit.' : `${actor} is taking cards from the market.`,
+      contracts: byMe ? 'Complete contracts, then pass.' : `${actor} may complete contracts, then passes.`,
+      discard: byMe ? `You hold ${v.seats[seat].hand_size} cards: discard down to 10.` : `${actor} is discarding down to 10 cards.`,
     }[step];
+    const clock = turnClock();
     return h('div.status', { class: mineNow ? 'status mine' : 'status' },
       h('strong', { 'data-testid': 'turn' }, mineNow ? 'Your turn' : `${nameOf(seat)}’s turn`),
+      isBot(seat) ? h('span.badge.bot', { title: 'The server’s bot plays this seat' }, mineNow ? 'Bot for you' : 'Bot') : null,
       h('span', ` — ${what}`),
+      clock ? h('span.turn-clock', { 'data-clock-turn': '', class: clock.low ? 'low' : '' }, clock.text) : null,
       v.last_round ? h('span.badge.alert', 'Last round') : null);
   }
 
@@ -271,11 +350,13 @@ export function mountTable(root, tableId, params) {
     const leads = v.trophies.filter((tr) => v.trophy_leaders?.[tr] === s.seat);
     const score = s.score;
     const total = score.total != null ? `${score.total}` : `${score.public_total}`;
-    return h('section', { class: `player${turn ? ' turn' : ''}${me ? ' me' : ''}`, 'aria-label': `${who(s.seat)}${me ? '' : ''}: ${s.contracts.length} contracts, ${s.hand_size} cards in hand, Star ${s.star_used ? 'used' : 'not used'}, score ${total}` },
+    return h('section', { class: `player${turn ? ' turn' : ''}${me ? ' me' : ''}${isBot(s.seat) ? ' bot' : ''}`, 'data-seat': s.seat, 'aria-label': `${who(s.seat)}${isBot(s.seat) ? ' (played by the bot)' : ''}: ${s.contracts.length} contracts, ${s.hand_size} cards in hand, Star ${s.star_used ? 'used' : 'not used'}, score ${total}` },
       h('header',
         h('span.pname', me ? `${nameOf(s.seat)} (you)` : nameOf(s.seat)),
         s.seat === v.first_player ? h('span.badge.first', { title: 'First player' }, '1st') : null,
-        turn ? h('span.badge.turn', 'to play') : null),
+        isBot(s.seat) ? h('span.badge.bot', { title: me ? 'The bot is playing for you' : 'The server’s bot plays this seat' }, 'Bot') : null,
+        turn ? h('span.badge.turn', 'to play') : null,
+        clockChip(s.seat)),
       h('div.pstats',
         h('span.handcount', { title: 'Cards in hand' }, h('span.miniback', { 'aria-hidden': 'true' }), `${s.hand_size}`),
         starToken({ used: s.star_used, label: s.star_used ? 'Star used' : 'Star not used' }),
@@ -355,6 +436,17 @@ export function mountTable(root, tableId, params) {
     const items = [];
     if (t.result) return null;
     if (mySeat() == null) return h('section.actions', { 'aria-label': 'Actions' }, statusLine());
+    if (botPlaysForMe()) {
+      return h('section.actions', { 'aria-label': 'Actions' },
+        statusLine(),
+        h('div.notice.bot-notice', { id: 'bot-notice', role: 'status' },
+          h('strong', 'The bot is playing for you.'),
+          h('p', t.reclaiming
+            ? 'You will have your seat back at the start of your next turn.'
+            : 'Your time ran out, or you left the game: the bot plays your seat until you take it back.'),
+          h('button.primary', { type: 'button', id: 'take-seat-back', 'data-key': 'take-seat-back', disabled: t.reclaiming || t.offline, onclick: () => { t.reclaiming = true; resync(); draw(); } }, 'Take my seat back')),
+        h('p.error', { id: 'action-error', role: 'alert', tabindex: '-1' }, t.error ? ['The server refused: ', t.error] : ''));
+    }
     const step = myTurn() ? v.phase.step : null;
     const busy = t.pending != null;
     const canTakeBack = legalOf('take_back').length > 0;
@@ -390,12 +482,17 @@ export function mountTable(root, tableId, params) {
 
   function endPanel() {
     const r = t.result;
-    const order = [...r.scores].sort((a, b) => b.total - a.total);
     const winners = r.winners.map((s) => nameOf(s));
-    return h('section.card-panel.end', { 'aria-labelledby': 'end-title' },
-      h('h1', { id: 'end-title' }, r.winners.includes(mySeat()) ? (r.winners.length > 1 ? 'A shared win!' : 'You win!') : `${winners.join(' and ')} win${winners.length > 1 ? '' : 's'}!`),
-      h('p.muted', `The game ended because ${ENDED_BY_WORDS[r.ended_by]}.`),
-      scoreTable(r, nameOf),
+    const abandoned = r.ended_by === 'abandoned';
+    const title = abandoned ? 'Game abandoned'
+      : r.winners.includes(mySeat()) ? (r.winners.length > 1 ? 'A shared win!' : 'You win!')
+        : `${winners.join(' and ')} win${winners.length > 1 ? '' : 's'}!`;
+    return h('section.card-panel.end', { class: abandoned ? 'card-panel end abandoned' : 'card-panel end', 'aria-labelledby': 'end-title' },
+      h('h1', { id: 'end-title' }, title),
+      h('p.muted', abandoned
+        ? `Every player left, so the game stopped here. The scores as they stood: ${winners.join(' and ')} ${winners.length > 1 ? 'were' : 'was'} ahead.`
+        : `The game ended because ${ENDED_BY_WORDS[r.ended_by]}.`),
+      scoreTable(abandoned ? { ...r, winners: [] } : r, nameOf, (seat) => (isBot(seat) ? botBadge() : null)),
       h('ul.trophy-winners', Object.entries(r.trophy_winners).map(([tr, seat]) => h('li', `${TROPHIES[tr].name} (${TROPHIES[tr].points}): `, h('strong', seat == null ? 'nobody (tie)' : nameOf(seat))))),
       h('div.row.buttons',
         h('a.button.primary', { href: `#/games/${tableId}`, id: 'game-page-link' }, 'Game page and record'),
@@ -415,7 +512,12 @@ export function mountTable(root, tableId, params) {
         h('section.log', { 'aria-labelledby': 'log-title' },
           h('h2.label', { id: 'log-title' }, 'Game log'),
           h('ol', { 'aria-live': 'polite' }, t.log.slice(-80).map((e) => h('li', { class: e.kind }, sentence(e.parts))))),
-        mySeat() == null ? null : h('details.share', h('summary', 'Invite link'), invitePanel())));
+        h('div.table-info',
+          h('p.muted.small.table-clock', `${clockWords(t.summary.clock)}.`),
+          mySeat() == null ? null : h('details.share', h('summary', 'Invite link'), invitePanel()),
+          mySeat() == null || t.result ? null : h('details.leave', h('summary', 'Leave the game'),
+            h('p.small', 'The bot plays your seat while you are away; come back to this table to take it back. When every player has left, the game ends as abandoned.'),
+            h('button', { type: 'button', id: 'leave-game', onclick: () => { connection.send({ type: 'leave', table: tableId }); location.hash = '#/'; } }, 'Leave: the bot plays for me')))));
   }
 
   // --- the test hook (read-only) ------------------------------------------------------------------------
@@ -429,6 +531,7 @@ export function mountTable(root, tableId, params) {
     result: () => t.result,
     error: () => t.error,
     pending: () => t.pending,
+    clocks: () => liveClocks(),
     log: () => t.log.map((e) => e.parts.map((p) => (typeof p === 'string' ? p : p.card ?? `contract ${p.contract}`)).join('')),
   };
 
@@ -438,20 +541,29 @@ export function mountTable(root, tableId, params) {
   });
 
   return () => {
+    clearInterval(ticker);
     announcer.remove();
     for (const off of offs) off();
     if (t.summary && mode === 'watch') connection.send({ type: 'leave', table: tableId });
   };
 }
 
-/** The final scores with their parts (§5), for the end screen and the game page. */
-export function scoreTable(result, nameOf) {
+/** The mark of a seat the server's bot played. */
+export function botBadge(text = 'Bot', title = 'The server’s bot played this seat') {
+  return h('span.badge.bot', { title }, text);
+}
+
+/**
+ * The final scores with their parts (§5), for the end screen and the game page; `noteOf(seat)` may add
+ * a mark after a player's name.
+ */
+export function scoreTable(result, nameOf, noteOf = () => null) {
   const rows = [...result.scores].sort((a, b) => b.total - a.total);
   return h('table.scores',
     h('caption', 'Final scores'),
     h('thead', h('tr', h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'Contracts'), h('th', { scope: 'col' }, 'Trophies'), h('th', { scope: 'col' }, 'Suit bonus'), h('th', { scope: 'col' }, 'Star'), h('th', { scope: 'col' }, 'Total'))),
     h('tbody', rows.map((s) => h('tr', { class: result.winners.includes(s.seat) ? 'winner' : '' },
-      h('th', { scope: 'row' }, result.winners.includes(s.seat) ? h('span.crown', { 'aria-label': 'winner' }, '★ ') : null, nameOf(s.seat)),
+      h('th', { scope: 'row' }, result.winners.includes(s.seat) ? h('span.crown', { 'aria-label': 'winner' }, '★ ') : null, nameOf(s.seat), noteOf(s.seat)),
       h('td', s.contracts), h('td', s.trophies), h('td', s.suit_bonus), h('td', s.star), h('td.total', s.total)))));
 }
 
