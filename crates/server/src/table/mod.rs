@@ -582,11 +582,12 @@ impl Table {
                 Seat(free as u8)
             }
         };
-        let role = Role::Seat(seat);
-        self.members.insert(from.conn, Member { player: from.player.clone(), role, out: from.out.clone() });
         if self.state == TableState::Playing {
+            // Before the newcomer is a member: it catches up below, the others learn who plays the seat.
             self.come_back(seat);
         }
+        let role = Role::Seat(seat);
+        self.members.insert(from.conn, Member { player: from.player.clone(), role, out: from.out.clone() });
         if self.state == TableState::Waiting {
             if self.seats.iter().all(Option::is_some) {
                 self.begin_game(&from).await;
@@ -962,6 +963,8 @@ impl Table {
                 if let Some(control @ Control::Stand { back: true }) = self.control.get_mut(seat.index()) {
                     info!(table = %self.id, %seat, "the player has their seat back");
                     *control = Control::Player;
+                    // Everyone's summary shows who plays each seat.
+                    self.send_tables();
                 }
             }
         }
@@ -1009,6 +1012,9 @@ impl Table {
         let mid_turn = self.to_act == Some(seat);
         if let Some(control @ Control::Stand { .. }) = self.control.get_mut(seat.index()) {
             *control = if mid_turn { Control::Stand { back: true } } else { Control::Player };
+            if !mid_turn {
+                self.send_tables();
+            }
             self.publish();
         }
     }
