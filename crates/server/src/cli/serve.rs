@@ -50,8 +50,13 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             ..Config::default()
         };
         let state = AppState::open(config, store).await.context("restoring the games in play")?;
-        println!("Romi Rami Online is listening on http://{address}/ (WebSocket at ws://{address}/ws)");
-        println!("Games are stored in {}", redact_url(&args.database_url));
+        // One write, whose failure is not the server's (whoever reads standard output may have stopped).
+        let banner = format!(
+            "Romi Rami Online is listening on http://{address}/ (WebSocket at ws://{address}/ws)\n\
+             Games are stored in {}\n",
+            redact_url(&args.database_url)
+        );
+        let _ = std::io::Write::write_all(&mut std::io::stdout(), banner.as_bytes());
         run(listener, state, shutdown_signal()).await.context("serving")
     })
 }
