@@ -11,8 +11,8 @@ use crate::action::{Action, Phase, Seat, TurnStep};
 use std::sync::LazyLock;
 
 use crate::cards::{Card, Cards};
-use crate::contracts::ContractId;
-use crate::game::{Game, HAND_LIMIT};
+use crate::contracts::{ContractId, PatternIndex};
+use crate::game::{CONTRACT_MARKET_SLOTS, Game, HAND_LIMIT};
 
 /// Calls `found` with every distinct sub-multiset of `size` cards of `sorted` (cards in ascending
 /// order). An equal card is not chosen twice at the same place, so each multiset comes once.
@@ -91,22 +91,36 @@ fn for_each_split(held: [u8; 4], quota: u8, mut found: impl FnMut([u8; 4]) -> bo
     }
 }
 
-/// How many ways [`for_each_split`] lists, from a table worked out once (at most 5 cards of a kind and
-/// 8 cards of a number in any contract).
-fn split_count(held: [u8; 4], quota: u8) -> usize {
+/// How many ways [`for_each_split`] lists for the cards of one number held as `group` (see
+/// [`Cards::number_group`]) and a quota of at most 8 (no contract takes more cards), from a table
+/// worked out once: the coefficient of `x^quota` in the product over the suits of `1 + x + ... + x^held`.
+fn split_count(group: usize, quota: u8) -> usize {
+    const QUOTAS: usize = 9;
     static COUNTS: LazyLock<Vec<u8>> = LazyLock::new(|| {
-        let mut counts = vec![0u8; 6 * 6 * 6 * 6 * 9];
-        for (i, count) in counts.iter_mut().enumerate() {
-            let held = [(i / 9 / 216 % 6) as u8, (i / 9 / 36 % 6) as u8, (i / 9 / 6 % 6) as u8, (i / 9 % 6) as u8];
-            for_each_split(held, (i % 9) as u8, |_| {
-                *count += 1;
-                true
-            });
+        let mut counts = vec![0u8; 4096 * QUOTAS];
+        for (group, ways) in counts.chunks_mut(QUOTAS).enumerate() {
+            let mut poly = [0u16; QUOTAS];
+            poly[0] = 1;
+            for suit in 0..4 {
+                let held = (group >> (3 * suit)) & 7;
+                let before = poly;
+                for (q, coefficient) in poly.iter_mut().enumerate() {
+                    *coefficient = (0..=held.min(q)).map(|taken| before[q - taken]).sum();
+                }
+            }
+            for (way, coefficient) in ways.iter_mut().zip(poly) {
+                // At most 161 (four suits of 7 copies, 8 cards): it fits a byte.
+                *way = coefficient as u8;
+            }
         }
         counts
     });
-    let [a, b, c, d] = held.map(|h| usize::from(h.min(5)));
-    usize::from(COUNTS[(((a * 6 + b) * 6 + c) * 6 + d) * 9 + usize::from(quota.min(8))])
+    usize::from(COUNTS[group * QUOTAS + usize::from(quota)])
+}
+
+/// The four suits' counts of a [`Cards::number_group`].
+fn held(group: usize) -> [u8; 4] {
+    std::array::from_fn(|suit| ((group >> (3 * suit)) & 7) as u8)
 }
 
 /// The `n`th way [`for_each_split`] lists.
@@ -172,40 +186,51 @@ impl Game {
             return None;
         }
         let hand = self.seats[seat.index()].hand;
-        let held: [[u8; 4]; 5] =
-            std::array::from_fn(|k| std::array::from_fn(|suit| hand.count(Card::from_index(k * 4 + suit))));
-        // Every (contract, star, pattern) that has completions, with how many, in list order.
-        let mut buckets: Vec<(ContractId, bool, &[u8; 5], usize)> = Vec::new();
+        let groups: [usize; 5] = std::array::from_fn(|k| hand.number_group(k));
+        let ways = |pattern: &[u8; 5]| -> usize {
+            (0..5).filter(|&k| pattern[k] > 0).map(|k| split_count(groups[k], pattern[k])).product()
+        };
+        // Every (contract, star) with a pattern that fits, with how many completions, in list order.
+        let mut fits: [Option<Fit>; 2 * CONTRACT_MARKET_SLOTS] = [None; 2 * CONTRACT_MARKET_SLOTS];
         let mut total = usize::from(self.can_take_back()) + 1;
-        self.for_each_completion_pattern(seat, |contract, star, pattern| {
-            let ways = (0..5).filter(|&k| pattern[k] > 0).map(|k| split_count(held[k], pattern[k])).product::<usize>();
-            total += ways;
-            buckets.push((contract, star, pattern, ways));
+        let mut found = 0;
+        self.for_each_fitting(seat, |contract, star, index, patterns| {
+            let count: usize = index.iter(patterns).map(ways).sum();
+            total += count;
+            fits[found] = Some(Fit { contract, star, index, patterns, count });
+            found += 1;
         });
-        let mut index = pick(total);
+        let mut at = pick(total);
         if self.can_take_back() {
-            if index == 0 {
+            if at == 0 {
                 return Some(Action::TakeBack);
             }
-            index -= 1;
+            at -= 1;
         }
-        for (contract, star, pattern, ways) in buckets {
-            if index >= ways {
-                index -= ways;
+        for fit in fits[..found].iter().flatten() {
+            if at >= fit.count {
+                at -= fit.count;
                 continue;
             }
-            // Decode the index as `Fill` lists: the lowest number varies slowest.
-            let mut cards = Cards::EMPTY;
-            let mut rest = ways;
-            for k in (0..5).filter(|&k| pattern[k] > 0) {
-                rest /= split_count(held[k], pattern[k]);
-                let split = nth_split(held[k], pattern[k], index / rest);
-                for (suit, n) in split.into_iter().enumerate() {
-                    cards.add_n(Card::from_index(k * 4 + suit), n);
+            for pattern in fit.index.iter(fit.patterns) {
+                let ways = ways(pattern);
+                if at >= ways {
+                    at -= ways;
+                    continue;
                 }
-                index %= rest;
+                // Decode `at` as `Fill` lists: the lowest number varies slowest.
+                let mut cards = Cards::EMPTY;
+                let mut rest = ways;
+                for k in (0..5).filter(|&k| pattern[k] > 0) {
+                    rest /= split_count(groups[k], pattern[k]);
+                    let split = nth_split(held(groups[k]), pattern[k], at / rest);
+                    for (suit, n) in split.into_iter().enumerate() {
+                        cards.add_n(Card::from_index(k * 4 + suit), n);
+                    }
+                    at %= rest;
+                }
+                return Some(Action::Complete { contract: fit.contract, cards, star: fit.star });
             }
-            return Some(Action::Complete { contract, cards, star });
         }
         Some(Action::Pass)
     }
@@ -213,30 +238,43 @@ impl Game {
     /// §3 step 2: every distinct way to fill each contract of the market, with and without the Star.
     fn legal_completions(&self, seat: Seat, actions: &mut Vec<Action>) {
         let mut splits = SuitSplits::new(self.seats[seat.index()].hand);
-        self.for_each_completion_pattern(seat, |contract, star, pattern| {
-            Fill { contract, star, pattern, splits: &mut splits, actions }.from(0, Cards::EMPTY);
+        self.for_each_fitting(seat, |contract, star, index, patterns| {
+            for pattern in index.iter(patterns) {
+                Fill { contract, star, pattern, splits: &mut splits, actions }.from(0, Cards::EMPTY);
+            }
         });
     }
 
-    /// Calls `found` with each number pattern the seat's hand holds enough cards for, contract by
-    /// contract of the market, without and then with the Star (while it is unused): the order
-    /// completions are listed in.
-    fn for_each_completion_pattern(&self, seat: Seat, mut found: impl FnMut(ContractId, bool, &'static [u8; 5])) {
+    /// Calls `found` with the number patterns the seat's hand holds enough cards for (a set of
+    /// `index`, never empty), contract by contract of the market, without and then with the Star
+    /// (while it is unused): the order completions are listed in.
+    fn for_each_fitting(&self, seat: Seat, mut found: impl FnMut(ContractId, bool, &'static PatternIndex, u128)) {
         let state = &self.seats[seat.index()];
         let held = state.hand.len();
-        let packed_hand = crate::contracts::pack_numbers(state.hand.number_counts());
+        let numbers = state.hand.number_counts();
         for contract in self.contract_market.iter().flatten().copied() {
-            let needed = usize::from(contract.contract().card_count());
-            for star in [false, true] {
-                if (star && state.star_used) || held + usize::from(star) < needed {
+            for (index, star) in contract.fill_indexes().iter().zip([false, true]) {
+                if (star && state.star_used) || held < index.cards {
                     continue;
                 }
-                for pattern in contract.patterns_within(star, packed_hand) {
-                    found(contract, star, pattern);
+                let patterns = index.fitting(numbers);
+                if patterns != 0 {
+                    found(contract, star, index, patterns);
                 }
             }
         }
     }
+}
+
+/// A contract of the market, with or without the Star, the number patterns the hand fits for it and
+/// how many completions they give.
+#[derive(Clone, Copy)]
+struct Fit {
+    contract: ContractId,
+    star: bool,
+    index: &'static PatternIndex,
+    patterns: u128,
+    count: usize,
 }
 
 /// For one hand: the ways to take `q` cards of number `n`, as card sets, worked out once per
@@ -306,6 +344,20 @@ impl Fill<'_> {
 mod tests {
     use super::*;
     use crate::player::RandomPlayer;
+
+    #[test]
+    fn the_split_table_counts_what_is_listed() {
+        for group in 0..4096 {
+            for quota in 0..=8 {
+                let mut listed = 0;
+                for_each_split(held(group), quota, |_| {
+                    listed += 1;
+                    true
+                });
+                assert_eq!(split_count(group, quota), listed, "group {group:o} quota {quota}");
+            }
+        }
+    }
 
     #[test]
     fn the_action_at_an_index_is_the_listed_one() {
