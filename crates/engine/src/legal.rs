@@ -10,9 +10,9 @@
 use crate::action::{Action, Phase, Seat, TurnStep};
 use std::sync::LazyLock;
 
-use crate::cards::{Card, Cards};
+use crate::cards::{CARD_KINDS, Card, Cards};
 use crate::contracts::{ContractId, PatternIndex};
-use crate::game::{CONTRACT_MARKET_SLOTS, Game, HAND_LIMIT};
+use crate::game::{CONTRACT_MARKET_SLOTS, Game, HAND_LIMIT, NUMBER_MARKET_SLOTS};
 
 /// Calls `found` with every distinct sub-multiset of `size` cards of `sorted` (cards in ascending
 /// order). An equal card is not chosen twice at the same place, so each multiset comes once.
@@ -34,46 +34,80 @@ fn for_each_sub_multiset(sorted: &[Card], size: usize, found: &mut impl FnMut(Ca
 
 /// §3 step 1: every distinct multiset of 1 to 3 market cards that share a number or a suit.
 ///
-/// The market's cards, sorted, are combined in order; an equal card is not chosen twice at the same
-/// place, so each multiset comes once.
-fn legal_takes(market: &Cards, actions: &mut Vec<Action>) {
-    let mut sorted = [Card::from_index(0); 6];
-    let mut len = 0;
-    for card in market.iter().take(6) {
-        sorted[len] = card;
-        len += 1;
+/// Listed as if the market's cards, sorted, were combined in order with an equal card never chosen
+/// twice at the same place, so each multiset comes once: for each kind of card, that card alone, then
+/// each pair it starts (a second copy of it first, then each later kind), each pair followed by the
+/// triples it starts (a further copy of its second card first, then each later kind that the three
+/// share a number or a suit with).
+///
+/// It works on sets of kinds, one bit per [`Card::index`]: the kinds in the market, those with two
+/// copies or more, those with three or more, and per kind the kinds that share its number or its suit.
+fn legal_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS], actions: &mut Vec<Action>) {
+    let (mut present, mut pairs, mut triples) = (0u32, 0u32, 0u32);
+    for card in market.iter().flatten() {
+        let bit = 1 << card.index();
+        triples |= pairs & bit;
+        pairs |= present & bit;
+        present |= bit;
     }
-    let cards = &sorted[..len];
-    let one = |card: Card| Cards::EMPTY.with(card);
-    for i in 0..len {
-        if i > 0 && cards[i] == cards[i - 1] {
-            continue;
-        }
-        let a = cards[i];
-        actions.push(Action::Take { cards: one(a) });
-        for j in i + 1..len {
-            if j > i + 1 && cards[j] == cards[j - 1] {
-                continue;
-            }
-            let b = cards[j];
-            let same_number = a.number() == b.number();
-            let same_suit = a.suit() == b.suit();
-            if !same_number && !same_suit {
-                continue;
-            }
-            let pair = one(a).with(b);
+    // The kinds above kind `x`, and `x` itself when `copies` (a set of kinds) holds it.
+    let from = |x: usize, copies: u32| (present & !((2 << x) - 1)) | (copies & (1 << x));
+    let mut firsts = present;
+    while firsts != 0 {
+        let a = firsts.trailing_zeros() as usize;
+        firsts &= firsts - 1;
+        let single = Cards::EMPTY.with(Card::from_index(a));
+        actions.push(Action::Take { cards: single });
+        let mut seconds = from(a, pairs) & SHARES_A_NUMBER_OR_SUIT[a];
+        while seconds != 0 {
+            let b = seconds.trailing_zeros() as usize;
+            seconds &= seconds - 1;
+            let mut pair = single;
+            pair.add_n(Card::from_index(b), 1);
             actions.push(Action::Take { cards: pair });
-            for k in j + 1..len {
-                if k > j + 1 && cards[k] == cards[k - 1] {
-                    continue;
-                }
-                let c = cards[k];
-                if (same_number && c.number() == a.number()) || (same_suit && c.suit() == a.suit()) {
-                    actions.push(Action::Take { cards: pair.with(c) });
-                }
+            // The kinds that share with `a` what `b` shares with it (both, when `b` is `a`).
+            let shared = if b == a {
+                SHARES_A_NUMBER_OR_SUIT[a]
+            } else if a / 4 == b / 4 {
+                SHARES_A_NUMBER[a]
+            } else {
+                SHARES_A_SUIT[a]
+            };
+            let mut thirds = from(b, if b == a { triples } else { pairs }) & shared;
+            while thirds != 0 {
+                let c = thirds.trailing_zeros() as usize;
+                thirds &= thirds - 1;
+                let mut triple = pair;
+                triple.add_n(Card::from_index(c), 1);
+                actions.push(Action::Take { cards: triple });
             }
         }
     }
+}
+
+/// Per kind of card, the set of kinds (one bit per [`Card::index`], itself included) with its number.
+const SHARES_A_NUMBER: [u32; CARD_KINDS] = kinds_sharing(true, false);
+/// Per kind of card, the set of kinds (itself included) with its suit.
+const SHARES_A_SUIT: [u32; CARD_KINDS] = kinds_sharing(false, true);
+/// Per kind of card, the set of kinds (itself included) with its number or its suit.
+const SHARES_A_NUMBER_OR_SUIT: [u32; CARD_KINDS] = kinds_sharing(true, true);
+
+/// The sets of kinds that share the number (when `number`) or the suit (when `suit`) of each kind.
+/// Kind indices run numbers first, suits within a number ([`Card::index`]).
+const fn kinds_sharing(number: bool, suit: bool) -> [u32; CARD_KINDS] {
+    let mut sets = [0; CARD_KINDS];
+    let mut x = 0;
+    while x < CARD_KINDS {
+        let mut y = 0;
+        while y < CARD_KINDS {
+            if (number && x / 4 == y / 4) || (suit && x % 4 == y % 4) {
+                sets[x] |= 1 << y;
+            }
+            y += 1;
+        }
+        x += 1;
+    }
+    sets
 }
 
 /// Calls `found` with every way to take `quota` cards of one number from `held[s]` cards of each suit
@@ -151,7 +185,7 @@ impl Game {
             return;
         }
         match step {
-            TurnStep::Take => legal_takes(&self.number_market_cards(), actions),
+            TurnStep::Take => legal_takes(&self.number_market, actions),
             TurnStep::Contracts => {
                 if self.can_take_back() {
                     actions.push(Action::TakeBack);
