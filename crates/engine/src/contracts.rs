@@ -135,18 +135,19 @@ impl ContractId {
         if star { &entry.star_patterns } else { &entry.patterns }
     }
 
-    /// The patterns of [`ContractId::patterns`] indexed by the hand counts they fit in: without the
-    /// Star, then with it.
-    pub(crate) fn fill_indexes(self) -> &'static [PatternIndex; 2] {
-        &TABLE[self.index()].indexes
+    /// For every contract, its patterns of [`ContractId::patterns`] indexed by the hand counts they fit
+    /// in: without the Star, then with it.
+    pub(crate) fn all_fill_indexes() -> impl Fn(ContractId) -> &'static [PatternIndex; 2] + Copy {
+        let table: &'static [TableEntry] = &TABLE;
+        move |contract| &table[contract.index()].indexes
     }
 
     /// The patterns of [`ContractId::patterns`] that a hand with these counts per number holds enough
     /// cards for, in the order of [`ContractId::patterns`].
     #[cfg(test)]
     pub(crate) fn patterns_within(self, star: bool, numbers: [u8; 5]) -> impl Iterator<Item = &'static [u8; 5]> {
-        let index = &self.fill_indexes()[usize::from(star)];
-        index.iter(index.fitting(numbers))
+        let index = &ContractId::all_fill_indexes()(self)[usize::from(star)];
+        index.iter(index.fitting(PatternIndex::key(numbers)))
     }
 
     /// Whether hand cards with these counts per number fill the contract (with the Star standing in
@@ -231,10 +232,16 @@ impl PatternIndex {
         PatternIndex { cards, patterns, at_most }
     }
 
-    /// The set of patterns (bit `i` for the `i`th) that hand cards with these counts per number hold
-    /// enough cards for.
-    pub(crate) fn fitting(&self, numbers: [u8; 5]) -> u128 {
-        let at = |k: usize| self.at_most[k][usize::from(numbers[k]).min(MAX_INDEXED_COUNT)];
+    /// Counts per number as [`PatternIndex::fitting`] takes them.
+    pub(crate) fn key(numbers: [u8; 5]) -> [usize; 5] {
+        numbers.map(|n| usize::from(n).min(MAX_INDEXED_COUNT))
+    }
+
+    /// The set of patterns (bit `i` for the `i`th) that hand cards with these counts per number
+    /// ([`PatternIndex::key`]) hold enough cards for.
+    #[inline]
+    pub(crate) fn fitting(&self, key: [usize; 5]) -> u128 {
+        let at = |k: usize| self.at_most[k][key[k]];
         at(0) & at(1) & at(2) & at(3) & at(4)
     }
 

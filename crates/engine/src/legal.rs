@@ -126,31 +126,31 @@ fn for_each_split(held: [u8; 4], quota: u8, mut found: impl FnMut([u8; 4]) -> bo
 }
 
 /// How many ways [`for_each_split`] lists for the cards of one number held as `group` (see
-/// [`Cards::number_group`]) and a quota of at most 8 (no contract takes more cards), from a table
-/// worked out once: the coefficient of `x^quota` in the product over the suits of `1 + x + ... + x^held`.
-fn split_count(group: usize, quota: u8) -> usize {
-    const QUOTAS: usize = 9;
-    static COUNTS: LazyLock<Vec<u8>> = LazyLock::new(|| {
-        let mut counts = vec![0u8; 4096 * QUOTAS];
-        for (group, ways) in counts.chunks_mut(QUOTAS).enumerate() {
-            let mut poly = [0u16; QUOTAS];
-            poly[0] = 1;
-            for suit in 0..4 {
-                let held = (group >> (3 * suit)) & 7;
-                let before = poly;
-                for (q, coefficient) in poly.iter_mut().enumerate() {
-                    *coefficient = (0..=held.min(q)).map(|taken| before[q - taken]).sum();
+/// [`Cards::number_group`]) and each quota from 0 to 8 (no contract takes more cards), indexed by
+/// `group`; a table worked out once: the coefficients of the product over the suits of
+/// `1 + x + ... + x^held`.
+fn split_table() -> &'static [[u8; QUOTAS]] {
+    static COUNTS: LazyLock<Vec<[u8; QUOTAS]>> = LazyLock::new(|| {
+        (0..4096)
+            .map(|group| {
+                let mut poly = [0u16; QUOTAS];
+                poly[0] = 1;
+                for suit in held(group) {
+                    let before = poly;
+                    for (q, coefficient) in poly.iter_mut().enumerate() {
+                        *coefficient = (0..=usize::from(suit).min(q)).map(|taken| before[q - taken]).sum();
+                    }
                 }
-            }
-            for (way, coefficient) in ways.iter_mut().zip(poly) {
                 // At most 161 (four suits of 7 copies, 8 cards): it fits a byte.
-                *way = coefficient as u8;
-            }
-        }
-        counts
+                poly.map(|coefficient| coefficient as u8)
+            })
+            .collect()
     });
-    usize::from(COUNTS[group * QUOTAS + usize::from(quota)])
+    &COUNTS
 }
+
+/// The quotas [`split_table`] counts for: 0 to 8 cards of one number.
+const QUOTAS: usize = 9;
 
 /// The four suits' counts of a [`Cards::number_group`].
 fn held(group: usize) -> [u8; 4] {
@@ -219,21 +219,25 @@ impl Game {
         if seat != to_act {
             return None;
         }
-        let hand = self.seats[seat.index()].hand;
-        let groups: [usize; 5] = std::array::from_fn(|k| hand.number_group(k));
-        let ways = |pattern: &[u8; 5]| -> usize {
-            (0..5).filter(|&k| pattern[k] > 0).map(|k| split_count(groups[k], pattern[k])).product()
-        };
-        // Every (contract, star) with a pattern that fits, with how many completions, in list order.
+        // Every (contract, star) with a pattern that fits, in list order.
         let mut fits: [Option<Fit>; 2 * CONTRACT_MARKET_SLOTS] = [None; 2 * CONTRACT_MARKET_SLOTS];
-        let mut total = usize::from(self.can_take_back()) + 1;
         let mut found = 0;
         self.for_each_fitting(seat, |contract, star, index, patterns| {
-            let count: usize = index.iter(patterns).map(ways).sum();
-            total += count;
-            fits[found] = Some(Fit { contract, star, index, patterns, count });
+            fits[found] = Some(Fit { contract, star, index, patterns, count: 0 });
             found += 1;
         });
+        let hand = self.seats[seat.index()].hand;
+        let table = split_table();
+        let splits: [&[u8; QUOTAS]; 5] = std::array::from_fn(|k| &table[hand.number_group(k)]);
+        // How many completions follow a pattern: the product of the ways to pick each number's cards
+        // (one way to pick none).
+        let ways =
+            |pattern: &[u8; 5]| -> usize { (0..5).map(|k| usize::from(splits[k][usize::from(pattern[k])])).product() };
+        let mut total = usize::from(self.can_take_back()) + 1;
+        for fit in fits[..found].iter_mut().flatten() {
+            fit.count = fit.index.iter(fit.patterns).map(ways).sum();
+            total += fit.count;
+        }
         let mut at = pick(total);
         if self.can_take_back() {
             if at == 0 {
@@ -256,8 +260,8 @@ impl Game {
                 let mut cards = Cards::EMPTY;
                 let mut rest = ways;
                 for k in (0..5).filter(|&k| pattern[k] > 0) {
-                    rest /= split_count(groups[k], pattern[k]);
-                    let split = nth_split(held(groups[k]), pattern[k], at / rest);
+                    rest /= usize::from(splits[k][usize::from(pattern[k])]);
+                    let split = nth_split(held(hand.number_group(k)), pattern[k], at / rest);
                     for (suit, n) in split.into_iter().enumerate() {
                         cards.add_n(Card::from_index(k * 4 + suit), n);
                     }
@@ -284,14 +288,16 @@ impl Game {
     /// (while it is unused): the order completions are listed in.
     fn for_each_fitting(&self, seat: Seat, mut found: impl FnMut(ContractId, bool, &'static PatternIndex, u128)) {
         let state = &self.seats[seat.index()];
-        let held = state.hand.len();
         let numbers = state.hand.number_counts();
+        let held = numbers.iter().map(|&n| usize::from(n)).sum::<usize>();
+        let key = PatternIndex::key(numbers);
+        let fill_indexes = ContractId::all_fill_indexes();
         for contract in self.contract_market.iter().flatten().copied() {
-            for (index, star) in contract.fill_indexes().iter().zip([false, true]) {
+            for (index, star) in fill_indexes(contract).iter().zip([false, true]) {
                 if (star && state.star_used) || held < index.cards {
                     continue;
                 }
-                let patterns = index.fitting(numbers);
+                let patterns = index.fitting(key);
                 if patterns != 0 {
                     found(contract, star, index, patterns);
                 }
@@ -388,7 +394,11 @@ mod tests {
                     listed += 1;
                     true
                 });
-                assert_eq!(split_count(group, quota), listed, "group {group:o} quota {quota}");
+                assert_eq!(
+                    usize::from(split_table()[group][usize::from(quota)]),
+                    listed,
+                    "group {group:o} quota {quota}"
+                );
             }
         }
     }
