@@ -43,13 +43,7 @@ fn for_each_sub_multiset(sorted: &[Card], size: usize, found: &mut impl FnMut(Ca
 /// It works on sets of kinds, one bit per [`Card::index`]: the kinds in the market, those with two
 /// copies or more, those with three or more, and per kind the kinds that share its number or its suit.
 fn legal_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS], actions: &mut Vec<Action>) {
-    let (mut present, mut pairs, mut triples) = (0u32, 0u32, 0u32);
-    for card in market.iter().flatten() {
-        let bit = 1 << card.index();
-        triples |= pairs & bit;
-        pairs |= present & bit;
-        present |= bit;
-    }
+    let (present, pairs, triples) = market_kinds(market);
     // The kinds above kind `x`, and `x` itself when `copies` (a set of kinds) holds it.
     let from = |x: usize, copies: u32| (present & !((2 << x) - 1)) | (copies & (1 << x));
     let mut firsts = present;
@@ -65,15 +59,7 @@ fn legal_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS], actions: &mut Vec<A
             let mut pair = single;
             pair.add_n(Card::from_index(b), 1);
             actions.push(Action::Take { cards: pair });
-            // The kinds that share with `a` what `b` shares with it (both, when `b` is `a`).
-            let shared = if b == a {
-                SHARES_A_NUMBER_OR_SUIT[a]
-            } else if a / 4 == b / 4 {
-                SHARES_A_NUMBER[a]
-            } else {
-                SHARES_A_SUIT[a]
-            };
-            let mut thirds = from(b, if b == a { triples } else { pairs }) & shared;
+            let mut thirds = from(b, if b == a { triples } else { pairs }) & shares_with(a, b);
             while thirds != 0 {
                 let c = thirds.trailing_zeros() as usize;
                 thirds &= thirds - 1;
@@ -82,6 +68,109 @@ fn legal_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS], actions: &mut Vec<A
                 actions.push(Action::Take { cards: triple });
             }
         }
+    }
+}
+
+/// How many takes [`legal_takes`] lists for a market of at most 6 cards, counted without listing them.
+///
+/// Group the market's kinds by number (5 groups) and by suit (4 groups). In a group holding `m` kinds,
+/// `d2` of them twice or more and `d3` three times or more, there are `C(m,2) + d2` distinct pairs and
+/// `C(m,3) + d2 (m - 1) + d3` distinct triples. A pair or triple of one kind lies in two groups (its
+/// number's and its suit's); any other legal pair or triple lies in exactly one. So the takes are the
+/// `m` single kinds, plus the sum over the nine groups, less the pairs and triples of one kind counted
+/// twice. The counts per group come from one bit per kind, summed per number or per suit in place.
+fn take_count(market: Cards) -> usize {
+    const BIT0: u64 = 0o1111_1111_1111_1111_1111;
+    /// `C(m,2) + C(m,3)`: at most 6 cards give at most 6 kinds in a group.
+    const PAIRS_AND_TRIPLES: [usize; 8] = [0, 0, 1, 4, 10, 20, 35, 56];
+    debug_assert!(market.len() <= NUMBER_MARKET_SLOTS);
+    let p = market.packed();
+    // Bit 0 of a kind's field is set when the market holds it at all, twice or more, three times or more.
+    let held = (p | p >> 1 | p >> 2) & BIT0;
+    let twice = (p >> 1 | p >> 2) & BIT0;
+    let thrice = (p >> 2 | (p >> 1 & p)) & BIT0;
+    // Per number: `Cards::number_counts` sums a number's four fields.
+    let by_number = |bits: u64| Cards::from_packed(bits).number_counts();
+    // Per suit: the suit's five fields lie 12 bits apart; their sum (at most 6) fits its field.
+    let by_suit = |bits: u64| {
+        let sums = bits + (bits >> 12) + (bits >> 24) + (bits >> 36) + (bits >> 48);
+        std::array::from_fn::<u8, 4, _>(|s| ((sums >> (3 * s)) & 7) as u8)
+    };
+    let group =
+        |m: u8, d2: u8, d3: u8| PAIRS_AND_TRIPLES[usize::from(m)] + usize::from(d2) * usize::from(m) + usize::from(d3);
+    let (m, d2, d3) = (by_number(held), by_number(twice), by_number(thrice));
+    let mut count: usize = (0..5).map(|k| usize::from(m[k]) + group(m[k], d2[k], d3[k])).sum();
+    count -= (0..5).map(|k| usize::from(d2[k]) + usize::from(d3[k])).sum::<usize>();
+    let (m, d2, d3) = (by_suit(held), by_suit(twice), by_suit(thrice));
+    count + (0..4).map(|s| group(m[s], d2[s], d3[s])).sum::<usize>()
+}
+
+/// The take at position `at` of the list [`legal_takes`] makes, found by walking that list's order
+/// and skipping each pair's triples by counting them.
+fn take_at(market: &[Option<Card>; NUMBER_MARKET_SLOTS], mut at: usize) -> Option<Cards> {
+    let (present, pairs, triples) = market_kinds(market);
+    let from = |x: usize, copies: u32| (present & !((2 << x) - 1)) | (copies & (1 << x));
+    let mut firsts = present;
+    while firsts != 0 {
+        let a = firsts.trailing_zeros() as usize;
+        firsts &= firsts - 1;
+        let single = Cards::EMPTY.with(Card::from_index(a));
+        if at == 0 {
+            return Some(single);
+        }
+        at -= 1;
+        let mut seconds = from(a, pairs) & SHARES_A_NUMBER_OR_SUIT[a];
+        while seconds != 0 {
+            let b = seconds.trailing_zeros() as usize;
+            seconds &= seconds - 1;
+            let mut pair = single;
+            pair.add_n(Card::from_index(b), 1);
+            if at == 0 {
+                return Some(pair);
+            }
+            at -= 1;
+            let mut thirds = from(b, if b == a { triples } else { pairs }) & shares_with(a, b);
+            // A few kinds at most: clearing them one by one is cheaper than a general bit count.
+            let mut count = 0;
+            let mut rest = thirds;
+            while rest != 0 {
+                rest &= rest - 1;
+                count += 1;
+            }
+            if at < count {
+                for _ in 0..at {
+                    thirds &= thirds - 1;
+                }
+                pair.add_n(Card::from_index(thirds.trailing_zeros() as usize), 1);
+                return Some(pair);
+            }
+            at -= count;
+        }
+    }
+    None
+}
+
+/// The kinds (one bit per [`Card::index`]) a market holds, those it holds twice or more, and those it
+/// holds three times or more.
+fn market_kinds(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> (u32, u32, u32) {
+    let (mut present, mut pairs, mut triples) = (0u32, 0u32, 0u32);
+    for card in market.iter().flatten() {
+        let bit = 1 << card.index();
+        triples |= pairs & bit;
+        pairs |= present & bit;
+        present |= bit;
+    }
+    (present, pairs, triples)
+}
+
+/// The kinds that share with kind `a` what kind `b` shares with it (both number and suit, when `b` is `a`).
+fn shares_with(a: usize, b: usize) -> u32 {
+    if b == a {
+        SHARES_A_NUMBER_OR_SUIT[a]
+    } else if a / 4 == b / 4 {
+        SHARES_A_NUMBER[a]
+    } else {
+        SHARES_A_SUIT[a]
     }
 }
 
@@ -203,21 +292,32 @@ impl Game {
     }
 
     /// The action at position `pick(n)` of [`Game::legal_actions`], where `n` is how many there are,
-    /// or `None` when `seat` has none. It gives exactly what indexing the list would, but in the contract
-    /// step it counts the completions of each number pattern (a product of small counts) and builds only
-    /// the one picked, instead of listing them all: the random player's hot path.
+    /// or `None` when `seat` has none. It gives exactly what indexing the list would, but it counts
+    /// the takes (from the market's kinds) and the completions (per number pattern, a product of small
+    /// counts) and builds only the one picked, instead of listing them all: the random player's hot path.
     pub(crate) fn legal_action_at(
         &self,
         seat: Seat,
         buffer: &mut Vec<Action>,
         pick: impl FnOnce(usize) -> usize,
     ) -> Option<Action> {
-        let Phase::Playing { seat: to_act, step: TurnStep::Contracts } = self.phase else {
-            self.legal_actions_into(seat, buffer);
-            return (!buffer.is_empty()).then(|| buffer[pick(buffer.len())]);
-        };
+        let Phase::Playing { seat: to_act, step } = self.phase else { return None };
         if seat != to_act {
             return None;
+        }
+        match step {
+            TurnStep::Contracts => {}
+            TurnStep::Take => {
+                let count = take_count(self.number_market_cards());
+                return (count > 0)
+                    .then(|| pick(count))
+                    .and_then(|at| take_at(&self.number_market, at))
+                    .map(|cards| Action::Take { cards });
+            }
+            TurnStep::Discard => {
+                self.legal_actions_into(seat, buffer);
+                return (!buffer.is_empty()).then(|| buffer[pick(buffer.len())]);
+            }
         }
         // Every (contract, star) with a pattern that fits, in list order.
         let mut fits: [Option<Fit>; 2 * CONTRACT_MARKET_SLOTS] = [None; 2 * CONTRACT_MARKET_SLOTS];
@@ -400,6 +500,27 @@ mod tests {
                     "group {group:o} quota {quota}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn takes_are_counted_and_found_as_listed() {
+        let mut rng = crate::random::GameRng::from_seed(5);
+        let deck: Vec<Card> = Cards::full_deck().iter().collect();
+        for round in 0..20_000 {
+            // Markets of 0 to 6 cards; every fourth one drawn from few kinds, so that copies repeat.
+            let few = round % 4 == 0;
+            let market: [Option<Card>; NUMBER_MARKET_SLOTS] = std::array::from_fn(|_| {
+                (rng.below(7) > 0).then(|| if few { deck[rng.below(12)] } else { deck[rng.below(deck.len())] })
+            });
+            let mut listed = Vec::new();
+            legal_takes(&market, &mut listed);
+            let cards: Cards = market.iter().flatten().collect();
+            assert_eq!(take_count(cards), listed.len(), "{market:?}");
+            for (at, action) in listed.iter().enumerate() {
+                assert_eq!(take_at(&market, at).map(|cards| Action::Take { cards }), Some(*action));
+            }
+            assert_eq!(take_at(&market, listed.len()), None);
         }
     }
 
