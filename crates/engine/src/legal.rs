@@ -246,16 +246,29 @@ fn held(group: usize) -> [u8; 4] {
     std::array::from_fn(|suit| ((group >> (3 * suit)) & 7) as u8)
 }
 
-/// The `n`th way [`for_each_split`] lists.
-fn nth_split(held: [u8; 4], quota: u8, n: usize) -> [u8; 4] {
-    let mut seen = 0;
-    let mut nth = [0; 4];
-    for_each_split(held, quota, |split| {
-        nth = split;
-        seen += 1;
-        seen <= n
-    });
-    nth
+/// The `n`th way [`for_each_split`] lists for the cards of one number held as `group` (see
+/// [`Cards::number_group`]), found suit by suit: the ways that give the first suit `a` cards are as
+/// many as the ways to take the rest of the quota from the later suits, which [`split_table`] counts.
+fn nth_split(group: usize, quota: u8, mut n: usize) -> [u8; 4] {
+    let table = split_table();
+    let held = held(group);
+    let mut split = [0; 4];
+    let mut left = quota;
+    let mut later_suits = group;
+    for suit in 0..3 {
+        later_suits &= !(7 << (3 * suit));
+        for taken in 0..=held[suit].min(left) {
+            let ways = usize::from(table[later_suits][usize::from(left - taken)]);
+            if n < ways {
+                split[suit] = taken;
+                left -= taken;
+                break;
+            }
+            n -= ways;
+        }
+    }
+    split[3] = left;
+    split
 }
 
 impl Game {
@@ -361,7 +374,7 @@ impl Game {
                 let mut rest = ways;
                 for k in (0..5).filter(|&k| pattern[k] > 0) {
                     rest /= usize::from(splits[k][usize::from(pattern[k])]);
-                    let split = nth_split(held(hand.number_group(k)), pattern[k], at / rest);
+                    let split = nth_split(hand.number_group(k), pattern[k], at / rest);
                     for (suit, n) in split.into_iter().enumerate() {
                         cards.add_n(Card::from_index(k * 4 + suit), n);
                     }
@@ -486,11 +499,12 @@ mod tests {
     use crate::player::RandomPlayer;
 
     #[test]
-    fn the_split_table_counts_what_is_listed() {
+    fn the_split_table_counts_and_finds_what_is_listed() {
         for group in 0..4096 {
             for quota in 0..=8 {
                 let mut listed = 0;
-                for_each_split(held(group), quota, |_| {
+                for_each_split(held(group), quota, |split| {
+                    assert_eq!(nth_split(group, quota, listed), split);
                     listed += 1;
                     true
                 });
