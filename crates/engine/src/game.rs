@@ -66,7 +66,7 @@ impl Setup {
         if !(2..=4).contains(&players) {
             return Err(SetupError::PlayerCount(players));
         }
-        let mut number_deck: Vec<Card> = Cards::full_deck().iter().collect();
+        let mut number_deck: Vec<Card> = FULL_DECK.to_vec();
         rng.shuffle(&mut number_deck);
         let mut contract_deck: Vec<ContractId> = ContractId::all().collect();
         rng.shuffle(&mut contract_deck);
@@ -106,6 +106,25 @@ impl Setup {
         Ok(())
     }
 }
+
+/// The 92 cards of §1.1 in index order, copies together: the order [`Setup::random`] shuffles.
+static FULL_DECK: [Card; 92] = {
+    let mut deck = [Card::from_index(0); 92];
+    let mut at = 0;
+    let mut index = 0;
+    while index < crate::cards::CARD_KINDS {
+        let card = Card::from_index(index);
+        let mut copy = 0;
+        while copy < card.copies() {
+            deck[at] = card;
+            at += 1;
+            copy += 1;
+        }
+        index += 1;
+    }
+    assert!(at == 92, "§1.1: 92 number cards");
+    deck
+};
 
 /// What belongs to one seat.
 #[derive(Clone, Debug)]
@@ -369,7 +388,12 @@ impl Game {
     }
 
     pub(crate) fn number_market_cards(&self) -> Cards {
-        self.number_market.iter().flatten().collect()
+        let mut cards = Cards::EMPTY;
+        for &card in self.number_market.iter().flatten() {
+            // Six cards at most: no kind reaches the most copies a `Cards` counts.
+            cards.add_n(card, 1);
+        }
+        cards
     }
 
     fn check_take(&self, cards: &Cards) -> Result<(), IllegalAction> {

@@ -339,6 +339,11 @@ impl Game {
             fits[found] = Some(Fit { contract, star, index, patterns, count: 0 });
             found += 1;
         });
+        let take_back = usize::from(self.can_take_back());
+        if found == 0 {
+            // Most contract steps: nothing fits, so only taking back (when possible) and passing.
+            return Some(if pick(take_back + 1) < take_back { Action::TakeBack } else { Action::Pass });
+        }
         let hand = self.seats[seat.index()].hand;
         let table = split_table();
         let splits: [&[u8; QUOTAS]; 5] = std::array::from_fn(|k| &table[hand.number_group(k)]);
@@ -346,18 +351,16 @@ impl Game {
         // (one way to pick none).
         let ways =
             |pattern: &[u8; 5]| -> usize { (0..5).map(|k| usize::from(splits[k][usize::from(pattern[k])])).product() };
-        let mut total = usize::from(self.can_take_back()) + 1;
+        let mut total = take_back + 1;
         for fit in fits[..found].iter_mut().flatten() {
             fit.count = fit.index.iter(fit.patterns).map(ways).sum();
             total += fit.count;
         }
         let mut at = pick(total);
-        if self.can_take_back() {
-            if at == 0 {
-                return Some(Action::TakeBack);
-            }
-            at -= 1;
+        if at < take_back {
+            return Some(Action::TakeBack);
         }
+        at -= take_back;
         for fit in fits[..found].iter().flatten() {
             if at >= fit.count {
                 at -= fit.count;
