@@ -292,16 +292,6 @@ impl Cards {
         std::array::from_fn(|n| ((sums >> (12 * n)) & 0o7777) as u8)
     }
 
-    /// The packed counts: three bits per kind, from [`Card::index`] 0 in the lowest bits.
-    pub(crate) const fn packed(self) -> u64 {
-        self.packed
-    }
-
-    /// The cards with these packed counts ([`Cards::packed`]).
-    pub(crate) const fn from_packed(packed: u64) -> Cards {
-        Cards { packed }
-    }
-
     /// The cards of number `number_index + 1` as four three-bit counts, one per suit in code order
     /// (the lowest bits count the cherries): a key below 4096 for tables worked out per number.
     pub(crate) fn number_group(&self, number_index: usize) -> usize {

@@ -454,8 +454,10 @@ impl Game {
     /// §3 step 1.
     fn take(&mut self, seat: Seat, cards: Cards) {
         let market_before = self.number_market;
-        for card in cards.iter() {
-            if let Some(slot) = self.number_market.iter_mut().find(|slot| **slot == Some(card)) {
+        // The first slots that hold each card taken are emptied.
+        let mut left = cards;
+        for slot in &mut self.number_market {
+            if slot.is_some_and(|card| left.remove(card)) {
                 *slot = None;
             }
         }

@@ -43,7 +43,7 @@ fn for_each_sub_multiset(sorted: &[Card], size: usize, found: &mut impl FnMut(Ca
 /// It works on sets of kinds, one bit per [`Card::index`]: the kinds in the market, those with two
 /// copies or more, those with three or more, and per kind the kinds that share its number or its suit.
 fn legal_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS], actions: &mut Vec<Action>) {
-    let (present, pairs, triples) = market_kinds(market);
+    let MarketKinds { present, pairs, triples } = market_kinds(market);
     // The kinds above kind `x`, and `x` itself when `copies` (a set of kinds) holds it.
     let from = |x: usize, copies: u32| (present & !((2 << x) - 1)) | (copies & (1 << x));
     let mut firsts = present;
@@ -71,44 +71,41 @@ fn legal_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS], actions: &mut Vec<A
     }
 }
 
-/// How many takes [`legal_takes`] lists for a market of at most 6 cards, counted without listing them.
+/// How many takes [`legal_takes`] lists for a market of at most 6 cards whose kinds are
+/// [`MarketKinds`], counted without listing them.
 ///
 /// Group the market's kinds by number (5 groups) and by suit (4 groups). In a group holding `m` kinds,
 /// `d2` of them twice or more and `d3` three times or more, there are `C(m,2) + d2` distinct pairs and
 /// `C(m,3) + d2 (m - 1) + d3` distinct triples. A pair or triple of one kind lies in two groups (its
 /// number's and its suit's); any other legal pair or triple lies in exactly one. So the takes are the
 /// `m` single kinds, plus the sum over the nine groups, less the pairs and triples of one kind counted
-/// twice. The counts per group come from one bit per kind, summed per number or per suit in place.
-fn take_count(market: Cards) -> usize {
-    const BIT0: u64 = 0o1111_1111_1111_1111_1111;
+/// twice.
+fn take_count(kinds: MarketKinds) -> usize {
     /// `C(m,2) + C(m,3)`: at most 6 cards give at most 6 kinds in a group.
-    const PAIRS_AND_TRIPLES: [usize; 8] = [0, 0, 1, 4, 10, 20, 35, 56];
-    debug_assert!(market.len() <= NUMBER_MARKET_SLOTS);
-    let p = market.packed();
-    // Bit 0 of a kind's field is set when the market holds it at all, twice or more, three times or more.
-    let held = (p | p >> 1 | p >> 2) & BIT0;
-    let twice = (p >> 1 | p >> 2) & BIT0;
-    let thrice = (p >> 2 | (p >> 1 & p)) & BIT0;
-    // Per number: `Cards::number_counts` sums a number's four fields.
-    let by_number = |bits: u64| Cards::from_packed(bits).number_counts();
-    // Per suit: the suit's five fields lie 12 bits apart; their sum (at most 6) fits its field.
-    let by_suit = |bits: u64| {
-        let sums = bits + (bits >> 12) + (bits >> 24) + (bits >> 36) + (bits >> 48);
-        std::array::from_fn::<u8, 4, _>(|s| ((sums >> (3 * s)) & 7) as u8)
-    };
-    let group =
-        |m: u8, d2: u8, d3: u8| PAIRS_AND_TRIPLES[usize::from(m)] + usize::from(d2) * usize::from(m) + usize::from(d3);
-    let (m, d2, d3) = (by_number(held), by_number(twice), by_number(thrice));
-    let mut count: usize = (0..5).map(|k| usize::from(m[k]) + group(m[k], d2[k], d3[k])).sum();
-    count -= (0..5).map(|k| usize::from(d2[k]) + usize::from(d3[k])).sum::<usize>();
-    let (m, d2, d3) = (by_suit(held), by_suit(twice), by_suit(thrice));
-    count + (0..4).map(|s| group(m[s], d2[s], d3[s])).sum::<usize>()
+    const PAIRS_AND_TRIPLES: [usize; 7] = [0, 0, 1, 4, 10, 20, 35];
+    /// How many bits each value of four bits has set.
+    const BITS: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+    let MarketKinds { present, pairs, triples } = kinds;
+    // One number's kinds are four adjacent bits (`Card::index`).
+    let in_number = |set: u32, k: usize| usize::from(BITS[((set >> (4 * k)) & 15) as usize]);
+    // One suit's kinds are every fourth bit; multiplying sums the five of them into bits 16 to 19.
+    let in_suit = |set: u32, s: usize| ((u64::from((set >> s) & 0x11111) * 0x11111) >> 16 & 15) as usize;
+    let group = |m: usize, d2: usize, d3: usize| PAIRS_AND_TRIPLES[m] + d2 * m + d3;
+    let mut count = 0;
+    for k in 0..5 {
+        let (m, d2, d3) = (in_number(present, k), in_number(pairs, k), in_number(triples, k));
+        count += m + group(m, d2, d3) - d2 - d3;
+    }
+    for s in 0..4 {
+        count += group(in_suit(present, s), in_suit(pairs, s), in_suit(triples, s));
+    }
+    count
 }
 
 /// The take at position `at` of the list [`legal_takes`] makes, found by walking that list's order
 /// and skipping each pair's triples by counting them.
-fn take_at(market: &[Option<Card>; NUMBER_MARKET_SLOTS], mut at: usize) -> Option<Cards> {
-    let (present, pairs, triples) = market_kinds(market);
+fn take_at(kinds: MarketKinds, mut at: usize) -> Option<Cards> {
+    let MarketKinds { present, pairs, triples } = kinds;
     let from = |x: usize, copies: u32| (present & !((2 << x) - 1)) | (copies & (1 << x));
     let mut firsts = present;
     while firsts != 0 {
@@ -150,9 +147,18 @@ fn take_at(market: &[Option<Card>; NUMBER_MARKET_SLOTS], mut at: usize) -> Optio
     None
 }
 
-/// The kinds (one bit per [`Card::index`]) a market holds, those it holds twice or more, and those it
-/// holds three times or more.
-fn market_kinds(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> (u32, u32, u32) {
+/// The kinds of card a market of at most 6 cards holds, as sets with one bit per [`Card::index`].
+#[derive(Clone, Copy)]
+struct MarketKinds {
+    /// Held at all.
+    present: u32,
+    /// Held twice or more.
+    pairs: u32,
+    /// Held three times or more.
+    triples: u32,
+}
+
+fn market_kinds(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> MarketKinds {
     let (mut present, mut pairs, mut triples) = (0u32, 0u32, 0u32);
     for card in market.iter().flatten() {
         let bit = 1 << card.index();
@@ -160,7 +166,7 @@ fn market_kinds(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> (u32, u32, u32)
         pairs |= present & bit;
         present |= bit;
     }
-    (present, pairs, triples)
+    MarketKinds { present, pairs, triples }
 }
 
 /// The kinds that share with kind `a` what kind `b` shares with it (both number and suit, when `b` is `a`).
@@ -321,10 +327,11 @@ impl Game {
         match step {
             TurnStep::Contracts => {}
             TurnStep::Take => {
-                let count = take_count(self.number_market_cards());
+                let kinds = market_kinds(&self.number_market);
+                let count = take_count(kinds);
                 return (count > 0)
                     .then(|| pick(count))
-                    .and_then(|at| take_at(&self.number_market, at))
+                    .and_then(|at| take_at(kinds, at))
                     .map(|cards| Action::Take { cards });
             }
             TurnStep::Discard => {
@@ -532,12 +539,12 @@ mod tests {
             });
             let mut listed = Vec::new();
             legal_takes(&market, &mut listed);
-            let cards: Cards = market.iter().flatten().collect();
-            assert_eq!(take_count(cards), listed.len(), "{market:?}");
+            let kinds = market_kinds(&market);
+            assert_eq!(take_count(kinds), listed.len(), "{market:?}");
             for (at, action) in listed.iter().enumerate() {
-                assert_eq!(take_at(&market, at).map(|cards| Action::Take { cards }), Some(*action));
+                assert_eq!(take_at(kinds, at).map(|cards| Action::Take { cards }), Some(*action));
             }
-            assert_eq!(take_at(&market, listed.len()), None);
+            assert_eq!(take_at(kinds, listed.len()), None);
         }
     }
 
