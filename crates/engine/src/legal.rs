@@ -8,7 +8,6 @@
 //! multiset once instead of generating with repeats and removing them.
 
 use crate::action::{Action, Phase, Seat, TurnStep};
-use std::sync::LazyLock;
 
 use crate::cards::{CARD_KINDS, Card, Cards};
 use crate::contracts::{ContractId, PatternIndex};
@@ -222,25 +221,42 @@ fn for_each_split(held: [u8; 4], quota: u8, mut found: impl FnMut([u8; 4]) -> bo
 
 /// How many ways [`for_each_split`] lists for the cards of one number held as `group` (see
 /// [`Cards::number_group`]) and each quota from 0 to 8 (no contract takes more cards), indexed by
-/// `group`; a table worked out once: the coefficients of the product over the suits of
-/// `1 + x + ... + x^held`.
-fn split_table() -> &'static [[u8; QUOTAS]] {
-    static COUNTS: LazyLock<Vec<[u8; QUOTAS]>> = LazyLock::new(|| {
-        (0..4096)
-            .map(|group| {
-                let mut poly = [0u16; QUOTAS];
-                poly[0] = 1;
-                for suit in held(group) {
-                    let before = poly;
-                    for (q, coefficient) in poly.iter_mut().enumerate() {
-                        *coefficient = (0..=usize::from(suit).min(q)).map(|taken| before[q - taken]).sum();
+/// `group`: the coefficients of the product over the suits of `1 + x + ... + x^held`, worked out at
+/// compile time (36 KiB).
+fn split_table() -> &'static [[u8; QUOTAS]; 4096] {
+    static COUNTS: [[u8; QUOTAS]; 4096] = {
+        let mut table = [[0u8; QUOTAS]; 4096];
+        let mut group = 0;
+        while group < 4096 {
+            let mut poly = [0u16; QUOTAS];
+            poly[0] = 1;
+            let mut suit = 0;
+            while suit < 4 {
+                let held = (group >> (3 * suit)) & 7;
+                let before = poly;
+                let mut q = 0;
+                while q < QUOTAS {
+                    let mut sum = 0;
+                    let mut taken = 0;
+                    while taken <= held && taken <= q {
+                        sum += before[q - taken];
+                        taken += 1;
                     }
+                    poly[q] = sum;
+                    q += 1;
                 }
+                suit += 1;
+            }
+            let mut q = 0;
+            while q < QUOTAS {
                 // At most 161 (four suits of 7 copies, 8 cards): it fits a byte.
-                poly.map(|coefficient| coefficient as u8)
-            })
-            .collect()
-    });
+                table[group][q] = poly[q] as u8;
+                q += 1;
+            }
+            group += 1;
+        }
+        table
+    };
     &COUNTS
 }
 
@@ -255,8 +271,7 @@ fn held(group: usize) -> [u8; 4] {
 /// The `n`th way [`for_each_split`] lists for the cards of one number held as `group` (see
 /// [`Cards::number_group`]), found suit by suit: the ways that give the first suit `a` cards are as
 /// many as the ways to take the rest of the quota from the later suits, which [`split_table`] counts.
-fn nth_split(group: usize, quota: u8, mut n: usize) -> [u8; 4] {
-    let table = split_table();
+fn nth_split(table: &[[u8; QUOTAS]], group: usize, quota: u8, mut n: usize) -> [u8; 4] {
     let held = held(group);
     let mut split = [0; 4];
     let mut left = quota;
@@ -384,7 +399,7 @@ impl Game {
                 let mut rest = ways;
                 for k in (0..5).filter(|&k| pattern[k] > 0) {
                     rest /= usize::from(splits[k][usize::from(pattern[k])]);
-                    let split = nth_split(hand.number_group(k), pattern[k], at / rest);
+                    let split = nth_split(table, hand.number_group(k), pattern[k], at / rest);
                     for (suit, n) in split.into_iter().enumerate() {
                         cards.add_n(Card::from_index(k * 4 + suit), n);
                     }
@@ -514,7 +529,7 @@ mod tests {
             for quota in 0..=8 {
                 let mut listed = 0;
                 for_each_split(held(group), quota, |split| {
-                    assert_eq!(nth_split(group, quota, listed), split);
+                    assert_eq!(nth_split(split_table(), group, quota, listed), split);
                     listed += 1;
                     true
                 });

@@ -26,6 +26,7 @@ impl GameRng {
     ///
     /// # Panics
     /// When `n` is 0.
+    #[inline]
     pub fn below(&mut self, n: usize) -> usize {
         assert!(n > 0, "below(0) has no value to return");
         if let Some(small) = SMALL.get(n) {
