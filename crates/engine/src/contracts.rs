@@ -246,15 +246,27 @@ impl PatternIndex {
     }
 
     /// The patterns of a set that [`PatternIndex::fitting`] gave, in order.
-    pub(crate) fn iter(&self, mut set: u128) -> impl Iterator<Item = &[u8; 5]> {
+    pub(crate) fn iter(&self, set: u128) -> impl Iterator<Item = &[u8; 5]> {
+        let mut rest = set;
         std::iter::from_fn(move || {
-            if set == 0 {
+            if rest == 0 {
                 return None;
             }
-            let i = set.trailing_zeros() as usize;
-            set &= set - 1;
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
             Some(&self.patterns[i])
         })
+    }
+
+    /// Calls `found` with each pattern of a set that [`PatternIndex::fitting`] gave, in order: the
+    /// same as [`PatternIndex::iter`], as a plain loop for the hot path.
+    #[inline]
+    pub(crate) fn for_each(&self, set: u128, mut found: impl FnMut(&[u8; 5])) {
+        let mut rest = set;
+        while rest != 0 {
+            found(&self.patterns[rest.trailing_zeros() as usize]);
+            rest &= rest - 1;
+        }
     }
 }
 

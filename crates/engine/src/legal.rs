@@ -264,6 +264,7 @@ fn split_table() -> &'static [[u8; QUOTAS]; 4096] {
 const QUOTAS: usize = 9;
 
 /// The four suits' counts of a [`Cards::number_group`].
+#[cfg(test)]
 fn held(group: usize) -> [u8; 4] {
     std::array::from_fn(|suit| ((group >> (3 * suit)) & 7) as u8)
 }
@@ -271,24 +272,24 @@ fn held(group: usize) -> [u8; 4] {
 /// The `n`th way [`for_each_split`] lists for the cards of one number held as `group` (see
 /// [`Cards::number_group`]), found suit by suit: the ways that give the first suit `a` cards are as
 /// many as the ways to take the rest of the quota from the later suits, which [`split_table`] counts.
-fn nth_split(table: &[[u8; QUOTAS]], group: usize, quota: u8, mut n: usize) -> [u8; 4] {
-    let held = held(group);
+fn nth_split(table: &[[u8; QUOTAS]; 4096], group: usize, quota: u8, mut n: usize) -> [u8; 4] {
     let mut split = [0; 4];
-    let mut left = quota;
-    let mut later_suits = group;
-    for suit in 0..3 {
-        later_suits &= !(7 << (3 * suit));
-        for taken in 0..=held[suit].min(left) {
-            let ways = usize::from(table[later_suits][usize::from(left - taken)]);
+    let mut left = usize::from(quota);
+    for (suit, taken) in split.iter_mut().take(3).enumerate() {
+        // The group without this suit and the ones before it.
+        let later_suits = group & !((8 << (3 * suit)) - 1) & 0o7777;
+        loop {
+            let ways = usize::from(table[later_suits][left.min(QUOTAS - 1)]);
             if n < ways {
-                split[suit] = taken;
-                left -= taken;
                 break;
             }
             n -= ways;
+            *taken += 1;
+            left -= 1;
         }
+        debug_assert!(usize::from(*taken) <= (group >> (3 * suit)) & 7, "n is below the number of splits");
     }
-    split[3] = left;
+    split[3] = left as u8;
     split
 }
 
@@ -375,7 +376,7 @@ impl Game {
             |pattern: &[u8; 5]| -> usize { (0..5).map(|k| usize::from(splits[k][usize::from(pattern[k])])).product() };
         let mut total = take_back + 1;
         for fit in fits[..found].iter_mut().flatten() {
-            fit.count = fit.index.iter(fit.patterns).map(ways).sum();
+            fit.index.for_each(fit.patterns, |pattern| fit.count += ways(pattern));
             total += fit.count;
         }
         let mut at = pick(total);
