@@ -3,7 +3,8 @@
 //! Requirements only look at numbers, never suits (§1.2), so whether a set of cards fills a contract
 //! depends only on how many cards of each number it holds. For each contract the engine works out once
 //! every such "number pattern" that fills it, with and without the Star, and checks or lists fills by
-//! looking patterns up.
+//! looking patterns up. A [`PatternIndex`] per contract (and Star or not) finds the patterns a hand
+//! holds enough cards for with five mask lookups, one per number.
 
 use std::fmt;
 use std::sync::LazyLock;

@@ -6,6 +6,19 @@
 //!
 //! The enumeration is on the hot path of every bot and simulation, so it generates each distinct
 //! multiset once instead of generating with repeats and removing them.
+//!
+//! The random player goes further ([`Game::legal_action_at`]): it needs how many actions there are and
+//! the one at a drawn position, so it counts and builds only that one, in the list's order:
+//! - takes: the market is turned into three sets of kinds (one bit per kind: held, held twice, held
+//!   three times); a closed formula over the nine number and suit groups counts the takes, and a walk
+//!   in list order that skips each pair's triples by counting them finds the drawn one;
+//! - completions: the contracts' number patterns that fit the hand come from
+//!   [`crate::contracts::PatternIndex`] (five mask lookups per contract); each pattern's completions
+//!   are the product over its numbers of the ways to take that many cards of the number among the
+//!   suits, read from [`split_table`], a table worked out at compile time and indexed by the number's
+//!   four 3-bit counts in [`Cards`]; the drawn completion is decoded number by number ([`nth_split`]).
+//!
+//! Tests in this module hold each count and each decoded position to the list.
 
 use crate::action::{Action, Phase, Seat, TurnStep};
 
