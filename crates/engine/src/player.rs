@@ -34,7 +34,7 @@ impl RandomPlayer {
         while let (Some(seat), Some(action)) = (game.to_act(), self.choose(game)) {
             // The action is one of the legal actions of this seat, which `check` accepts (a property
             // test holds the list and `check` together), so it need not be checked again.
-            game.apply_checked(seat, &action);
+            game.apply_listed(seat, &action);
             actions += 1;
         }
         actions
@@ -46,7 +46,7 @@ mod tests {
     use super::*;
     use crate::view::Viewer;
 
-    /// `play_out` applies its choices with [`Game::apply_checked`], which does not check them: every
+    /// `play_out` applies its choices with [`Game::apply_listed`], which does not check them: every
     /// choice must pass the check, and applying it unchecked must do exactly what `apply` does.
     #[test]
     fn chosen_actions_pass_the_check_and_apply_unchecked_as_checked() {
@@ -59,7 +59,7 @@ mod tests {
                 let action = player.choose(&checked).expect("the game goes on");
                 assert_eq!(checked.check(seat, &action), Ok(()), "{action:?}");
                 let applied = checked.apply(seat, &action).expect("it passed the check");
-                assert_eq!(unchecked.apply_checked(seat, &action), applied);
+                assert_eq!(unchecked.apply_listed(seat, &action), applied);
                 chosen += 1;
             }
             assert!(unchecked.is_over());
