@@ -556,6 +556,44 @@ mod tests {
         }
     }
 
+    /// The takes as the first version listed them, card by card over the sorted market: the order
+    /// `legal_takes` keeps.
+    fn takes_card_by_card(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> Vec<Action> {
+        let mut cards: Vec<Card> = market.iter().flatten().copied().collect();
+        cards.sort_unstable();
+        let mut actions = Vec::new();
+        let one = |card: Card| Cards::EMPTY.with(card);
+        for i in 0..cards.len() {
+            if i > 0 && cards[i] == cards[i - 1] {
+                continue;
+            }
+            let a = cards[i];
+            actions.push(Action::Take { cards: one(a) });
+            for j in i + 1..cards.len() {
+                if j > i + 1 && cards[j] == cards[j - 1] {
+                    continue;
+                }
+                let b = cards[j];
+                let (same_number, same_suit) = (a.number() == b.number(), a.suit() == b.suit());
+                if !same_number && !same_suit {
+                    continue;
+                }
+                let pair = one(a).with(b);
+                actions.push(Action::Take { cards: pair });
+                for k in j + 1..cards.len() {
+                    if k > j + 1 && cards[k] == cards[k - 1] {
+                        continue;
+                    }
+                    let c = cards[k];
+                    if (same_number && c.number() == a.number()) || (same_suit && c.suit() == a.suit()) {
+                        actions.push(Action::Take { cards: pair.with(c) });
+                    }
+                }
+            }
+        }
+        actions
+    }
+
     #[test]
     fn takes_are_counted_and_found_as_listed() {
         let mut rng = crate::random::GameRng::from_seed(5);
@@ -568,6 +606,7 @@ mod tests {
             });
             let mut listed = Vec::new();
             legal_takes(&market, &mut listed);
+            assert_eq!(listed, takes_card_by_card(&market), "{market:?}");
             let kinds = market_kinds(&market);
             assert_eq!(take_count(kinds), listed.len(), "{market:?}");
             for (at, action) in listed.iter().enumerate() {
