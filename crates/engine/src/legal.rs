@@ -413,11 +413,12 @@ impl Game {
                 let mut rest = ways;
                 for k in (0..5).filter(|&k| pattern[k] > 0) {
                     rest /= usize::from(splits[k][usize::from(pattern[k])]);
-                    let split = nth_split(table, hand.number_group(k), pattern[k], at / rest);
+                    let nth = at / rest;
+                    at -= nth * rest;
+                    let split = nth_split(table, hand.number_group(k), pattern[k], nth);
                     for (suit, n) in split.into_iter().enumerate() {
                         cards.add_n(Card::from_index(k * 4 + suit), n);
                     }
-                    at %= rest;
                 }
                 return Some(Action::Complete { contract: fit.contract, cards, star: fit.star });
             }
