@@ -17,8 +17,10 @@ export RUSTC_BOOTSTRAP=1
 # The bundled SQLite (linked in through the server crate) defines two static arrays of the same name,
 # which AddressSanitizer reports as an ODR violation before any input runs: not ours, not a bug.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_odr_violation=0}"
-# The fuzz build is instrumented: keep it apart from the workspace's own target directory.
-export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-${CARGO_TARGET_DIR:-target}-fuzz}"
+# The fuzz build is instrumented (sanitizer and coverage): it is kept apart from the workspace's own
+# target directory, in a cache that outlives checkouts, so that CI on the same machine builds it once.
+WORKSPACE_TARGET="${CARGO_TARGET_DIR:-$PWD/target}"
+export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/romirami/fuzz-target}"
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 
@@ -26,7 +28,7 @@ command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 seeds=fuzz/corpus/record_import
 if [ ! -d "$seeds" ] || [ -z "$(ls -A "$seeds" 2>/dev/null)" ]; then
     mkdir -p "$seeds"
-    CARGO_TARGET_DIR="${CARGO_TARGET_DIR%-fuzz}" cargo run --quiet --release --bin romirami -- \
+    CARGO_TARGET_DIR="$WORKSPACE_TARGET" cargo run --quiet --bin romirami -- \
         simulate --games 8 --seed 1 --out "$seeds" >/dev/null
 fi
 

@@ -88,11 +88,16 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
                     Ok(Message::Close(_)) => break None,
                     Err(error) => {
                         debug!(conn = id.0, %error, "websocket read failed");
-                        let too_big = matches!(
-                            &error.into_inner().downcast_ref::<tokio_tungstenite::tungstenite::Error>(),
-                            Some(tokio_tungstenite::tungstenite::Error::Capacity(_))
-                        );
-                        break too_big.then_some(Close { code: close_code::SIZE, reason: "message too large", flush: true });
+                        use tokio_tungstenite::tungstenite::Error as WsError;
+                        break match error.into_inner().downcast_ref::<WsError>() {
+                            Some(WsError::Capacity(_)) => {
+                                Some(Close { code: close_code::SIZE, reason: "message too large", flush: true })
+                            }
+                            Some(WsError::Utf8(_)) => {
+                                Some(Close { code: close_code::INVALID, reason: "text frame is not UTF-8", flush: true })
+                            }
+                            _ => None,
+                        };
                     }
                 }
             }

@@ -65,10 +65,11 @@ enum Kind {
     Leave,
     Start,
     Kick,
+    AddBot,
     Act,
 }
 
-const KINDS: [Kind; 10] = [
+const KINDS: [Kind; 11] = [
     Kind::Hello,
     Kind::LobbySubscribe,
     Kind::LobbyUnsubscribe,
@@ -78,6 +79,7 @@ const KINDS: [Kind; 10] = [
     Kind::Leave,
     Kind::Start,
     Kind::Kick,
+    Kind::AddBot,
     Kind::Act,
 ];
 
@@ -93,13 +95,14 @@ impl Kind {
             Kind::Leave => "leave",
             Kind::Start => "start",
             Kind::Kick => "kick",
+            Kind::AddBot => "add_bot",
             Kind::Act => "act",
         }
     }
 
     /// `start` and `kick` are about a table that waits; the rest about a game in play.
     fn waiting(self) -> bool {
-        matches!(self, Kind::Start | Kind::Kick)
+        matches!(self, Kind::Start | Kind::Kick | Kind::AddBot)
     }
 }
 
@@ -154,7 +157,7 @@ fn expected(sender: Sender, kind: Kind) -> Outcome {
     }
     match (sender, kind) {
         (Sender::UnknownTable, _) => Refused(E::NoSuchTable),
-        (Sender::Owner, Kind::Join | Kind::Watch | Kind::Start | Kind::Kick) => Ok(Some("table")),
+        (Sender::Owner, Kind::Join | Kind::Watch | Kind::Start | Kind::Kick | Kind::AddBot) => Ok(Some("table")),
         (Sender::Owner, Kind::Leave) => Ok(Some("left")),
         (Sender::Owner, Kind::Act) => Ok(Some("events")),
         (Sender::Seated, Kind::Join | Kind::Watch) => Ok(Some("table")),
@@ -165,7 +168,7 @@ fn expected(sender: Sender, kind: Kind) -> Outcome {
         (Sender::Spectator, Kind::Leave) => Ok(Some("left")),
         (Sender::OtherTable, Kind::Join | Kind::Watch) => Refused(E::NoSuchTable),
         (_, Kind::Leave | Kind::Act) => Refused(E::NotSeated),
-        (_, Kind::Start | Kind::Kick) => Refused(E::NotHost),
+        (_, Kind::Start | Kind::Kick | Kind::AddBot) => Refused(E::NotHost),
         (Sender::BadToken, _)
         | (_, Kind::Hello | Kind::LobbySubscribe | Kind::LobbyUnsubscribe | Kind::CreateTable) => {
             unreachable!("answered above")
@@ -323,12 +326,15 @@ fn message(kind: Kind, sender: Sender, scene: &Scene, other: &OtherTable, unknow
         Kind::Hello => ClientMsg::Hello { protocol: PROTOCOL_VERSION, token: None, name: Some("Again".into()) },
         Kind::LobbySubscribe => ClientMsg::LobbySubscribe,
         Kind::LobbyUnsubscribe => ClientMsg::LobbyUnsubscribe,
-        Kind::CreateTable => ClientMsg::CreateTable { seats: 2, public: false, spectators: SpectatorPolicy::Nobody },
+        Kind::CreateTable => {
+            ClientMsg::CreateTable { seats: 2, public: false, spectators: SpectatorPolicy::Nobody, clock: None }
+        }
         Kind::Join => ClientMsg::Join { table, invite: None, since: None },
         Kind::Watch => ClientMsg::Watch { table, invite: None, since: None },
         Kind::Leave => ClientMsg::Leave { table },
         Kind::Start => ClientMsg::Start { table },
         Kind::Kick => ClientMsg::Kick { table, seat: Seat(1) },
+        Kind::AddBot => ClientMsg::AddBot { table },
         Kind::Act => {
             // The action the owner may play now: legal for the owner, and the same one for everyone else.
             let action = scene.owner.turn.as_deref().and_then(choose).unwrap_or(Action::Pass);

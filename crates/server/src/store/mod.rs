@@ -97,11 +97,14 @@ impl From<sqlx::Error> for StoreError {
 /// exceptions (class 08), insufficient resources (class 53), operator intervention (class 57, such as
 /// a shutdown) and system errors (class 58).
 fn is_unavailable_code(code: Option<&str>) -> bool {
-    match code {
-        Some("5" | "6" | "10" | "13" | "14") => true,
-        Some(code) => ["08", "53", "57", "58"].iter().any(|class| code.starts_with(class)),
-        None => false,
+    let Some(code) = code else { return false };
+    // PostgreSQL's SQLSTATEs have five characters, the first two being the class.
+    if code.len() == 5 {
+        return ["08", "53", "57", "58"].iter().any(|class| code.starts_with(class));
     }
+    // SQLite's codes are numbers; an extended code keeps its primary code in the low byte (517,
+    // SQLITE_BUSY_SNAPSHOT, is a busy).
+    code.parse::<u32>().is_ok_and(|number| matches!(number & 0xff, 5 | 6 | 10 | 13 | 14))
 }
 
 impl From<sqlx::migrate::MigrateError> for StoreError {
@@ -424,6 +427,16 @@ impl Store {
         dispatch!(self, s => s.append_actions(batch).await)
     }
 
+    /// Removes the actions of a game's log numbered `from` and up. A table calls it after a commit
+    /// failed in a way that leaves unknown whether the row was written (the connection broke before the
+    /// database's answer), so that the log holds exactly what was acknowledged.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub async fn truncate_actions(&self, table: TableId, from: u32) -> Result<(), StoreError> {
+        dispatch!(self, s => s.truncate_actions(table, from).await)
+    }
+
     /// Stores the end of a table's game, in one transaction: its record, and a result per seat.
     /// The record's `id` must be the table's.
     ///
@@ -684,6 +697,17 @@ mod tests {
         let id = Uuid::new_v4();
         assert_eq!(PlayerFilter::parse(&id.to_string()), PlayerFilter::Id(PlayerId(id)));
         assert_eq!(PlayerFilter::parse("Ana"), PlayerFilter::Name("Ana".into()));
+    }
+
+    #[test]
+    fn busy_locked_and_connection_errors_are_unavailability() {
+        for code in ["5", "6", "517", "261", "10", "13", "14", "08006", "57P01", "53300"] {
+            assert!(is_unavailable_code(Some(code)), "{code}");
+        }
+        for code in ["19", "2067", "23505", "42P01"] {
+            assert!(!is_unavailable_code(Some(code)), "{code}");
+        }
+        assert!(!is_unavailable_code(None));
     }
 
     #[test]

@@ -239,6 +239,15 @@ impl PgStore {
             .collect()
     }
 
+    pub(super) async fn truncate_actions(&self, table: TableId, from: u32) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM actions WHERE table_id = $1 AND seq >= $2")
+            .bind(table.0)
+            .bind(i64::from(from))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     pub(super) async fn finish_game(
         &self,
         table: TableId,

@@ -246,6 +246,15 @@ impl SqliteStore {
             .collect()
     }
 
+    pub(super) async fn truncate_actions(&self, table: TableId, from: u32) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM actions WHERE table_id = ?1 AND seq >= ?2")
+            .bind(id_text(table.0))
+            .bind(i64::from(from))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     pub(super) async fn finish_game(
         &self,
         table: TableId,

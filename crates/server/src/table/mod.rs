@@ -253,6 +253,7 @@ pub async fn create(
         state: TableState::Waiting,
         game: None,
         actions: 0,
+        log_unsure: false,
         started_at: None,
         members: HashMap::new(),
         lobby: lobby.clone(),
@@ -356,6 +357,8 @@ struct Table {
     game: Option<Game>,
     /// Actions applied to the game so far: the number of the next one in the stored log.
     actions: u32,
+    /// Whether the last commit failed: the log may then hold one row past `actions`.
+    log_unsure: bool,
     /// When the game started.
     started_at: Option<OffsetDateTime>,
     members: HashMap<ConnId, Member>,
@@ -402,6 +405,7 @@ impl Table {
             state,
             game: Some(game),
             actions: u32::try_from(actions.len()).map_err(|_| "too many stored actions".to_owned())?,
+            log_unsure: false,
             started_at: Some(started_at),
             members: HashMap::new(),
             lobby: services.lobby.clone(),
@@ -912,10 +916,20 @@ impl Table {
             };
             return Err((code, illegal.to_string()));
         }
+        if self.log_unsure {
+            // The last commit failed, perhaps after the row was written: clear it, so that the log holds
+            // only what was acknowledged.
+            if let Err(error) = self.store.truncate_actions(self.id, self.actions).await {
+                warn!(table = %self.id, %error, "the game's log could not be checked; the action was not played");
+                return Err((ErrorCode::Unavailable, UNAVAILABLE.into()));
+            }
+            self.log_unsure = false;
+        }
         let reserve_ms = self.clock.as_ref().map(|clock| clock.reserve_at(seat, Instant::now()));
         let row = ActionRow { table: self.id, seq: self.actions, seat, action, by_bot, reserve_ms };
         if let Err(error) = self.committer.commit(row).await {
             warn!(table = %self.id, %error, "an action could not be stored; it was not played");
+            self.log_unsure = true;
             return Err((ErrorCode::Unavailable, UNAVAILABLE.into()));
         }
         self.actions += 1;
