@@ -22,8 +22,8 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
 fi
 "$venv/bin/schemathesis" --version
 
-cargo build --release --quiet --bin romirami
-romirami="$target/release/romirami"
+cargo build --quiet --bin romirami
+romirami="$target/debug/romirami"
 
 work="$(mktemp -d)"
 server_pid=""

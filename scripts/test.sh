@@ -88,6 +88,10 @@ run_tests() {
     cargo test --workspace --doc
     log "the web client in a real headless Chromium (scripts/e2e.sh installs Chromium and playwright-core)"
     scripts/e2e.sh
+    log "the REST API against its OpenAPI document (scripts/schemathesis.sh installs Schemathesis)"
+    scripts/schemathesis.sh 30
+    log "fuzz targets, bounded (scripts/fuzz.sh installs cargo-fuzz; its build is cached outside the checkout)"
+    scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
 }
 
 setup_services

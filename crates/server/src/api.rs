@@ -482,10 +482,9 @@ async fn health(State(state): State<AppState>) -> Response {
     path = "/api/games",
     params(GameQuery),
     responses(
-        (status = 200, description = "A page of games.", body = GameList,
-         content_type = "application/json"),
-        (status = 200, description = "Every matching game, one per line.", body = Game,
-         content_type = "application/x-ndjson"),
+        (status = 200,
+         description = "A page of games (JSON), or every matching game, one per line (NDJSON, when asked for).",
+         content((GameList = "application/json"), (Game = "application/x-ndjson"))),
         (status = 400, description = "A bad parameter.", body = ApiErrorBody),
         (status = 503, description = "The database does not answer.", body = ApiErrorBody)
     )
