@@ -7,12 +7,12 @@
 # document says. Exits non-zero when Schemathesis finds a problem.
 #
 # Usage: scripts/schemathesis.sh [max examples per operation, default 50]
-# Environment: CARGO_TARGET_DIR (where cargo builds), SCHEMATHESIS_VENV (default target/schemathesis-venv).
+# Environment: CARGO_TARGET_DIR (where cargo builds), SCHEMATHESIS_VENV (default ~/.cache/romirami/schemathesis-venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 examples="${1:-50}"
 target="${CARGO_TARGET_DIR:-target}"
-venv="${SCHEMATHESIS_VENV:-$target/schemathesis-venv}"
+venv="${SCHEMATHESIS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/romirami/schemathesis-venv}"
 
 if [ ! -x "$venv/bin/schemathesis" ]; then
     echo "installing schemathesis into $venv"
