@@ -4,9 +4,10 @@
 //! - [`server`]: the axum router and [`run`], which serves a listener until shutdown;
 //! - [`ws`] and [`protocol`]: one WebSocket connection and the messages it speaks;
 //! - [`table`]: one task per table, owning its game; [`lobby`]: the live tables;
-//! - [`players`]: guests and their tokens; [`config`]: every limit;
-//! - [`client`] and [`bots`]: a client of the protocol, and bots that play with it;
-//! - [`cli`]: the `romirami` command line (`serve`, `bots`, `simulate`, `verify`).
+//! - [`players`]: guests and their tokens; [`config`]: every limit; [`metrics`]: `GET /metrics`;
+//! - [`client`] and [`bots`]: a client of the protocol, and bots that play with it; [`load`]: the load
+//!   generator and its baseline;
+//! - [`cli`]: the `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`).
 //!
 //! A server on a free port, shut down again:
 //!
@@ -28,7 +29,9 @@ pub mod bots;
 pub mod cli;
 pub mod client;
 pub mod config;
+pub mod load;
 pub mod lobby;
+pub mod metrics;
 pub mod players;
 pub mod protocol;
 mod rate;

@@ -1,0 +1,232 @@
+//! The store under load, without the network: how many finished games, and how many single actions,
+//! a database commits per second.
+//!
+//! - *Games*: `concurrency` tasks each store whole games as a table does over a game's life, in four
+//!   transactions: the table, the start (seed and players), every action (one batch), and the finish
+//!   (the record and a result per seat). A game's actions are those of a real game, played beforehand
+//!   by the engine's random player, so the rows have their real sizes.
+//! - *Actions*: `tables` tasks each append one action at a time through the [`Committer`], waiting for
+//!   each to be durable before the next, as a table acknowledges an action only once it is committed;
+//!   the committer groups what waits into one transaction.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use hdrhistogram::Histogram;
+use romirami_engine::{Action, Game, RandomPlayer, Record, RecordMeta, Seat};
+use time::OffsetDateTime;
+use tokio::task::JoinSet;
+use uuid::Uuid;
+
+use super::new_histogram;
+use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId};
+use crate::store::{ActionRow, Committer, GamePlayer, Store, StoreError, TableRow};
+
+/// What the games benchmark measured.
+#[derive(Debug)]
+pub struct GamesReport {
+    /// Games stored.
+    pub games: u64,
+    /// Action rows stored with them.
+    pub actions: u64,
+    /// Seconds it took.
+    pub seconds: f64,
+    /// Time to store one whole game, in microseconds.
+    pub latency_us: Histogram<u64>,
+}
+
+/// What the actions benchmark measured.
+#[derive(Debug)]
+pub struct ActionsReport {
+    /// Actions committed.
+    pub actions: u64,
+    /// Transactions they took.
+    pub transactions: u64,
+    /// Seconds it took.
+    pub seconds: f64,
+    /// From submitting one action to its commit, in microseconds.
+    pub latency_us: Histogram<u64>,
+}
+
+/// A finished game, to be stored again and again under new ids.
+struct Played {
+    seed: u64,
+    actions: Vec<(Seat, Action)>,
+    game: Game,
+}
+
+fn play(players: usize, seed: u64) -> Option<Played> {
+    let mut game = Game::new(players, seed).ok()?;
+    let mut bot = RandomPlayer::new(seed ^ 0x5eed);
+    let mut actions = Vec::new();
+    while let Some(seat) = game.to_act() {
+        let action = bot.choose(&game)?;
+        game.apply(seat, &action).ok()?;
+        actions.push((seat, action));
+    }
+    Some(Played { seed, actions, game })
+}
+
+fn players(count: usize) -> Vec<PlayerInfo> {
+    (0..count).map(|i| PlayerInfo { id: PlayerId(Uuid::new_v4()), name: format!("bench{i}") }).collect()
+}
+
+async fn save_players(store: &Store, players: &[PlayerInfo]) -> Result<(), StoreError> {
+    for player in players {
+        let mut hash = [0u8; 32];
+        hash[..16].copy_from_slice(player.id.0.as_bytes());
+        store.save_player(player, &hash).await?;
+    }
+    Ok(())
+}
+
+fn seated(players: &[PlayerInfo]) -> Vec<GamePlayer> {
+    players.iter().zip(0u8..).map(|(p, seat)| GamePlayer { seat: Seat(seat), id: p.id, name: p.name.clone() }).collect()
+}
+
+async fn new_table(store: &Store, host: PlayerId, seats: usize) -> Result<TableId, StoreError> {
+    let id = TableId(Uuid::new_v4());
+    let row = TableRow {
+        id,
+        host,
+        seats: seats as u8,
+        public: false,
+        spectators: SpectatorPolicy::Nobody,
+        created_at: OffsetDateTime::now_utc(),
+    };
+    store.create_table(&row).await?;
+    Ok(id)
+}
+
+fn record_for(played: &Played, table: TableId, players: &[PlayerInfo], at: OffsetDateTime) -> Option<Record> {
+    let names = players.iter().map(|p| p.name.clone()).collect();
+    played.game.record(RecordMeta { id: table.0, started_at: at, finished_at: at, names }).ok()
+}
+
+/// Stores `games` complete games of `seats` players with `concurrency` tasks.
+///
+/// # Errors
+/// The first write that failed.
+pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) -> Result<GamesReport, StoreError> {
+    let players = Arc::new(players(seats));
+    save_players(store, &players).await?;
+    // A few dozen different games, each stored many times under new ids.
+    let played: Arc<Vec<Played>> = Arc::new((0..32).filter_map(|seed| play(seats, 1000 + seed)).collect());
+    if played.is_empty() {
+        return Err(StoreError::Other("the engine could not play a game".into()));
+    }
+    let next = Arc::new(AtomicU64::new(0));
+    let actions = Arc::new(AtomicU64::new(0));
+    let start = Instant::now();
+    let mut tasks = JoinSet::new();
+    for _ in 0..concurrency.max(1) {
+        let (store, players, played, next, actions) =
+            (store.clone(), players.clone(), played.clone(), next.clone(), actions.clone());
+        tasks.spawn(async move {
+            let mut latency = new_histogram();
+            loop {
+                let n = next.fetch_add(1, Ordering::Relaxed);
+                if n >= games {
+                    return Ok::<_, StoreError>(latency);
+                }
+                let one = Instant::now();
+                let game = &played[n as usize % played.len()];
+                let table = new_table(&store, players[0].id, seats).await?;
+                let at = OffsetDateTime::now_utc();
+                store.start_game(table, game.seed, &seated(&players), at).await?;
+                let rows: Vec<ActionRow> = game
+                    .actions
+                    .iter()
+                    .zip(0u32..)
+                    .map(|(&(seat, action), seq)| ActionRow { table, seq, seat, action })
+                    .collect();
+                store.append_actions(&rows).await?;
+                let record = record_for(game, table, &players, at)
+                    .ok_or_else(|| StoreError::Other("a finished game has no record".into()))?;
+                store.finish_game(table, &record).await?;
+                actions.fetch_add(rows.len() as u64, Ordering::Relaxed);
+                latency.saturating_record(one.elapsed().as_micros() as u64);
+            }
+        });
+    }
+    let mut latency_us = new_histogram();
+    while let Some(joined) = tasks.join_next().await {
+        let histogram = joined.map_err(|e| StoreError::Other(format!("a task failed: {e}")))??;
+        let _ = latency_us.add(histogram);
+    }
+    Ok(GamesReport {
+        games,
+        actions: actions.load(Ordering::Relaxed),
+        seconds: start.elapsed().as_secs_f64(),
+        latency_us,
+    })
+}
+
+/// Commits single actions of `tables` games through a [`Committer`] for `duration`.
+///
+/// # Errors
+/// The first write that failed.
+pub async fn actions(
+    store: &Store,
+    tables: usize,
+    duration: Duration,
+    max_batch: usize,
+) -> Result<ActionsReport, StoreError> {
+    let players = Arc::new(players(4));
+    save_players(store, &players).await?;
+    let played = Arc::new(play(4, 7).ok_or_else(|| StoreError::Other("the engine could not play a game".into()))?);
+    // First every table and its game, then the timed part.
+    let mut setting_up = JoinSet::new();
+    for _ in 0..tables.max(1) {
+        let (store, players, played) = (store.clone(), players.clone(), played.clone());
+        setting_up.spawn(async move {
+            let table = new_table(&store, players[0].id, 4).await?;
+            store.start_game(table, played.seed, &seated(&players), OffsetDateTime::now_utc()).await?;
+            Ok::<_, StoreError>(table)
+        });
+    }
+    let mut ids = Vec::new();
+    while let Some(joined) = setting_up.join_next().await {
+        ids.push(joined.map_err(|e| StoreError::Other(format!("a task failed: {e}")))??);
+    }
+    let (committer, task) = Committer::spawn(store.clone(), tables.max(1), max_batch);
+    let start = Instant::now();
+    let deadline = start + duration;
+    let mut tasks = JoinSet::new();
+    for table in ids {
+        let (played, committer) = (played.clone(), committer.clone());
+        tasks.spawn(async move {
+            let mut latency = new_histogram();
+            let mut count = 0u64;
+            for (&(seat, action), seq) in played.actions.iter().cycle().zip(0u32..) {
+                if Instant::now() >= deadline {
+                    break;
+                }
+                let one = Instant::now();
+                committer.commit(ActionRow { table, seq, seat, action }).await?;
+                latency.saturating_record(one.elapsed().as_micros() as u64);
+                count += 1;
+            }
+            Ok::<_, StoreError>((latency, count))
+        });
+    }
+    let before = committer.stats();
+    let mut latency_us = new_histogram();
+    let mut total = 0;
+    while let Some(joined) = tasks.join_next().await {
+        let (histogram, count) = joined.map_err(|e| StoreError::Other(format!("a task failed: {e}")))??;
+        let _ = latency_us.add(histogram);
+        total += count;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let stats = committer.stats();
+    drop(committer);
+    let _ = task.await;
+    Ok(ActionsReport {
+        actions: total,
+        transactions: stats.transactions - before.transactions,
+        seconds,
+        latency_us,
+    })
+}
