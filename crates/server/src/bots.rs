@@ -79,13 +79,25 @@ pub async fn play_seat(client: &mut Client, table: TableId) -> Result<(GameResul
 /// # Errors
 /// When a connection fails or the server refuses something.
 pub async fn play_game(url: &str, players: u8, name_prefix: &str) -> Result<BotGame, ClientError> {
-    let start = Instant::now();
     let mut clients = Vec::new();
     for seat in 0..players {
         let (client, _, _) = Client::guest(url, &format!("{name_prefix}{seat}")).await?;
         clients.push(client);
     }
-    let host = &mut clients[0];
+    play_table(clients).await
+}
+
+/// Plays one complete game at a new private table between `clients` (greeted already; the first hosts,
+/// and they sit in this order), each playing its seat with [`choose`].
+///
+/// # Errors
+/// When there are not 2 to 4 clients, a connection fails or the server refuses something.
+pub async fn play_table(mut clients: Vec<Client>) -> Result<BotGame, ClientError> {
+    let start = Instant::now();
+    let players = u8::try_from(clients.len()).unwrap_or(u8::MAX);
+    let Some(host) = clients.first_mut() else {
+        return Err(ClientError::Unexpected("a game needs players".into()));
+    };
     host.send(&ClientMsg::CreateTable { seats: players, public: false, spectators: SpectatorPolicy::Link }).await?;
     let (table, invite) = host
         .wait_for(|msg| match msg {

@@ -41,6 +41,10 @@ pub struct Config {
     pub finished_table_ttl: Duration,
     /// Commands waiting for one table's task.
     pub table_queue: usize,
+    /// Actions waiting for the group commit; a table waits for room beyond it.
+    pub commit_queue: usize,
+    /// The most actions written in one transaction.
+    pub commit_batch: usize,
     /// The folder of the web client, served at `/`; `None` serves no pages (the API and the WebSocket
     /// still work).
     pub web_dir: Option<PathBuf>,
@@ -64,6 +68,8 @@ impl Default for Config {
             catch_up_limit: 500,
             finished_table_ttl: Duration::from_secs(30 * 60),
             table_queue: 1024,
+            commit_queue: 65_536,
+            commit_batch: 1024,
             web_dir: None,
         }
     }

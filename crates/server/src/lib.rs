@@ -5,19 +5,24 @@
 //! - [`ws`] and [`protocol`]: one WebSocket connection and the messages it speaks;
 //! - [`table`]: one task per table, owning its game; [`lobby`]: the live tables;
 //! - [`players`]: guests and their tokens; [`config`]: every limit; [`metrics`]: `GET /metrics`;
+//! - [`store`]: PostgreSQL or SQLite: tables, the action log of every game, finished games;
+//! - [`api`]: the REST API over finished games, players and live tables, with its OpenAPI document;
 //! - [`client`] and [`bots`]: a client of the protocol, and bots that play with it; [`load`]: the load
 //!   generator and its baseline;
 //! - [`cli`]: the `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`).
 //!
-//! A server on a free port, shut down again:
+//! A server on a free port with a SQLite file, shut down again:
 //!
 //! ```
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! use romirami_server::{AppState, config::Config, run};
+//! use romirami_server::{AppState, config::Config, run, store::Store};
 //!
+//! let dir = tempfile::tempdir()?;
+//! let store = Store::connect(&format!("sqlite://{}", dir.path().join("games.db").display())).await?;
+//! let state = AppState::open(Config::default(), store).await?;
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
 //! let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-//! let server = tokio::spawn(run(listener, AppState::new(Config::default()), async { stopped.await.ok(); }));
+//! let server = tokio::spawn(run(listener, state, async { stopped.await.ok(); }));
 //! stop.send(()).ok();
 //! server.await??;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -25,6 +30,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod api;
 pub mod bots;
 pub mod cli;
 pub mod client;

@@ -47,9 +47,8 @@ fn register<M: prometheus::core::Collector + Clone + 'static>(metric: M) -> M {
 }
 
 /// Buckets for latencies: 50 µs to 2.5 s.
-const LATENCY_BUCKETS: &[f64] = &[
-    0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
-];
+const LATENCY_BUCKETS: &[f64] =
+    &[0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5];
 
 fn histogram(name: &str, help: &str) -> Histogram {
     let histogram = Histogram::with_opts(HistogramOpts::new(name, help).buckets(LATENCY_BUCKETS.to_vec()));
@@ -63,8 +62,7 @@ fn counter(name: &str, help: &str) -> IntCounter {
 
 static CONNECTIONS: LazyLock<IntGauge> = LazyLock::new(|| {
     register(
-        IntGauge::new("romirami_connections", "Open WebSocket connections.")
-            .expect("constant gauge options are valid"),
+        IntGauge::new("romirami_connections", "Open WebSocket connections.").expect("constant gauge options are valid"),
     )
 });
 static CONNECTIONS_OPENED: LazyLock<IntCounter> =

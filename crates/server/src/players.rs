@@ -1,7 +1,9 @@
 //! Players: guests with a display name, a public id and a secret token.
 //!
-//! The token is what lets a player come back to their seat; it is shown to the player once, when the
-//! guest is created, and kept here only as its SHA-256 hash. Nothing else about a client is trusted.
+//! The token is what lets a player come back to their seat, also after a server restart; it is shown to
+//! the player once, when the guest is created, and kept (in the store and in memory) only as its SHA-256
+//! hash. Nothing else about a client is trusted. [`Players`] keeps the players seen since the start in
+//! memory, in front of the store.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -10,6 +12,7 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::protocol::{PlayerId, PlayerInfo};
+use crate::store::{Store, StoreError};
 
 /// The longest display name, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
@@ -42,43 +45,60 @@ fn new_token() -> String {
     hex::encode(bytes)
 }
 
-fn hash_token(token: &str) -> [u8; 32] {
+/// The SHA-256 hash of a token: the only form in which a token is kept.
+pub fn hash_token(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-/// Every known player, in memory.
-#[derive(Debug, Default)]
+/// Every player: the store, with the players seen since the start kept in memory.
+#[derive(Debug)]
 pub struct Players {
-    inner: Mutex<Inner>,
-}
-
-#[derive(Debug, Default)]
-struct Inner {
-    by_id: HashMap<PlayerId, PlayerInfo>,
-    by_token_hash: HashMap<[u8; 32], PlayerId>,
+    store: Store,
+    by_token_hash: Mutex<HashMap<[u8; 32], PlayerInfo>>,
 }
 
 impl Players {
-    /// Creates a guest named `name` (already [`clean_name`]d); returns who they are and their token.
-    pub fn create_guest(&self, name: String) -> (PlayerInfo, String) {
+    /// Players kept in `store`.
+    pub fn new(store: Store) -> Players {
+        Players { store, by_token_hash: Mutex::default() }
+    }
+
+    fn remember(&self, hash: [u8; 32], player: &PlayerInfo) {
+        self.by_token_hash.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(hash, player.clone());
+    }
+
+    /// Creates and stores a guest named `name` (already [`clean_name`]d); returns who they are and their
+    /// token.
+    ///
+    /// # Errors
+    /// When the store cannot write the player; then there is no such guest.
+    pub async fn create_guest(&self, name: String) -> Result<(PlayerInfo, String), StoreError> {
         let token = new_token();
-        let info = PlayerInfo { id: PlayerId(Uuid::new_v4()), name };
-        let mut inner = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        inner.by_token_hash.insert(hash_token(&token), info.id);
-        inner.by_id.insert(info.id, info.clone());
-        (info, token)
+        let hash = hash_token(&token);
+        let player = PlayerInfo { id: PlayerId(Uuid::new_v4()), name };
+        self.store.save_player(&player, &hash).await?;
+        self.remember(hash, &player);
+        Ok((player, token))
     }
 
-    /// The player whose token this is.
-    pub fn authenticate(&self, token: &str) -> Option<PlayerInfo> {
-        let inner = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let id = inner.by_token_hash.get(&hash_token(token))?;
-        inner.by_id.get(id).cloned()
-    }
-
-    /// The player with this id.
-    pub fn get(&self, id: PlayerId) -> Option<PlayerInfo> {
-        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).by_id.get(&id).cloned()
+    /// The player whose token this is; `Ok(None)` when no player has it.
+    ///
+    /// # Errors
+    /// When the store cannot be asked.
+    pub async fn authenticate(&self, token: &str) -> Result<Option<PlayerInfo>, StoreError> {
+        let hash = hash_token(token);
+        let known = self.by_token_hash.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&hash).cloned();
+        if let Some(player) = known {
+            return Ok(Some(player));
+        }
+        match self.store.player_by_token_hash(&hash).await {
+            Ok(player) => {
+                self.remember(hash, &player);
+                Ok(Some(player))
+            }
+            Err(StoreError::NotFound) => Ok(None),
+            Err(error) => Err(error),
+        }
     }
 }
 
@@ -94,13 +114,17 @@ mod tests {
         assert!(clean_name("a\nb").is_err());
     }
 
-    #[test]
-    fn a_token_finds_its_player_and_nothing_else_does() {
-        let players = Players::default();
-        let (ana, token) = players.create_guest("Ana".into());
+    #[tokio::test]
+    async fn a_token_finds_its_player_also_after_a_restart_and_nothing_else_does() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let url = format!("sqlite://{}", dir.path().join("players.db").display());
+        let players = Players::new(Store::connect(&url).await.expect("the store opens"));
+        let (ana, token) = players.create_guest("Ana".into()).await.expect("stored");
         assert_eq!(token.len(), 64);
-        assert_eq!(players.authenticate(&token), Some(ana.clone()));
-        assert_eq!(players.authenticate("not a token"), None);
-        assert_eq!(players.get(ana.id), Some(ana));
+        assert_eq!(players.authenticate(&token).await, Ok(Some(ana.clone())));
+        assert_eq!(players.authenticate("not a token").await, Ok(None));
+        // A new server on the same database knows the token, from the store.
+        let restarted = Players::new(Store::connect(&url).await.expect("the store opens"));
+        assert_eq!(restarted.authenticate(&token).await, Ok(Some(ana)));
     }
 }

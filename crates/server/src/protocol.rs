@@ -6,6 +6,7 @@
 //! same bytes are handed to every connection of that kind.
 
 use std::fmt;
+use utoipa::ToSchema;
 
 use romirami_engine::{Action, GameResult, Seat, View, VisibleEvent};
 use serde::{Deserialize, Serialize};
@@ -15,8 +16,9 @@ use uuid::Uuid;
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// A table's public, unguessable id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(transparent)]
+#[schema(value_type = String, format = Uuid)]
 pub struct TableId(pub Uuid);
 
 impl fmt::Display for TableId {
@@ -26,8 +28,9 @@ impl fmt::Display for TableId {
 }
 
 /// A player's public id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(transparent)]
+#[schema(value_type = String, format = Uuid)]
 pub struct PlayerId(pub Uuid);
 
 impl fmt::Display for PlayerId {
@@ -37,7 +40,7 @@ impl fmt::Display for PlayerId {
 }
 
 /// Who may watch a table (the host's choice).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SpectatorPolicy {
     /// Anyone who knows the table's id.
@@ -163,7 +166,7 @@ impl ClientMsg {
 }
 
 /// A player as others see them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PlayerInfo {
     /// The public id.
     pub id: PlayerId,
@@ -172,7 +175,7 @@ pub struct PlayerInfo {
 }
 
 /// A table's state in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TableState {
     /// Seats are being filled.
@@ -184,7 +187,7 @@ pub enum TableState {
 }
 
 /// A table as the lobby and its members see it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct TableSummary {
     /// The table's id.
     pub id: TableId,
@@ -282,6 +285,8 @@ pub enum ErrorCode {
     RateLimited,
     /// The server is shutting down.
     ShuttingDown,
+    /// The database did not answer: nothing was done (an action was not played); try again shortly.
+    Unavailable,
     /// Something went wrong on the server; nothing about it is shown.
     Internal,
 }

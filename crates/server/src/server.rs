@@ -7,18 +7,21 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::Router;
 use axum::extract::{State, WebSocketUpgrade};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
-use tower_http::services::ServeDir;
 use tokio::sync::{Notify, watch};
+use tower_http::cors::{Any, CorsLayer};
+use tower_http::services::ServeDir;
 use tracing::info;
 
 use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::players::Players;
-use crate::table::ConnId;
+use crate::store::{Committer, Store, StoreError};
+use crate::table::{self, ConnId};
 
 /// What every request handler and connection shares.
 #[derive(Clone, Debug)]
@@ -29,6 +32,10 @@ pub struct AppState {
     pub players: Arc<Players>,
     /// Live tables.
     pub lobby: Arc<Lobby>,
+    /// Where everything is kept.
+    pub store: Store,
+    /// Commits actions in groups.
+    pub committer: Committer,
     /// Turns true when the server shuts down.
     pub(crate) shutdown: watch::Receiver<bool>,
     shutdown_sender: Arc<watch::Sender<bool>>,
@@ -38,17 +45,39 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// A fresh server state with these settings.
-    pub fn new(config: Config) -> AppState {
+    /// The server's state with these settings over `store`, with every game that was in play when the
+    /// server last stopped back at its table. Starts the group-commit task on the current runtime.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn open(config: Config, store: Store) -> Result<AppState, StoreError> {
         let (shutdown_sender, shutdown) = watch::channel(false);
-        AppState {
+        let (committer, _task) = Committer::spawn(store.clone(), config.commit_queue, config.commit_batch);
+        let state = AppState {
             config: Arc::new(config),
-            players: Arc::new(Players::default()),
+            players: Arc::new(Players::new(store.clone())),
             lobby: Arc::new(Lobby::default()),
+            store,
+            committer,
             shutdown,
             shutdown_sender: Arc::new(shutdown_sender),
             connections: Arc::default(),
             next_conn: Arc::new(AtomicU64::new(1)),
+        };
+        let restored = table::restore(&state.services()).await?;
+        if restored > 0 {
+            info!(restored, "games in play restored from the store");
+        }
+        Ok(state)
+    }
+
+    /// What the tables share with the rest of the server.
+    pub fn services(&self) -> table::Services {
+        table::Services {
+            lobby: self.lobby.clone(),
+            config: self.config.clone(),
+            store: self.store.clone(),
+            committer: self.committer.clone(),
         }
     }
 }
@@ -91,16 +120,18 @@ impl Drop for ConnectionGuard {
 /// The server's routes.
 pub fn app(state: AppState) -> Router {
     let web_dir = state.config.web_dir.clone();
-    let router = Router::new().route("/ws", get(upgrade)).route("/api/health", get(health)).route("/metrics", get(metrics)).with_state(state);
+    // The REST API is public and read-only: any page may read it.
+    let cors = CorsLayer::new().allow_origin(Any).allow_methods([Method::GET]);
+    let router = Router::new()
+        .route("/ws", get(upgrade))
+        .route("/metrics", get(metrics))
+        .merge(crate::api::routes().layer(cors))
+        .with_state(state);
     match web_dir {
         // The client's pages: `/` is `index.html`; unknown paths are 404.
         Some(dir) => router.fallback_service(ServeDir::new(dir)),
         None => router,
     }
-}
-
-async fn health() -> &'static str {
-    "ok"
 }
 
 /// The metrics, in the Prometheus text format (see [`crate::metrics`]).
@@ -131,16 +162,14 @@ async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocke
     let limit = state.config.max_message_bytes;
     let guard = OpenConnections::open(&state.connections);
     let read_buffer = state.config.read_buffer_bytes;
-    ws.max_message_size(limit)
-        .max_frame_size(limit)
-        .read_buffer_size(read_buffer)
-        .write_buffer_size(0)
-        .on_upgrade(move |socket| async move {
+    ws.max_message_size(limit).max_frame_size(limit).read_buffer_size(read_buffer).write_buffer_size(0).on_upgrade(
+        move |socket| async move {
             let counted = crate::metrics::ConnectionMetric::open();
             crate::ws::serve(socket, state, id).await;
             drop(counted);
             drop(guard);
-        })
+        },
+    )
 }
 
 /// Serves `listener` until `shutdown` completes; then stops accepting, tells every connected client
@@ -157,6 +186,11 @@ pub async fn run(
     info!(%address, "serving");
     let signal = state.shutdown_sender.clone();
     let router = app(state.clone());
+    // Messages are small and each is written as soon as it is ready: without TCP_NODELAY, a message
+    // written while the previous one is unacknowledged waits for the client's delayed ACK.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, router)
         .with_graceful_shutdown(async move {
             shutdown.await;

@@ -194,7 +194,7 @@ impl Connection {
             Err(reason) => return self.strike(ServerMsg::error(None, None, ErrorCode::Malformed, reason)),
         };
         let Some(player) = self.player.clone() else {
-            return self.hello(msg);
+            return self.hello(msg).await;
         };
         let from = Sender { conn: self.id, player: player.clone(), out: self.outbox.clone() };
         match msg {
@@ -211,7 +211,7 @@ impl Connection {
             }
             ClientMsg::CreateTable { seats, public, spectators } => {
                 let options = TableOptions { seats, public, spectators };
-                match table::create(options, player, self.state.lobby.clone(), self.state.config.clone()) {
+                match table::create(options, player, &self.state.services()).await {
                     Ok(created) => {
                         self.tables.insert(created.handle.id, created.handle.clone());
                         self.send(ServerMsg::TableCreated { table: created.summary, invite: created.invite.clone() });
@@ -219,6 +219,10 @@ impl Connection {
                             .handle
                             .send(TableCommand::Join { from, invite: Some(created.invite), since: None })
                             .await;
+                        Ok(())
+                    }
+                    Err((ErrorCode::Unavailable, message)) => {
+                        self.send(ServerMsg::error(None, None, ErrorCode::Unavailable, message));
                         Ok(())
                     }
                     Err((code, message)) => self.strike(ServerMsg::error(None, None, code, message)),
@@ -243,7 +247,7 @@ impl Connection {
         }
     }
 
-    fn hello(&mut self, msg: ClientMsg) -> Result<(), Close> {
+    async fn hello(&mut self, msg: ClientMsg) -> Result<(), Close> {
         let ClientMsg::Hello { protocol, token, name } = msg else {
             return self.strike(ServerMsg::error(None, None, ErrorCode::HelloFirst, "say hello first"));
         };
@@ -255,10 +259,10 @@ impl Connection {
                 format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}"),
             ));
         }
-        let (player, new_token) = match (token, name) {
-            (Some(token), _) => match self.state.players.authenticate(&token) {
-                Some(player) => (player, None),
-                None => {
+        let outcome = match (token, name) {
+            (Some(token), _) => match self.state.players.authenticate(&token).await {
+                Ok(Some(player)) => Ok((player, None)),
+                Ok(None) => {
                     return self.strike(ServerMsg::error(
                         None,
                         None,
@@ -266,12 +270,10 @@ impl Connection {
                         "that token is not known here",
                     ));
                 }
+                Err(error) => Err(error),
             },
             (None, Some(name)) => match clean_name(&name) {
-                Ok(name) => {
-                    let (player, token) = self.state.players.create_guest(name);
-                    (player, Some(token))
-                }
+                Ok(name) => self.state.players.create_guest(name).await.map(|(player, token)| (player, Some(token))),
                 Err(reason) => return self.strike(ServerMsg::error(None, None, ErrorCode::BadName, reason)),
             },
             (None, None) => {
@@ -281,6 +283,19 @@ impl Connection {
                     ErrorCode::BadName,
                     "send a token, or a name for a new guest",
                 ));
+            }
+        };
+        let (player, new_token) = match outcome {
+            Ok(found) => found,
+            Err(error) => {
+                warn!(%error, "a hello could not be answered from the store");
+                self.send(ServerMsg::error(
+                    None,
+                    None,
+                    ErrorCode::Unavailable,
+                    "the server cannot reach its database; try again in a moment",
+                ));
+                return Ok(());
             }
         };
         let config = &self.state.config;

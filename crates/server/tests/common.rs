@@ -13,6 +13,7 @@ use romirami_server::config::Config;
 use romirami_server::protocol::{
     ClientMsg, ErrorCode, NumberedEvent, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableSummary,
 };
+use romirami_server::store::Store;
 use romirami_server::{AppState, run};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
@@ -27,6 +28,8 @@ pub(crate) struct TestServer {
     pub(crate) addr: SocketAddr,
     /// The state it serves, to look inside.
     pub(crate) state: AppState,
+    /// The folder of its SQLite database, removed with the server.
+    pub(crate) dir: Option<tempfile::TempDir>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<std::io::Result<()>>>,
 }
@@ -35,19 +38,34 @@ impl TestServer {
     /// Starts a server with `config`.
     pub(crate) async fn start(config: Config) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-        TestServer::start_on(listener, config)
+        TestServer::start_on(listener, config).await
     }
 
-    /// Starts a server with `config` on `listener`.
-    pub(crate) fn start_on(listener: TcpListener, config: Config) -> TestServer {
+    /// Starts a server with `config` on `listener`, with a fresh SQLite database of its own.
+    pub(crate) async fn start_on(listener: TcpListener, config: Config) -> TestServer {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let url = format!("sqlite://{}", dir.path().join("games.db").display());
+        let store = Store::connect(&url).await.expect("the database opens");
+        let mut server = TestServer::start_with(listener, config, store).await;
+        server.dir = Some(dir);
+        server
+    }
+
+    /// Starts a server with `config` on `listener` over `store`.
+    pub(crate) async fn start_with(listener: TcpListener, config: Config, store: Store) -> TestServer {
         let addr = listener.local_addr().expect("bound");
         let url = format!("ws://{addr}/ws");
-        let state = AppState::new(config);
+        let state = AppState::open(config, store).await.expect("the server state opens");
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(run(listener, state.clone(), async {
             stopped.await.ok();
         }));
-        TestServer { url, addr, state, stop: Some(stop), task: Some(task) }
+        TestServer { url, addr, state, dir: None, stop: Some(stop), task: Some(task) }
+    }
+
+    /// `http://127.0.0.1:PORT`
+    pub(crate) fn http(&self) -> String {
+        format!("http://{}", self.addr)
     }
 
     /// Starts a server with the default limits.
@@ -467,5 +485,84 @@ impl RawWs {
             bytes = &bytes[header + len..];
         }
         frames
+    }
+}
+
+/// An answer to an HTTP request: status, content type and body.
+#[derive(Debug)]
+pub(crate) struct HttpAnswer {
+    pub(crate) status: u16,
+    pub(crate) content_type: String,
+    pub(crate) body: String,
+}
+
+impl HttpAnswer {
+    /// The body as JSON.
+    pub(crate) fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    /// The stable code of an error answer.
+    pub(crate) fn error_code(&self) -> String {
+        self.json()["error"]["code"].as_str().unwrap_or_else(|| panic!("not an API error: {}", self.body)).to_owned()
+    }
+}
+
+/// `GET url` with `accept` as the Accept header, whatever the status.
+pub(crate) async fn http_get(url: &str, accept: &str) -> HttpAnswer {
+    let (url, accept) = (url.to_owned(), accept.to_owned());
+    tokio::task::spawn_blocking(move || {
+        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        let mut answer = agent.get(&url).header("Accept", &accept).call().unwrap_or_else(|e| panic!("GET {url}: {e}"));
+        let status = answer.status().as_u16();
+        let content_type =
+            answer.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+        let body = answer.body_mut().read_to_string().unwrap_or_else(|e| panic!("reading GET {url}: {e}"));
+        HttpAnswer { status, content_type, body }
+    })
+    .await
+    .expect("the request thread")
+}
+
+/// A PostgreSQL database made for one test, on the server that `TEST_DATABASE_URL` or `DATABASE_URL`
+/// names; dropped by [`PgDatabase::drop_database`].
+pub(crate) struct PgDatabase {
+    admin: sqlx::PgPool,
+    name: String,
+    /// The URL of the new database.
+    pub(crate) url: String,
+}
+
+impl PgDatabase {
+    /// A fresh database, or `None` when no PostgreSQL server is configured (outside CI only: with
+    /// `CI=true` a missing one fails the test).
+    pub(crate) async fn create() -> Option<PgDatabase> {
+        let admin_url = ["TEST_DATABASE_URL", "DATABASE_URL"]
+            .iter()
+            .filter_map(|name| std::env::var(name).ok())
+            .find(|url| url.starts_with("postgres://") || url.starts_with("postgresql://"));
+        let Some(admin_url) = admin_url else {
+            assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must test PostgreSQL: set DATABASE_URL");
+            eprintln!("skipped: no postgres:// URL in TEST_DATABASE_URL or DATABASE_URL");
+            return None;
+        };
+        let name = format!("romirami_test_{}", uuid::Uuid::new_v4().simple());
+        let admin = sqlx::PgPool::connect(&admin_url).await.expect("the PostgreSQL server answers");
+        sqlx::query(&format!("CREATE DATABASE {name}")).execute(&admin).await.expect("create a database");
+        let (base, query) = admin_url.split_once('?').map_or((admin_url.as_str(), None), |(b, q)| (b, Some(q)));
+        let authority = base.find("://").map_or(0, |i| i + 3);
+        let path = base[authority..].find('/').map_or(base.len(), |i| authority + i);
+        let query = query.map(|q| format!("?{q}")).unwrap_or_default();
+        let url = format!("{}/{name}{query}", &base[..path]);
+        Some(PgDatabase { admin, name, url })
+    }
+
+    /// Drops the database.
+    pub(crate) async fn drop_database(self) {
+        sqlx::query(&format!("DROP DATABASE {} WITH (FORCE)", self.name))
+            .execute(&self.admin)
+            .await
+            .expect("drop the test database");
+        self.admin.close().await;
     }
 }

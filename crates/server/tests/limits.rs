@@ -215,7 +215,7 @@ async fn a_spectator_too_slow_to_keep_up_is_disconnected_and_the_games_go_on() {
     // A write to the full socket may wait longer than the games take, so that the client is closed for
     // falling behind (1008), not dropped for a stalled write.
     let config = Config { outgoing_queue: 16, write_timeout: Duration::from_secs(30), ..fast() };
-    let server = TestServer::start_on(listener, config);
+    let server = TestServer::start_on(listener, config).await;
     let url = &server.url;
 
     let mut slow = RawWs::connect(server.addr, Some(4096)).await;

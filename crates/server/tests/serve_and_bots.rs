@@ -11,8 +11,10 @@ fn romirami() -> Command {
 
 #[test]
 fn bots_play_on_a_served_server_which_stops_on_sigterm() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let database = format!("sqlite://{}", dir.path().join("games.db").display());
     let mut server = romirami()
-        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &database])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

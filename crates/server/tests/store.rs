@@ -53,8 +53,15 @@ fn seated(players: &[&PlayerInfo]) -> Vec<GamePlayer> {
 
 async fn new_table(store: &Store, host: &PlayerInfo, seats: u8) -> TableId {
     let id = TableId(Uuid::new_v4());
-    let row =
-        TableRow { id, host: host.id, seats, public: true, spectators: SpectatorPolicy::Everyone, created_at: EPOCH };
+    let row = TableRow {
+        id,
+        host: host.id,
+        seats,
+        public: true,
+        spectators: SpectatorPolicy::Everyone,
+        created_at: EPOCH,
+        invite: "key".into(),
+    };
     store.create_table(&row).await.expect("create the table");
     id
 }

@@ -164,7 +164,8 @@ pub fn run_load(args: &LoadArgs) -> anyhow::Result<()> {
     }
     if let Some(address) = args.echo_server {
         return runtime.block_on(async {
-            let listener = tokio::net::TcpListener::bind(address).await.with_context(|| format!("binding {address}"))?;
+            let listener =
+                tokio::net::TcpListener::bind(address).await.with_context(|| format!("binding {address}"))?;
             println!("listening on {}", listener.local_addr()?);
             std::io::stdout().flush()?;
             Ok(load::echo::serve(listener).await?)
@@ -242,9 +243,7 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
             payload_bytes: args.payload_bytes,
             interval_ms: args.interval_ms,
         },
-        (false, false) => {
-            Workload::Play { tables: args.tables, players: args.players, interval_ms: args.interval_ms }
-        }
+        (false, false) => Workload::Play { tables: args.tables, players: args.players, interval_ms: args.interval_ms },
     };
     let mode = match (args.echo, args.idle) {
         (true, true) => "echo-idle",
@@ -285,7 +284,8 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
                 }
             }
             if let Ok(Err(error)) = worker.await {
-                let failed = Snapshot { done: true, errors: 1, first_error: Some(error.to_string()), ..Snapshot::default() };
+                let failed =
+                    Snapshot { done: true, errors: 1, first_error: Some(error.to_string()), ..Snapshot::default() };
                 let _ = sender.send((0, failed)).await;
             }
         });
@@ -296,7 +296,9 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
         drop(sender);
     }
     let progress = ProgressBar::new_spinner();
-    progress.set_style(ProgressStyle::with_template("{elapsed:>4} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+    progress.set_style(
+        ProgressStyle::with_template("{elapsed:>4} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
     let mut aggregate = Aggregate::new(processes);
     let mut second = load::Totals::default();
     let mut rss_at_peak = rss_before;
@@ -375,7 +377,8 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
     };
     print_report(&report, !pids.is_empty());
     if let Some(path) = &args.json {
-        std::fs::write(path, serde_json::to_string_pretty(&report)?).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(path, serde_json::to_string_pretty(&report)?)
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
 }
@@ -385,8 +388,16 @@ fn per_connection(rss: u64, before: u64, connections: u64) -> f64 {
 }
 
 fn print_report(report: &LoadReport, with_memory: bool) {
-    println!("mode {} against {} server(s), {} worker process(es)", report.mode, report.servers.len(), report.processes);
-    println!("measured for {:.1} s with {} connections, {} tables", report.window_seconds, report.connections, report.tables);
+    println!(
+        "mode {} against {} server(s), {} worker process(es)",
+        report.mode,
+        report.servers.len(),
+        report.processes
+    );
+    println!(
+        "measured for {:.1} s with {} connections, {} tables",
+        report.window_seconds, report.connections, report.tables
+    );
     println!(
         "{:.0} actions/s, {:.1} games/s, {:.0} frames/s",
         report.actions_per_second, report.games_per_second, report.frames_per_second
@@ -444,7 +455,10 @@ async fn run_persist(args: &LoadArgs, url: &str) -> anyhow::Result<()> {
         games.actions as f64 / games.seconds
     );
     let game_latency = percentiles(&games.latency_us);
-    println!("  per game (4 transactions) ms: p50 {:.2} p99 {:.2} max {:.2}", game_latency.p50, game_latency.p99, game_latency.max);
+    println!(
+        "  per game (4 transactions) ms: p50 {:.2} p99 {:.2} max {:.2}",
+        game_latency.p50, game_latency.p99, game_latency.max
+    );
     let actions = persist::actions(&store, args.tables, Duration::from_secs_f64(args.duration), args.max_batch).await?;
     let commit_latency = percentiles(&actions.latency_us);
     let actions_per_second = actions.actions as f64 / actions.seconds;
@@ -472,7 +486,8 @@ async fn run_persist(args: &LoadArgs, url: &str) -> anyhow::Result<()> {
             rows_per_transaction,
             commit_latency_ms: commit_latency,
         };
-        std::fs::write(path, serde_json::to_string_pretty(&report)?).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(path, serde_json::to_string_pretty(&report)?)
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
 }

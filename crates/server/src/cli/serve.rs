@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use anyhow::Context;
 
 use crate::config::Config;
+use crate::store::Store;
 use crate::{AppState, run};
 
 /// The arguments of `romirami serve`.
@@ -17,9 +18,18 @@ pub struct ServeArgs {
     /// any. May be given more than once.
     #[arg(long = "allow-origin", env = "ROMIRAMI_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,
+    /// The database: `sqlite://path` (created when missing) or `postgres://user@host/db`.
+    #[arg(long, env = "DATABASE_URL", default_value = crate::store::DEFAULT_DATABASE_URL)]
+    pub database_url: String,
     /// The folder of the web client to serve at `/` (default: `web/` here, or in the source tree).
     #[arg(long, env = "ROMIRAMI_WEB_DIR")]
     pub web_dir: Option<std::path::PathBuf>,
+    /// Messages a connection may send per second, on average (raise it for load tests that play fast).
+    #[arg(long, default_value_t = Config::default().messages_per_second)]
+    pub messages_per_second: f64,
+    /// Messages a connection may send in a burst above the average.
+    #[arg(long, default_value_t = Config::default().message_burst)]
+    pub message_burst: f64,
 }
 
 /// Serves until ctrl-c or SIGTERM, then shuts down gracefully.
@@ -29,18 +39,41 @@ pub struct ServeArgs {
 pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
     init_tracing();
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    // Each connection is a file: take every one the system allows this process.
+    let _ = crate::load::raise_open_files_limit();
     runtime.block_on(async {
+        let store = Store::connect(&args.database_url)
+            .await
+            .with_context(|| format!("opening the database {}", redact_url(&args.database_url)))?;
         let listener =
             tokio::net::TcpListener::bind(args.listen).await.with_context(|| format!("binding {}", args.listen))?;
         let address = listener.local_addr()?;
-        println!("Romi Rami Online is listening on http://{address}/ (WebSocket at ws://{address}/ws)");
         let config = Config {
             allowed_origins: args.allowed_origins.clone(),
             web_dir: args.web_dir.clone().or_else(crate::config::default_web_dir),
+            messages_per_second: args.messages_per_second,
+            message_burst: args.message_burst,
             ..Config::default()
         };
-        run(listener, AppState::new(config), shutdown_signal()).await.context("serving")
+        let state = AppState::open(config, store).await.context("restoring the games in play")?;
+        println!("Romi Rami Online is listening on http://{address}/ (WebSocket at ws://{address}/ws)");
+        println!("Games are stored in {}", redact_url(&args.database_url));
+        run(listener, state, shutdown_signal()).await.context("serving")
     })
+}
+
+/// A database URL without its password, for messages.
+fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_owned(),
+            }
+        }
+        _ => url.to_owned(),
+    }
 }
 
 /// Completes on ctrl-c, or on SIGTERM where there is one.
@@ -70,4 +103,14 @@ pub(crate) fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn passwords_stay_out_of_messages() {
+        assert_eq!(super::redact_url("postgres://ana:secret@db/romi"), "postgres://ana:***@db/romi");
+        assert_eq!(super::redact_url("postgres://ana@db/romi"), "postgres://ana@db/romi");
+        assert_eq!(super::redact_url("sqlite://romirami.db"), "sqlite://romirami.db");
+    }
 }

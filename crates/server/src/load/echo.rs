@@ -30,14 +30,9 @@ pub async fn serve(listener: TcpListener) -> std::io::Result<()> {
                 return;
             };
             while let Some(Ok(message)) = ws.next().await {
-                match message {
-                    Message::Text(_) | Message::Binary(_) => {
-                        if ws.send(message).await.is_err() {
-                            break;
-                        }
-                    }
-                    Message::Close(_) => break,
-                    _ => {}
+                let data = matches!(message, Message::Text(_) | Message::Binary(_));
+                if matches!(message, Message::Close(_)) || (data && ws.send(message).await.is_err()) {
+                    break;
                 }
             }
         });

@@ -60,12 +60,7 @@ pub(crate) async fn idle_connection(
 }
 
 /// Opens a connection under the ramp's limit on handshakes in flight; counts a failure.
-pub(crate) async fn open(
-    plan: &WorkerPlan,
-    server: SocketAddr,
-    ramp: &Semaphore,
-    counters: &Counters,
-) -> Option<Ws> {
+pub(crate) async fn open(plan: &WorkerPlan, server: SocketAddr, ramp: &Semaphore, counters: &Counters) -> Option<Ws> {
     // The semaphore is never closed.
     let _permit = ramp.acquire().await.ok()?;
     match connect(server, &plan.path, plan.source).await {
@@ -126,8 +121,7 @@ pub(crate) async fn echo_connection(
         return;
     }
     // Shaped like a server message, so that the frames are of the size the server sends.
-    let payload: String =
-        format!(r#"{{"type":"echo","pad":"{}"}}"#, "x".repeat(payload_bytes.saturating_sub(24)));
+    let payload: String = format!(r#"{{"type":"echo","pad":"{}"}}"#, "x".repeat(payload_bytes.saturating_sub(24)));
     let mut next = Instant::now();
     'run: loop {
         if !interval.is_zero() {

@@ -364,20 +364,18 @@ impl Aggregate {
 
     /// Adds worker `index`'s snapshot; `seconds` is the span it covers, for the window.
     pub fn add(&mut self, index: usize, snapshot: &Snapshot, seconds: f64) {
-        let was_measuring = self.measuring();
         if let Some(worker) = self.workers.get_mut(index) {
             worker.ready |= snapshot.ready;
             worker.done |= snapshot.done;
             worker.connections = snapshot.connections;
             worker.tables = snapshot.tables;
         }
-        // A snapshot belongs to the window when the window was open before it came, or it is the one
-        // that opened it and its worker was ready for its whole second (the last to be ready).
-        if was_measuring && !snapshot.done {
+        // A snapshot is in the window when its worker was ready for the whole second it covers (a
+        // worker marks ready only the seconds after the one in which it got ready) and every other
+        // worker is ready too. The window's length is the seconds so counted, shared among the workers.
+        if snapshot.ready && !snapshot.done && self.measuring() {
             self.window.add_snapshot(snapshot);
-            if index == 0 {
-                self.window_seconds += seconds;
-            }
+            self.window_seconds += seconds / self.workers.len() as f64;
         }
         self.run.add_snapshot(snapshot);
         self.peak_connections = self.peak_connections.max(self.connections());

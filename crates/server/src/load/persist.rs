@@ -94,6 +94,7 @@ async fn new_table(store: &Store, host: PlayerId, seats: usize) -> Result<TableI
         public: false,
         spectators: SpectatorPolicy::Nobody,
         created_at: OffsetDateTime::now_utc(),
+        invite: id.0.simple().to_string(),
     };
     store.create_table(&row).await?;
     Ok(id)
@@ -223,10 +224,5 @@ pub async fn actions(
     let stats = committer.stats();
     drop(committer);
     let _ = task.await;
-    Ok(ActionsReport {
-        actions: total,
-        transactions: stats.transactions - before.transactions,
-        seconds,
-        latency_us,
-    })
+    Ok(ActionsReport { actions: total, transactions: stats.transactions - before.transactions, seconds, latency_us })
 }

@@ -58,7 +58,12 @@ fn classify(text: &str) -> Kind {
     }
 }
 
-async fn read_seat(seat: usize, mut stream: SplitStream<Ws>, frames: mpsc::UnboundedSender<Frame>, counters: Arc<Counters>) {
+async fn read_seat(
+    seat: usize,
+    mut stream: SplitStream<Ws>,
+    frames: mpsc::UnboundedSender<Frame>,
+    counters: Arc<Counters>,
+) {
     while let Some(frame) = stream.next().await {
         match frame {
             Ok(Message::Text(text)) => {
@@ -94,6 +99,8 @@ struct Driver {
     next_action: Instant,
     /// The seat to act and what it may do, once the server said so.
     turn: Option<(usize, Vec<Action>)>,
+    /// Seats told that this game is over.
+    over: usize,
     next_id: u64,
 }
 
@@ -134,20 +141,18 @@ pub(crate) async fn table(
         interval,
         next_action: Instant::now(),
         turn: None,
+        over: 0,
         next_id: 0,
     };
     let mut set_up = Some(set_up);
-    let outcome = loop {
-        match driver.game(&mut set_up).await {
-            Ok(()) => Counters::add(&counters.games, 1),
-            Err(stop) => break stop,
-        }
-    };
+    // Games follow one another until the run stops or one fails (the failure is already counted).
+    while driver.game(&mut set_up).await.is_ok() {
+        Counters::add(&counters.games, 1);
+    }
     if set_up.is_none() {
         counters.tables.fetch_sub(1, Ordering::Relaxed);
     }
-    // Closing the seats' connections (after a failure too) ends their reader tasks.
-    let _ = outcome;
+    // Closing the seats' connections ends their reader tasks.
     for mut sink in driver.sinks.drain(..) {
         let _ = sink.close().await;
         counters.connections.fetch_sub(1, Ordering::Relaxed);
@@ -196,15 +201,23 @@ impl Driver {
                 Err(self.disconnect(format!("seat {seat}'s connection closed")))
             }
             Ok(Some(Frame { kind: Kind::Error(error), seat, .. })) => Err(self.fail(format!("seat {seat}: {error}"))),
-            Ok(Some(frame)) => Ok(frame),
+            Ok(Some(frame)) => {
+                if let Kind::GameOver = frame.kind {
+                    self.over += 1;
+                }
+                Ok(frame)
+            }
         }
     }
 
     /// Plays one game at a new private table. The first game of the table ends its set-up.
     async fn game(&mut self, set_up: &mut Option<SetUp>) -> Result<(), Stop> {
         let seats = self.sinks.len();
-        self.send(0, &ClientMsg::CreateTable { seats: seats as u8, public: false, spectators: SpectatorPolicy::Nobody })
-            .await?;
+        self.send(
+            0,
+            &ClientMsg::CreateTable { seats: seats as u8, public: false, spectators: SpectatorPolicy::Nobody },
+        )
+        .await?;
         let (table, invite) = loop {
             if let Frame { seat: 0, kind: Kind::Created(table, invite), .. } = self.next().await? {
                 break (table, invite);
@@ -214,6 +227,7 @@ impl Driver {
             self.send(seat, &ClientMsg::Join { table, invite: Some(invite.clone()), since: None }).await?;
         }
         self.turn = None;
+        self.over = 0;
         if self.wait_for_turn().await? && set_up.take().is_some() {
             Counters::add(&self.counters.tables, 1);
             // Tables start their pace at random points of the interval, so that they do not act in step.
@@ -227,11 +241,8 @@ impl Driver {
             }
         }
         // Every seat gets its game_over; wait for them all, so that none is taken for the next game's.
-        let mut over = 1;
-        while over < seats {
-            if let Kind::GameOver = self.next().await?.kind {
-                over += 1;
-            }
+        while self.over < seats {
+            self.next().await?;
         }
         for seat in 0..seats {
             self.send(seat, &ClientMsg::Leave { table }).await?;
@@ -245,9 +256,12 @@ impl Driver {
             if self.turn.is_some() {
                 return Ok(true);
             }
+            if self.over > 0 {
+                return Ok(false);
+            }
             match self.next().await? {
                 Frame { kind: Kind::YourTurn(legal), seat, .. } => self.turn = Some((seat, legal)),
-                Frame { kind: Kind::GameOver, .. } => return Ok(false),
+                _ if self.over > 0 => return Ok(false),
                 _ => {}
             }
         }

@@ -128,6 +128,8 @@ pub struct TableRow {
     pub spectators: SpectatorPolicy,
     /// When it was created.
     pub created_at: OffsetDateTime,
+    /// The key of its invite link.
+    pub invite: String,
 }
 
 /// A seated player of a game: the seat, who, and the name shown in that game.

@@ -123,8 +123,8 @@ impl PgStore {
 
     pub(super) async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO tables (id, host, seat_count, public, spectators, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(table.id.0)
         .bind(table.host.0)
@@ -132,6 +132,7 @@ impl PgStore {
         .bind(table.public)
         .bind(super::spectators_to_sql(table.spectators))
         .bind(table.created_at)
+        .bind(&table.invite)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -273,7 +274,7 @@ impl PgStore {
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
         let heads = sqlx::query(
-            "SELECT g.table_id, g.seed, g.started_at, t.host, t.seat_count, t.public, t.spectators, t.created_at
+            "SELECT g.table_id, g.seed, g.started_at, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite
              FROM games g JOIN tables t ON t.id = g.table_id
              WHERE g.finished_at IS NULL
              ORDER BY g.started_at, g.table_id",
@@ -290,6 +291,7 @@ impl PgStore {
                 public: head.try_get("public")?,
                 spectators: super::spectators_from(head.try_get("spectators")?)?,
                 created_at: head.try_get("created_at")?,
+                invite: head.try_get("invite")?,
             };
             let players = Self::game_players(&mut tx, id).await?;
             let rows =

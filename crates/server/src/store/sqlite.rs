@@ -135,8 +135,8 @@ impl SqliteStore {
 
     pub(super) async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO tables (id, host, seat_count, public, spectators, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )
         .bind(id_text(table.id.0))
         .bind(id_text(table.host.0))
@@ -144,6 +144,7 @@ impl SqliteStore {
         .bind(table.public)
         .bind(super::spectators_to_sql(table.spectators))
         .bind(super::micros(table.created_at))
+        .bind(&table.invite)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -276,7 +277,7 @@ impl SqliteStore {
         // One snapshot for the whole read, so a game and its log agree.
         let mut tx = self.pool.begin().await?;
         let heads = sqlx::query(
-            "SELECT g.table_id, g.seed, g.started_at, t.host, t.seat_count, t.public, t.spectators, t.created_at
+            "SELECT g.table_id, g.seed, g.started_at, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite
              FROM games g JOIN tables t ON t.id = g.table_id
              WHERE g.finished_at IS NULL
              ORDER BY g.started_at, g.table_id",
@@ -293,6 +294,7 @@ impl SqliteStore {
                 public: head.try_get("public")?,
                 spectators: super::spectators_from(head.try_get("spectators")?)?,
                 created_at: super::from_micros(head.try_get("created_at")?)?,
+                invite: head.try_get("invite")?,
             };
             let players = Self::game_players(&mut tx, id).await?;
             let rows = sqlx::query("SELECT seq, seat, action FROM actions WHERE table_id = ?1 ORDER BY seq")

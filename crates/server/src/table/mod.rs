@@ -1,5 +1,12 @@
 //! Tables: one task owns each table, its seats, its members' connections and its game.
 //!
+//! Nothing is acknowledged before it is stored: a table is written when it opens, its seats when they
+//! change, its game's seed and players when it starts, and each action is committed to the game's log
+//! (through the group [`Committer`]) after the engine checked it and before it is applied, acknowledged
+//! or shown to anyone. When the database does not answer, the request is refused with
+//! [`ErrorCode::Unavailable`] and nothing changes. [`restore`] brings back the games in play after a
+//! restart from that log.
+//!
 //! A [`TableHandle`] is a cheap clone that sends [`TableCommand`]s on a bounded channel; the task
 //! applies them one at a time, so a table never needs a lock. The task answers a command, and tells
 //! everyone at the table what changed, by writing into each member's [`Outbox`]: serialized once per
@@ -11,10 +18,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
-use romirami_engine::{Game, IllegalAction, Seat, Viewer};
+use romirami_engine::{Game, IllegalAction, RecordMeta, Seat, Viewer};
+use time::OffsetDateTime;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
-use tracing::{debug, info};
+use tracing::{debug, error, info, warn};
 
 pub use outbox::{ConnId, Outbox, Outgoing};
 
@@ -23,6 +31,23 @@ use crate::lobby::Lobby;
 use crate::protocol::{
     ErrorCode, NumberedEvent, PlayerId, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableState, TableSummary,
 };
+use crate::store::{ActionRow, Committer, GamePlayer, Store, StoreError, TableRow, UnfinishedGame};
+
+/// What every table shares with the rest of the server.
+#[derive(Clone, Debug)]
+pub struct Services {
+    /// The live tables.
+    pub lobby: Arc<Lobby>,
+    /// Settings and limits.
+    pub config: Arc<Config>,
+    /// Where tables, games and results are kept.
+    pub store: Store,
+    /// Commits actions to the store in groups.
+    pub committer: Committer,
+}
+
+/// The sentence sent with [`ErrorCode::Unavailable`].
+const UNAVAILABLE: &str = "the server cannot reach its database right now; nothing was done, try again in a moment";
 
 /// Who sends a command: a connection, with its player and its outbox.
 #[derive(Clone, Debug)]
@@ -141,17 +166,18 @@ pub struct Created {
     pub invite: String,
 }
 
-/// Opens a table hosted by `host` (seated in seat 0) and starts its task.
+/// Opens a table hosted by `host` (seated in seat 0), stores it, and starts its task.
 ///
 /// # Errors
 /// [`ErrorCode::BadOptions`] for a seat count outside 2 to 4, [`ErrorCode::TooManyTables`] when the
-/// host already hosts as many open tables as allowed.
-pub fn create(
+/// host already hosts as many open tables as allowed, [`ErrorCode::Unavailable`] when the table cannot
+/// be stored.
+pub async fn create(
     options: TableOptions,
     host: PlayerInfo,
-    lobby: Arc<Lobby>,
-    config: Arc<Config>,
+    services: &Services,
 ) -> Result<Created, (ErrorCode, String)> {
+    let Services { lobby, config, .. } = services;
     if !(2..=4).contains(&options.seats) {
         return Err((ErrorCode::BadOptions, format!("a table has 2 to 4 seats, not {}", options.seats)));
     }
@@ -163,8 +189,24 @@ pub fn create(
     }
     let id = TableId(uuid::Uuid::new_v4());
     let invite = uuid::Uuid::new_v4().simple().to_string();
-    let (commands, inbox) = mpsc::channel(config.table_queue);
-    let handle = TableHandle { id, commands };
+    let row = TableRow {
+        id,
+        host: host.id,
+        seats: options.seats,
+        public: options.public,
+        spectators: options.spectators,
+        created_at: OffsetDateTime::now_utc(),
+        invite: invite.clone(),
+    };
+    let stored = async {
+        services.store.create_table(&row).await?;
+        services.store.set_seats(id, &[Some(host.id)]).await
+    };
+    if let Err(error) = stored.await {
+        warn!(%error, "a table could not be stored");
+        lobby.release_hosting(host.id);
+        return Err((ErrorCode::Unavailable, UNAVAILABLE.into()));
+    }
     let mut seats = vec![None; usize::from(options.seats)];
     seats[0] = Some(host.clone());
     let table = Table {
@@ -175,16 +217,46 @@ pub fn create(
         seats,
         state: TableState::Waiting,
         game: None,
+        actions: 0,
+        started_at: None,
         members: HashMap::new(),
         lobby: lobby.clone(),
-        config,
+        config: config.clone(),
+        store: services.store.clone(),
+        committer: services.committer.clone(),
     };
     let summary = table.summary();
-    lobby.register(handle.clone());
-    lobby.publish(&summary);
-    tokio::spawn(table.run(inbox));
+    let handle = table.launch();
     info!(table = %id, seats = options.seats, public = options.public, "table opened");
     Ok(Created { handle, summary, invite })
+}
+
+/// Brings back every game the store holds as in play, each at its own table with its players seated,
+/// as it stood after its last stored action; a game that turns out to be over is finished. Games that
+/// do not replay are logged and left in the store.
+///
+/// # Errors
+/// When the store cannot be read.
+pub async fn restore(services: &Services) -> Result<usize, StoreError> {
+    let games = services.store.unfinished_games().await?;
+    let mut restored = 0;
+    for unfinished in games {
+        let id = unfinished.table.id;
+        match Table::restored(unfinished, services) {
+            Ok(table) => {
+                let over = table.state == TableState::Finished;
+                if over {
+                    table.store_result();
+                } else {
+                    table.lobby.reserve_hosting(table.host, usize::MAX);
+                }
+                table.launch();
+                restored += 1;
+            }
+            Err(problem) => error!(table = %id, %problem, "a stored game does not replay; it stays in the store"),
+        }
+    }
+    Ok(restored)
 }
 
 /// A connection at the table.
@@ -206,12 +278,58 @@ struct Table {
     seats: Vec<Option<PlayerInfo>>,
     state: TableState,
     game: Option<Game>,
+    /// Actions applied to the game so far: the number of the next one in the stored log.
+    actions: u32,
+    /// When the game started.
+    started_at: Option<OffsetDateTime>,
     members: HashMap<ConnId, Member>,
     lobby: Arc<Lobby>,
     config: Arc<Config>,
+    store: Store,
+    committer: Committer,
 }
 
 impl Table {
+    /// A table for a game read back from the store.
+    fn restored(stored: UnfinishedGame, services: &Services) -> Result<Table, String> {
+        let UnfinishedGame { table, seed, started_at, players, actions } = stored;
+        let mut game = Game::new(players.len(), seed).map_err(|e| e.to_string())?;
+        for (n, (seat, action)) in actions.iter().enumerate() {
+            game.apply(*seat, action).map_err(|e| format!("stored action {n} is refused: {e}"))?;
+        }
+        if players.iter().zip(0u8..).any(|(p, seat)| p.seat != Seat(seat)) {
+            return Err("the stored players are not seats 0 to n-1".into());
+        }
+        let state = if game.is_over() { TableState::Finished } else { TableState::Playing };
+        Ok(Table {
+            id: table.id,
+            invite: table.invite,
+            host: table.host,
+            options: TableOptions { seats: table.seats, public: table.public, spectators: table.spectators },
+            seats: players.into_iter().map(|p| Some(PlayerInfo { id: p.id, name: p.name })).collect(),
+            state,
+            game: Some(game),
+            actions: u32::try_from(actions.len()).map_err(|_| "too many stored actions".to_owned())?,
+            started_at: Some(started_at),
+            members: HashMap::new(),
+            lobby: services.lobby.clone(),
+            config: services.config.clone(),
+            store: services.store.clone(),
+            committer: services.committer.clone(),
+        })
+    }
+
+    /// Starts the table's task, lists it in the lobby, and returns its handle.
+    fn launch(self) -> TableHandle {
+        let (commands, inbox) = mpsc::channel(self.config.table_queue);
+        let handle = TableHandle { id: self.id, commands };
+        self.lobby.register(handle.clone());
+        self.publish();
+        crate::metrics::table_state(None, Some(self.state));
+        tokio::spawn(self.run(inbox));
+        handle
+    }
+
     async fn run(mut self, mut inbox: mpsc::Receiver<TableCommand>) {
         loop {
             let expiry = (self.state == TableState::Finished && self.members.is_empty())
@@ -224,7 +342,7 @@ impl Table {
                 None => inbox.recv().await,
             };
             let Some(command) = command else { break };
-            self.handle(command);
+            self.handle(command).await;
             if self.state == TableState::Waiting && self.seats.iter().all(Option::is_none) {
                 debug!(table = %self.id, "every seat is empty before the start: closing");
                 break;
@@ -233,6 +351,7 @@ impl Table {
         if self.state != TableState::Finished {
             self.lobby.release_hosting(self.host);
         }
+        crate::metrics::table_state(Some(self.state), None);
         self.lobby.unregister(self.id);
         // Whoever sent a command while the table was closing learns that it is gone.
         inbox.close();
@@ -249,11 +368,11 @@ impl Table {
         info!(table = %self.id, "table closed");
     }
 
-    fn handle(&mut self, command: TableCommand) {
+    async fn handle(&mut self, command: TableCommand) {
         match command {
-            TableCommand::Join { from, invite, since } => self.join(from, invite.as_deref(), since),
-            TableCommand::Watch { from, invite, since } => self.watch(from, invite.as_deref(), since),
-            TableCommand::Leave { from } => self.leave(&from),
+            TableCommand::Join { from, invite, since } => self.join(from, invite.as_deref(), since).await,
+            TableCommand::Watch { from, invite, since } => self.watch(from, invite.as_deref(), since).await,
+            TableCommand::Leave { from } => self.leave(&from).await,
             TableCommand::Detach { conn } => {
                 if let Some(member) = self.members.remove(&conn) {
                     if member.role == Role::Spectator {
@@ -261,9 +380,9 @@ impl Table {
                     }
                 }
             }
-            TableCommand::Start { from } => self.start(&from),
-            TableCommand::Kick { from, seat } => self.kick(&from, seat),
-            TableCommand::Act { from, id, action } => self.act(&from, id, action),
+            TableCommand::Start { from } => self.start(&from).await,
+            TableCommand::Kick { from, seat } => self.kick(&from, seat).await,
+            TableCommand::Act { from, id, action } => self.act(&from, id, action).await,
         }
     }
 
@@ -291,7 +410,7 @@ impl Table {
         self.seats.iter().position(|s| s.as_ref().is_some_and(|p| p.id == player)).map(|i| Seat(i as u8))
     }
 
-    fn join(&mut self, from: Sender, invite: Option<&str>, since: Option<usize>) {
+    async fn join(&mut self, from: Sender, invite: Option<&str>, since: Option<usize>) {
         let seat = match self.seat_of(from.player.id) {
             Some(seat) => seat,
             None => {
@@ -306,6 +425,11 @@ impl Table {
                     return self.error(&from, ErrorCode::TableFull, "every seat is taken");
                 };
                 self.seats[free] = Some(from.player.clone());
+                if let Err(error) = self.store_seats().await {
+                    warn!(table = %self.id, %error, "a seat could not be stored");
+                    self.seats[free] = None;
+                    return self.error(&from, ErrorCode::Unavailable, UNAVAILABLE);
+                }
                 Seat(free as u8)
             }
         };
@@ -313,7 +437,7 @@ impl Table {
         self.members.insert(from.conn, Member { player: from.player.clone(), role, out: from.out.clone() });
         if self.state == TableState::Waiting {
             if self.seats.iter().all(Option::is_some) {
-                self.begin_game();
+                self.begin_game(&from).await;
             } else {
                 self.send_tables();
                 self.publish();
@@ -323,10 +447,10 @@ impl Table {
         }
     }
 
-    fn watch(&mut self, from: Sender, invite: Option<&str>, since: Option<usize>) {
+    async fn watch(&mut self, from: Sender, invite: Option<&str>, since: Option<usize>) {
         if self.seat_of(from.player.id).is_some() {
             // A player watching their own table is back at their seat: they keep playing it.
-            return self.join(from, invite, since);
+            return self.join(from, invite, since).await;
         }
         let has_link = invite == Some(self.invite.as_str());
         if !self.options.public && !has_link {
@@ -345,12 +469,13 @@ impl Table {
         self.publish();
     }
 
-    fn leave(&mut self, from: &Sender) {
+    async fn leave(&mut self, from: &Sender) {
         let Some(member) = self.members.remove(&from.conn) else {
             return self.error(from, ErrorCode::NotSeated, "you are not at this table");
         };
         if let (Role::Seat(seat), TableState::Waiting) = (member.role, self.state) {
             self.free_seat(seat);
+            self.store_seats_or_log().await;
         }
         from.out.send_msg(&ServerMsg::Left { table: self.id });
         self.send_tables();
@@ -378,7 +503,7 @@ impl Table {
         }
     }
 
-    fn kick(&mut self, from: &Sender, seat: Seat) {
+    async fn kick(&mut self, from: &Sender, seat: Seat) {
         if from.player.id != self.host {
             return self.error(from, ErrorCode::NotHost, "only the host can remove a player");
         }
@@ -391,11 +516,28 @@ impl Table {
             _ => return self.error(from, ErrorCode::NotSeated, format!("{seat} is empty")),
         }
         self.free_seat(seat);
+        self.store_seats_or_log().await;
         self.send_tables();
         self.publish();
     }
 
-    fn start(&mut self, from: &Sender) {
+    /// Writes who sits where before the start.
+    async fn store_seats(&self) -> Result<(), StoreError> {
+        let seats: Vec<Option<PlayerId>> = self.seats.iter().map(|s| s.as_ref().map(|p| p.id)).collect();
+        self.store.set_seats(self.id, &seats).await
+    }
+
+    /// Writes who sits where after someone left: the seat is free either way (a table that waits is not
+    /// restored after a restart), so a failure is only logged.
+    async fn store_seats_or_log(&self) {
+        if self.seats.iter().any(Option::is_some) {
+            if let Err(error) = self.store_seats().await {
+                warn!(table = %self.id, %error, "a freed seat could not be stored");
+            }
+        }
+    }
+
+    async fn start(&mut self, from: &Sender) {
         if from.player.id != self.host {
             return self.error(from, ErrorCode::NotHost, "only the host can start the game");
         }
@@ -405,11 +547,27 @@ impl Table {
         if self.seats.iter().flatten().count() < 2 {
             return self.error(from, ErrorCode::NotEnoughPlayers, "a game needs at least 2 players");
         }
-        self.begin_game();
+        self.begin_game(from).await;
     }
 
-    /// Deals the game to the seated players, in seat order.
-    fn begin_game(&mut self) {
+    /// Deals the game to the seated players, in seat order, once its seed and players are stored; when
+    /// they cannot be, the table keeps waiting and `from` is told.
+    async fn begin_game(&mut self, from: &Sender) {
+        let mut seed = [0u8; 8];
+        // The OS generator does not fail where we run; a game without a fresh seed must not start.
+        getrandom::fill(&mut seed).expect("the operating system's random generator failed");
+        let seed = u64::from_le_bytes(seed);
+        let players: Vec<GamePlayer> = (0u8..)
+            .zip(self.seats.iter().flatten())
+            .map(|(seat, p)| GamePlayer { seat: Seat(seat), id: p.id, name: p.name.clone() })
+            .collect();
+        let started_at = OffsetDateTime::now_utc();
+        if let Err(error) = self.store.start_game(self.id, seed, &players, started_at).await {
+            warn!(table = %self.id, %error, "a game could not be stored at its start");
+            self.send_tables();
+            self.publish();
+            return self.error(from, ErrorCode::Unavailable, UNAVAILABLE);
+        }
         let seated: Vec<Option<PlayerInfo>> = self.seats.drain(..).filter(Option::is_some).collect();
         self.seats = seated;
         // Members' seat numbers follow the players to their places in the game.
@@ -419,11 +577,10 @@ impl Table {
                 member.role = index.map_or(Role::Spectator, |i| Role::Seat(Seat(i as u8)));
             }
         }
-        let mut seed = [0u8; 8];
-        // The OS generator does not fail where we run; a game without a fresh seed must not start.
-        getrandom::fill(&mut seed).expect("the operating system's random generator failed");
-        let game = Game::new(self.seats.len(), u64::from_le_bytes(seed)).expect("2 to 4 seated players");
+        let game = Game::new(self.seats.len(), seed).expect("2 to 4 seated players");
         self.game = Some(game);
+        self.started_at = Some(started_at);
+        crate::metrics::table_state(Some(self.state), Some(TableState::Playing));
         self.state = TableState::Playing;
         info!(table = %self.id, players = self.seats.len(), "game started");
         self.send_tables();
@@ -506,7 +663,10 @@ impl Table {
         }
     }
 
-    fn act(&mut self, from: &Sender, id: u64, action: romirami_engine::Action) {
+    /// Plays an action: the engine checks it, the store commits it to the game's log, then it is applied
+    /// and everyone is told. A refused or unstored action changes nothing.
+    async fn act(&mut self, from: &Sender, id: u64, action: romirami_engine::Action) {
+        let received = std::time::Instant::now();
         let refuse = |code, message: String| {
             from.out.send_msg(&ServerMsg::error(Some(self.id), Some(id), code, message));
         };
@@ -514,11 +674,10 @@ impl Table {
             return refuse(ErrorCode::NotSeated, "you do not have a seat at this table".into());
         };
         let seat = *seat;
-        let Some(game) = self.game.as_mut() else {
+        let Some(game) = self.game.as_ref() else {
             return refuse(ErrorCode::NotStarted, "the game has not started".into());
         };
-        let first = game.event_count();
-        if let Err(illegal) = game.apply(seat, &action) {
+        if let Err(illegal) = game.check(seat, &action) {
             let code = match illegal {
                 IllegalAction::GameOver => ErrorCode::GameOver,
                 IllegalAction::NotYourTurn { .. } => ErrorCode::NotYourTurn,
@@ -526,10 +685,24 @@ impl Table {
             };
             return refuse(code, illegal.to_string());
         }
+        let row = ActionRow { table: self.id, seq: self.actions, seat, action };
+        if let Err(error) = self.committer.commit(row).await {
+            warn!(table = %self.id, %error, "an action could not be stored; it was not played");
+            return refuse(ErrorCode::Unavailable, UNAVAILABLE.into());
+        }
+        self.actions += 1;
+        let Some(game) = self.game.as_mut() else { return };
+        let first = game.event_count();
+        if let Err(illegal) = game.apply(seat, &action) {
+            // `check` accepted it and nothing ran in between: this cannot happen.
+            error!(table = %self.id, %illegal, "an action the engine checked was refused when applied");
+            return refuse(ErrorCode::Internal, "the server could not play this action".into());
+        }
         let events = game.event_count();
         let over = game.is_over();
         self.broadcast_events(first);
         from.out.send_msg(&ServerMsg::Ack { table: self.id, id, events });
+        crate::metrics::action_applied(received);
         if over {
             self.finish();
         } else {
@@ -555,8 +728,10 @@ impl Table {
     }
 
     fn finish(&mut self) {
+        crate::metrics::table_state(Some(self.state), Some(TableState::Finished));
         self.state = TableState::Finished;
         self.lobby.release_hosting(self.host);
+        self.store_result();
         if let Some(result) = self.game.as_ref().and_then(Game::result) {
             info!(table = %self.id, winners = ?result.winners, "game over");
             let text: Utf8Bytes = ServerMsg::GameOver { table: self.id, result }.to_json().into();
@@ -569,6 +744,38 @@ impl Table {
             self.drop_members(&slow);
         }
         self.publish();
+    }
+
+    /// Stores the finished game's record and results, in the background, trying again while the database
+    /// is unavailable: the game's log is already stored, so a server that stops before this succeeds
+    /// finishes the game again when it restores it.
+    fn store_result(&self) {
+        let Some(game) = &self.game else { return };
+        let meta = RecordMeta {
+            id: self.id.0,
+            started_at: self.started_at.unwrap_or_else(OffsetDateTime::now_utc),
+            finished_at: OffsetDateTime::now_utc(),
+            names: self.seats.iter().map(|s| s.as_ref().map_or_else(String::new, |p| p.name.clone())).collect(),
+        };
+        let record = match game.record(meta) {
+            Ok(record) => record,
+            Err(problem) => return error!(table = %self.id, %problem, "a finished game has no record"),
+        };
+        let (store, table) = (self.store.clone(), self.id);
+        tokio::spawn(async move {
+            let mut pause = std::time::Duration::from_millis(100);
+            loop {
+                match store.finish_game(table, &record).await {
+                    Ok(()) => return debug!(%table, "result stored"),
+                    Err(StoreError::Unavailable(error)) => {
+                        warn!(%table, %error, "the result could not be stored yet; trying again");
+                        tokio::time::sleep(pause).await;
+                        pause = (pause * 2).min(std::time::Duration::from_secs(10));
+                    }
+                    Err(error) => return error!(%table, %error, "the result could not be stored"),
+                }
+            }
+        });
     }
 
     /// Forgets members whose outbox is full or closed; their connections close themselves.
