@@ -59,7 +59,7 @@ impl Default for Config {
             max_strikes: 20.0,
             strike_decay: Duration::from_secs(3),
             outgoing_queue: 256,
-            read_buffer_bytes: 1024,
+            read_buffer_bytes: 256,
             ping_interval: Duration::from_secs(15),
             idle_timeout: Duration::from_secs(45),
             write_timeout: Duration::from_secs(10),

@@ -77,7 +77,9 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
                 }
                 match incoming {
                     Ok(Message::Text(text)) => {
-                        if let Err(close) = conn.on_text(&text).await {
+                        // Boxed: handling a message can wait on the database, and that future is
+                        // large; inline, every idle connection would carry its room (kilobytes).
+                        if let Err(close) = Box::pin(conn.on_text(&text)).await {
                             break Some(close);
                         }
                     }

@@ -425,8 +425,8 @@ fn print_report(report: &LoadReport, with_memory: bool) {
 #[derive(Debug, Serialize)]
 struct PersistReport {
     games: u64,
-    games_seconds: f64,
     games_per_second: f64,
+    games_with_actions_per_second: f64,
     game_actions_per_second: f64,
     game_latency_ms: Percentiles,
     tables: usize,
@@ -445,18 +445,21 @@ fn percentiles(histogram: &hdrhistogram::Histogram<u64>) -> Percentiles {
 async fn run_persist(args: &LoadArgs, url: &str) -> anyhow::Result<()> {
     let store = Store::connect(url).await.context("connecting to the database")?;
     let games = persist::games(&store, args.games, usize::from(args.players), args.concurrency).await?;
-    let games_per_second = games.games as f64 / games.seconds;
+    let games_per_second = games.games as f64 / games.finish_seconds;
+    let lifecycle_per_second = games.games as f64 / (games.play_seconds + games.finish_seconds);
     println!(
-        "games: {} complete {}-player games stored in {:.2} s: {:.0} games/s ({:.0} action rows/s with them)",
+        "games: {} {}-player games with {} action rows stored in {:.2} s, then finished in {:.2} s: {:.0} finished games/s ({:.0} games/s with their actions)",
         games.games,
         args.players,
-        games.seconds,
+        games.actions,
+        games.play_seconds,
+        games.finish_seconds,
         games_per_second,
-        games.actions as f64 / games.seconds
+        lifecycle_per_second,
     );
     let game_latency = percentiles(&games.latency_us);
     println!(
-        "  per game (4 transactions) ms: p50 {:.2} p99 {:.2} max {:.2}",
+        "  finishing one game ms: p50 {:.2} p99 {:.2} max {:.2}",
         game_latency.p50, game_latency.p99, game_latency.max
     );
     let actions = persist::actions(&store, args.tables, Duration::from_secs_f64(args.duration), args.max_batch).await?;
@@ -475,9 +478,9 @@ async fn run_persist(args: &LoadArgs, url: &str) -> anyhow::Result<()> {
     if let Some(path) = &args.json {
         let report = PersistReport {
             games: games.games,
-            games_seconds: games.seconds,
             games_per_second,
-            game_actions_per_second: games.actions as f64 / games.seconds,
+            games_with_actions_per_second: lifecycle_per_second,
+            game_actions_per_second: games.actions as f64 / games.play_seconds,
             game_latency_ms: game_latency,
             tables: args.tables,
             actions: actions.actions,

@@ -30,6 +30,9 @@ pub struct ServeArgs {
     /// Messages a connection may send in a burst above the average.
     #[arg(long, default_value_t = Config::default().message_burst)]
     pub message_burst: f64,
+    /// The read buffer of each WebSocket, in bytes: most of what an idle connection costs.
+    #[arg(long, default_value_t = Config::default().read_buffer_bytes)]
+    pub read_buffer_bytes: usize,
 }
 
 /// Serves until ctrl-c or SIGTERM, then shuts down gracefully.
@@ -53,6 +56,7 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             web_dir: args.web_dir.clone().or_else(crate::config::default_web_dir),
             messages_per_second: args.messages_per_second,
             message_burst: args.message_burst,
+            read_buffer_bytes: args.read_buffer_bytes,
             ..Config::default()
         };
         let state = AppState::open(config, store).await.context("restoring the games in play")?;

@@ -1,10 +1,11 @@
 //! The store under load, without the network: how many finished games, and how many single actions,
 //! a database commits per second.
 //!
-//! - *Games*: `concurrency` tasks each store whole games as a table does over a game's life, in four
-//!   transactions: the table, the start (seed and players), every action (one batch), and the finish
-//!   (the record and a result per seat). A game's actions are those of a real game, played beforehand
-//!   by the engine's random player, so the rows have their real sizes.
+//! - *Games*: `concurrency` tasks store whole games as a table does over a game's life: the table, the
+//!   start (seed and players) and every action (one batch); then, timed on its own, the finish of each
+//!   game (its record and a result per seat, one transaction), which is what "a finished game
+//!   committed" costs once its actions are stored. A game's actions are those of a real game, played
+//!   beforehand by the engine's random player, so the rows have their real sizes.
 //! - *Actions*: `tables` tasks each append one action at a time through the [`Committer`], waiting for
 //!   each to be durable before the next, as a table acknowledges an action only once it is committed;
 //!   the committer groups what waits into one transaction.
@@ -30,9 +31,11 @@ pub struct GamesReport {
     pub games: u64,
     /// Action rows stored with them.
     pub actions: u64,
-    /// Seconds it took.
-    pub seconds: f64,
-    /// Time to store one whole game, in microseconds.
+    /// Seconds it took to store every game's table, start and actions.
+    pub play_seconds: f64,
+    /// Seconds it took then to finish every game (record and results).
+    pub finish_seconds: f64,
+    /// Time to finish one game, in microseconds.
     pub latency_us: Histogram<u64>,
 }
 
@@ -105,7 +108,8 @@ fn record_for(played: &Played, table: TableId, players: &[PlayerInfo], at: Offse
     played.game.record(RecordMeta { id: table.0, started_at: at, finished_at: at, names }).ok()
 }
 
-/// Stores `games` complete games of `seats` players with `concurrency` tasks.
+/// Stores `games` complete games of `seats` players with `concurrency` tasks: first each game's table,
+/// start and actions, then (timed on its own) each game's finish.
 ///
 /// # Errors
 /// The first write that failed.
@@ -117,25 +121,16 @@ pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) 
     if played.is_empty() {
         return Err(StoreError::Other("the engine could not play a game".into()));
     }
-    let next = Arc::new(AtomicU64::new(0));
     let actions = Arc::new(AtomicU64::new(0));
     let start = Instant::now();
-    let mut tasks = JoinSet::new();
-    for _ in 0..concurrency.max(1) {
-        let (store, players, played, next, actions) =
-            (store.clone(), players.clone(), played.clone(), next.clone(), actions.clone());
-        tasks.spawn(async move {
-            let mut latency = new_histogram();
-            loop {
-                let n = next.fetch_add(1, Ordering::Relaxed);
-                if n >= games {
-                    return Ok::<_, StoreError>(latency);
-                }
-                let one = Instant::now();
+    let (started, _) = in_parallel(games, concurrency, {
+        let (store, players, played, actions) = (store.clone(), players.clone(), played.clone(), actions.clone());
+        move |n| {
+            let (store, players, played, actions) = (store.clone(), players.clone(), played.clone(), actions.clone());
+            async move {
                 let game = &played[n as usize % played.len()];
                 let table = new_table(&store, players[0].id, seats).await?;
-                let at = OffsetDateTime::now_utc();
-                store.start_game(table, game.seed, &seated(&players), at).await?;
+                store.start_game(table, game.seed, &seated(&players), OffsetDateTime::now_utc()).await?;
                 let rows: Vec<ActionRow> = game
                     .actions
                     .iter()
@@ -143,25 +138,78 @@ pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) 
                     .map(|(&(seat, action), seq)| ActionRow { table, seq, seat, action })
                     .collect();
                 store.append_actions(&rows).await?;
-                let record = record_for(game, table, &players, at)
+                actions.fetch_add(rows.len() as u64, Ordering::Relaxed);
+                Ok(table)
+            }
+        }
+    })
+    .await?;
+    let play_seconds = start.elapsed().as_secs_f64();
+    let tables = Arc::new(started);
+    let finishing = Instant::now();
+    let (_, latency_us) = in_parallel(games, concurrency, {
+        let (store, players, played, tables) = (store.clone(), players.clone(), played.clone(), tables.clone());
+        move |n| {
+            let (store, players, played, tables) = (store.clone(), players.clone(), played.clone(), tables.clone());
+            async move {
+                let game = &played[n as usize % played.len()];
+                let table = tables[n as usize];
+                let record = record_for(game, table, &players, OffsetDateTime::now_utc())
                     .ok_or_else(|| StoreError::Other("a finished game has no record".into()))?;
                 store.finish_game(table, &record).await?;
-                actions.fetch_add(rows.len() as u64, Ordering::Relaxed);
+                Ok(table)
+            }
+        }
+    })
+    .await?;
+    let finish_seconds = finishing.elapsed().as_secs_f64();
+    Ok(GamesReport {
+        games,
+        actions: actions.load(Ordering::Relaxed),
+        play_seconds,
+        finish_seconds,
+        latency_us,
+    })
+}
+
+/// Runs `job(0)` to `job(count - 1)`, `concurrency` at a time; returns what each returned, in order,
+/// and how long each took (microseconds).
+async fn in_parallel<F, Fut>(
+    count: u64,
+    concurrency: usize,
+    job: F,
+) -> Result<(Vec<TableId>, Histogram<u64>), StoreError>
+where
+    F: Fn(u64) -> Fut + Clone + Send + 'static,
+    Fut: std::future::Future<Output = Result<TableId, StoreError>> + Send,
+{
+    let next = Arc::new(AtomicU64::new(0));
+    let mut tasks = JoinSet::new();
+    for _ in 0..concurrency.max(1) {
+        let (next, job) = (next.clone(), job.clone());
+        tasks.spawn(async move {
+            let mut latency = new_histogram();
+            let mut done = Vec::new();
+            loop {
+                let n = next.fetch_add(1, Ordering::Relaxed);
+                if n >= count {
+                    return Ok::<_, StoreError>((done, latency));
+                }
+                let one = Instant::now();
+                done.push((n, job(n).await?));
                 latency.saturating_record(one.elapsed().as_micros() as u64);
             }
         });
     }
-    let mut latency_us = new_histogram();
+    let mut results = Vec::new();
+    let mut latency = new_histogram();
     while let Some(joined) = tasks.join_next().await {
-        let histogram = joined.map_err(|e| StoreError::Other(format!("a task failed: {e}")))??;
-        let _ = latency_us.add(histogram);
+        let (done, histogram) = joined.map_err(|e| StoreError::Other(format!("a task failed: {e}")))??;
+        results.extend(done);
+        let _ = latency.add(histogram);
     }
-    Ok(GamesReport {
-        games,
-        actions: actions.load(Ordering::Relaxed),
-        seconds: start.elapsed().as_secs_f64(),
-        latency_us,
-    })
+    results.sort_by_key(|(n, _)| *n);
+    Ok((results.into_iter().map(|(_, table)| table).collect(), latency))
 }
 
 /// Commits single actions of `tables` games through a [`Committer`] for `duration`.

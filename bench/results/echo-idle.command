@@ -1,0 +1,1 @@
+romirami load --echo --idle --connections 19000 --duration 3
