@@ -28,11 +28,11 @@ PG_URL=${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/$DB_NAME}
 mkdir -p "$RESULTS"
 
 if [ "$QUICK" = 1 ]; then
-  ECHO_CONNS=50; MAX_TABLES=50; ACTIVE_TABLES=200; ACTIVE_SERVERS=1; IDLE_CONNS=4000; IDLE_SERVERS=2
+  ECHO_CONNS=50; MAX_TABLES=50; ACTIVE_TABLES=200; ACTIVE_SERVERS=1; RATE_TABLES=100; RATE_INTERVAL=200; IDLE_CONNS=4000; IDLE_SERVERS=2
   DURATION=3; ACTIVE_DURATION=5; PERSIST_GAMES=200; PERSIST_TABLES=100; SKIP_ENGINE=${SKIP_ENGINE:-1}
 else
-  ECHO_CONNS=200; MAX_TABLES=50; ACTIVE_TABLES=25000; ACTIVE_SERVERS=6; IDLE_CONNS=200000; IDLE_SERVERS=11
-  DURATION=15; ACTIVE_DURATION=30; PERSIST_GAMES=5000; PERSIST_TABLES=2000; SKIP_ENGINE=${SKIP_ENGINE:-0}
+  ECHO_CONNS=200; MAX_TABLES=50; ACTIVE_TABLES=5000; ACTIVE_SERVERS=2; RATE_TABLES=2500; RATE_INTERVAL=200; IDLE_CONNS=200000; IDLE_SERVERS=11
+  DURATION=15; ACTIVE_DURATION=20; PERSIST_GAMES=5000; PERSIST_TABLES=2000; SKIP_ENGINE=${SKIP_ENGINE:-0}
 fi
 
 log() { printf '\n== %s\n' "$*" >&2; }
@@ -48,10 +48,10 @@ fresh_db() {
 PIDS=(); URLS=""; PID_ARGS=()
 # start_servers N FIRST_PORT [DATABASE_URL]: N server processes on ports FIRST_PORT.. over one database.
 start_servers() {
-  local n=$1 port=$2 db=${3:-$PG_URL}
+  local n=$1 port=$2 db=${3:-$PG_URL}   # in db, PORT stands for each server's port
   PIDS=(); URLS=""; PID_ARGS=()
   for ((i = 0; i < n; i++)); do
-    RUST_LOG=warn "$BIN" serve --listen "127.0.0.1:$((port + i))" --database-url "$db" \
+    RUST_LOG=warn "$BIN" serve --listen "127.0.0.1:$((port + i))" --database-url "${db//PORT/$((port + i))}" \
       --messages-per-second 1000 --message-burst 1000 >"$RESULTS/server-$((port + i)).log" 2>&1 &
     PIDS+=($!); PID_ARGS+=(--server-pid "$!")
     URLS+="${URLS:+,}ws://127.0.0.1:$((port + i))/ws"
@@ -95,22 +95,38 @@ run_load play-max --server "$URLS" "${PID_ARGS[@]}" --tables "$MAX_TABLES" --pla
 curl -s http://127.0.0.1:9300/metrics >"$RESULTS/play-max.metrics"
 stop_servers
 
-# 4. Active tables at the pace of the goal: one action per table every 2 s.
+# 4. Active tables at the pace of the goal, one action per table every 2 s; then fewer tables at a
+#    faster pace, for the goal's action rate.
 log "active tables: $ACTIVE_TABLES tables of 4 on $ACTIVE_SERVERS server processes"
 fresh_db
 start_servers "$ACTIVE_SERVERS" 9400
 run_load active --server "$URLS" "${PID_ARGS[@]}" --tables "$ACTIVE_TABLES" --players 4 --interval-ms 2000 \
-  --duration "$ACTIVE_DURATION" --ramp-concurrency 32
+  --duration "$ACTIVE_DURATION" --ramp-concurrency 8
+stop_servers
+log "action rate: $RATE_TABLES tables of 4, one action per table every $RATE_INTERVAL ms"
+fresh_db
+start_servers 1 9450
+run_load rate --server "$URLS" "${PID_ARGS[@]}" --tables "$RATE_TABLES" --players 4 --interval-ms "$RATE_INTERVAL" \
+  --duration "$ACTIVE_DURATION" --ramp-concurrency 8
 stop_servers
 
 # 5. Idle connections: the server's memory per connection, and the same for the echo server.
+#    The large run holds WebSockets without hello (a new guest is a durable write, and the database is
+#    not what is measured here; each server has its own SQLite file); one server then measures what a
+#    greeted guest adds.
 log "idle: $IDLE_CONNS connections on $IDLE_SERVERS server processes"
+start_servers "$IDLE_SERVERS" 9500 "sqlite://$RESULTS/idle-PORT.db"
+run_load idle --idle --no-hello --server "$URLS" "${PID_ARGS[@]}" --connections "$IDLE_CONNS" --duration "$DURATION"
+stop_servers
+rm -f "$RESULTS"/idle-*.db*
+log "idle with hello: 15,000 guests on one server"
 fresh_db
-start_servers "$IDLE_SERVERS" 9500
-run_load idle --idle --server "$URLS" "${PID_ARGS[@]}" --connections "$IDLE_CONNS" --duration "$DURATION"
+start_servers 1 9600
+run_load idle-hello --idle --server "$URLS" "${PID_ARGS[@]}" --connections 15000 --duration "$DURATION" \
+  --source-ip 127.0.0.100
 stop_servers
 log "idle baseline: 19,000 connections on one echo server"
-run_load echo-idle --echo --idle --connections 19000 --duration "$DURATION"
+run_load echo-idle --echo --idle --connections 19000 --duration "$DURATION" --source-ip 127.0.0.101
 
 # 6. The store alone against PostgreSQL: finished games, and single actions through the group commit.
 log "store: PostgreSQL"

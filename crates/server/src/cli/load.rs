@@ -33,6 +33,10 @@ pub struct LoadArgs {
     /// Hold connections that only say hello and answer pings, instead of playing.
     #[arg(long)]
     pub idle: bool,
+    /// With --idle: do not say hello (a new guest is a durable write to the server's database), only
+    /// hold the WebSocket open.
+    #[arg(long, requires = "idle")]
+    pub no_hello: bool,
     /// The baseline: start bare tokio-tungstenite echo servers and measure round trips of one frame per
     /// connection on them (with --idle: hold idle connections on them).
     #[arg(long, conflicts_with = "server")]
@@ -237,7 +241,7 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
     let mut pids = args.server_pid.clone();
     pids.extend(echo_children.iter().filter_map(Child::id));
     let workload = match (args.echo, args.idle) {
-        (_, true) => Workload::Idle { connections: args.connections, hello: !args.echo },
+        (_, true) => Workload::Idle { connections: args.connections, hello: !args.echo && !args.no_hello },
         (true, false) => Workload::Echo {
             connections: args.connections,
             payload_bytes: args.payload_bytes,

@@ -2,6 +2,7 @@
 //! `TCP_NODELAY`, and with small buffers so that one process can hold tens of thousands.
 
 use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::WebSocketStream;
@@ -16,14 +17,51 @@ pub fn small_buffers() -> WebSocketConfig {
     WebSocketConfig::default().read_buffer_size(1024).write_buffer_size(0).max_message_size(Some(1 << 20))
 }
 
-/// Connects to `ws://server{path}`, from `source` when given (port chosen by the system).
+/// Hands out the local ports of one source address in turn, so that binding does not make the system
+/// search its ephemeral range for a free port (a search that grows with every port in use: past about
+/// 100,000 connections on one machine, each `bind(ip, 0)` took milliseconds). One worker owns its
+/// source address, so its ports are its own.
+#[derive(Debug, Default)]
+pub struct Ports(AtomicU32);
+
+impl Ports {
+    /// The lowest port handed out; below are the well-known ports.
+    const FIRST: u32 = 1024;
+
+    fn next(&self) -> u16 {
+        let n = self.0.fetch_add(1, Ordering::Relaxed);
+        // 1024 + (n mod 64512) is at most 65535.
+        u16::try_from(Ports::FIRST + n % (65536 - Ports::FIRST)).unwrap_or(u16::MAX)
+    }
+}
+
+/// Connects to `ws://server{path}`, from `source` when given, on the next of its `ports` that is free.
 ///
 /// # Errors
 /// When the TCP connection or the WebSocket handshake fails.
-pub async fn connect(server: SocketAddr, path: &str, source: Option<IpAddr>) -> Result<Ws, tungstenite::Error> {
-    let socket = if server.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
+pub async fn connect(
+    server: SocketAddr,
+    path: &str,
+    source: Option<IpAddr>,
+    ports: &Ports,
+) -> Result<Ws, tungstenite::Error> {
+    let new_socket = || if server.is_ipv4() { TcpSocket::new_v4() } else { TcpSocket::new_v6() };
+    let mut socket = new_socket()?;
     if let Some(ip) = source {
-        socket.bind(SocketAddr::new(ip, 0))?;
+        // A port still held by an earlier run's closed connection (TIME_WAIT) may be reused; one held by
+        // a live socket is skipped.
+        let mut tries = 0;
+        loop {
+            socket.set_reuseaddr(true)?;
+            match socket.bind(SocketAddr::new(ip, ports.next())) {
+                Ok(()) => break,
+                Err(error) if tries < 100 && error.kind() == std::io::ErrorKind::AddrInUse => {
+                    tries += 1;
+                    socket = new_socket()?;
+                }
+                Err(error) => return Err(error.into()),
+            }
+        }
     }
     let stream = socket.connect(server).await?;
     stream.set_nodelay(true)?;

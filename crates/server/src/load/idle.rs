@@ -63,7 +63,7 @@ pub(crate) async fn idle_connection(
 pub(crate) async fn open(plan: &WorkerPlan, server: SocketAddr, ramp: &Semaphore, counters: &Counters) -> Option<Ws> {
     // The semaphore is never closed.
     let _permit = ramp.acquire().await.ok()?;
-    match connect(server, &plan.path, plan.source).await {
+    match connect(server, &plan.path, plan.source, &counters.ports).await {
         Ok(ws) => Some(ws),
         Err(error) => {
             Counters::add(&counters.connect_failures, 1);

@@ -166,6 +166,8 @@ pub(crate) struct Counters {
     pub(crate) errors: AtomicU64,
     pub(crate) disconnects: AtomicU64,
     pub(crate) connect_failures: AtomicU64,
+    /// The local ports of this worker's source address.
+    pub(crate) ports: conn::Ports,
     /// Units (tables or connections) whose set-up is over, successfully or not.
     pub(crate) set_up: AtomicUsize,
     latency: Mutex<Histogram<u64>>,
@@ -184,6 +186,7 @@ impl Default for Counters {
             errors: AtomicU64::new(0),
             disconnects: AtomicU64::new(0),
             connect_failures: AtomicU64::new(0),
+            ports: conn::Ports::default(),
             set_up: AtomicUsize::new(0),
             latency: Mutex::new(new_histogram()),
             first_error: Mutex::new(None),

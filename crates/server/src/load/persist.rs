@@ -163,13 +163,7 @@ pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) 
     })
     .await?;
     let finish_seconds = finishing.elapsed().as_secs_f64();
-    Ok(GamesReport {
-        games,
-        actions: actions.load(Ordering::Relaxed),
-        play_seconds,
-        finish_seconds,
-        latency_us,
-    })
+    Ok(GamesReport { games, actions: actions.load(Ordering::Relaxed), play_seconds, finish_seconds, latency_us })
 }
 
 /// Runs `job(0)` to `job(count - 1)`, `concurrency` at a time; returns what each returned, in order,
