@@ -117,6 +117,11 @@ impl Drop for ConnectionGuard {
     }
 }
 
+/// Bytes of frames a connection gathers before writing them even without a flush: frames wait in the
+/// write buffer until the connection flushes (after a batch, see `ws`), so the buffer grows only to
+/// what one batch needs, and an idle connection writes nothing.
+const WRITE_BUFFER_TARGET: usize = 64 * 1024;
+
 /// The server's routes.
 pub fn app(state: AppState) -> Router {
     let web_dir = state.config.web_dir.clone();
@@ -162,14 +167,16 @@ async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocke
     let limit = state.config.max_message_bytes;
     let guard = OpenConnections::open(&state.connections);
     let read_buffer = state.config.read_buffer_bytes;
-    ws.max_message_size(limit).max_frame_size(limit).read_buffer_size(read_buffer).write_buffer_size(0).on_upgrade(
-        move |socket| async move {
+    ws.max_message_size(limit)
+        .max_frame_size(limit)
+        .read_buffer_size(read_buffer)
+        .write_buffer_size(WRITE_BUFFER_TARGET)
+        .on_upgrade(move |socket| async move {
             let counted = crate::metrics::ConnectionMetric::open();
             crate::ws::serve(socket, state, id).await;
             drop(counted);
             drop(guard);
-        },
-    )
+        })
 }
 
 /// Serves `listener` until `shutdown` completes; then stops accepting, tells every connected client
