@@ -15,8 +15,9 @@ log() { printf '\n==> %s\n' "$*" >&2; }
 # 1. Install and start what the tests need.
 #
 # Each service gets a start function here that installs it when missing (apt-get), starts it and exports
-# what the tests read (e.g. DATABASE_URL, CHROME); its stop goes into `stop_services`, which runs on any
-# exit, so nothing outlives the run. PostgreSQL is here; Chromium (for the web client's tests) comes next.
+# what the tests read (e.g. DATABASE_URL); its stop goes into `stop_services`, which runs on any exit, so
+# nothing outlives the run. Chromium and Node's packages for the web client's test are installed by
+# scripts/e2e.sh itself.
 # ---------------------------------------------------------------------------------------------------------
 # PostgreSQL, for the store's tests (crates/server/tests/store.rs), which create and drop a database of
 # their own on the server that DATABASE_URL names. A local server is used, installed and started when
@@ -85,6 +86,8 @@ run_tests() {
     cargo test --workspace --all-targets
     log "doc tests"
     cargo test --workspace --doc
+    log "the web client in a real headless Chromium (scripts/e2e.sh installs Chromium and playwright-core)"
+    scripts/e2e.sh
 }
 
 setup_services

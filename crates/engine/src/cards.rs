@@ -214,8 +214,10 @@ impl Cards {
 
     /// The number of cards.
     pub fn len(&self) -> usize {
-        let p = self.packed;
-        ((p & BIT0).count_ones() + 2 * ((p >> 1) & BIT0).count_ones() + 4 * ((p >> 2) & BIT0).count_ones()) as usize
+        // The sums per number (see `number_counts`), then one multiplication adds the five twelve-bit
+        // sums into the top one (at most 140 cards: no carry reaches it from below).
+        let sums = self.sums_per_number();
+        ((sums.wrapping_mul(0o0001_0001_0001_0001_0001) >> 48) & 0o7777) as usize
     }
 
     /// Whether it holds no card.
@@ -283,10 +285,24 @@ impl Cards {
 
     /// How many cards there are of each number: index 0 counts the 1s, index 4 the 5s.
     pub fn number_counts(&self) -> [u8; 5] {
-        std::array::from_fn(|n| {
-            let group = (self.packed >> (12 * n)) & 0o7777;
-            (group & 7) as u8 + ((group >> 3) & 7) as u8 + ((group >> 6) & 7) as u8 + ((group >> 9) & 7) as u8
-        })
+        let sums = self.sums_per_number();
+        std::array::from_fn(|n| ((sums >> (12 * n)) & 0o7777) as u8)
+    }
+
+    /// How many cards there are of each number, one twelve-bit field per number from the 1s up.
+    fn sums_per_number(&self) -> u64 {
+        // Add neighbouring fields in place: pairs of suits into six-bit slots, then pairs of slots into
+        // one twelve-bit sum per number (at most 28, no carry leaves its slot).
+        const EVEN_FIELDS: u64 = 0o0707_0707_0707_0707_0707;
+        const EVEN_SLOTS: u64 = 0o0077_0077_0077_0077_0077;
+        let pairs = (self.packed & EVEN_FIELDS) + ((self.packed >> 3) & EVEN_FIELDS);
+        (pairs & EVEN_SLOTS) + ((pairs >> 6) & EVEN_SLOTS)
+    }
+
+    /// The cards of number `number_index + 1` as four three-bit counts, one per suit in code order
+    /// (the lowest bits count the cherries): a key below 4096 for tables worked out per number.
+    pub(crate) fn number_group(&self, number_index: usize) -> usize {
+        ((self.packed >> (12 * number_index)) & 0o7777) as usize
     }
 
     /// How many cards there are of `suit`.

@@ -6,13 +6,25 @@
 //!
 //! The enumeration is on the hot path of every bot and simulation, so it generates each distinct
 //! multiset once instead of generating with repeats and removing them.
+//!
+//! The random player goes further ([`Game::legal_action_at`]): it needs how many actions there are and
+//! the one at a drawn position, so it counts and builds only that one, in the list's order:
+//! - takes: the market is turned into three sets of kinds (one bit per kind: held, held twice, held
+//!   three times); a closed formula over the nine number and suit groups counts the takes, and a walk
+//!   in list order that skips each pair's triples by counting them finds the drawn one;
+//! - completions: the contracts' number patterns that fit the hand come from
+//!   [`crate::contracts::PatternIndex`] (five mask lookups per contract); each pattern's completions
+//!   are the product over its numbers of the ways to take that many cards of the number among the
+//!   suits, read from [`split_table`], a table worked out at compile time and indexed by the number's
+//!   four 3-bit counts in [`Cards`]; the drawn completion is decoded number by number ([`nth_split`]).
+//!
+//! Tests in this module hold each count and each decoded position to the list.
 
 use crate::action::{Action, Phase, Seat, TurnStep};
-use std::sync::LazyLock;
 
-use crate::cards::{Card, Cards};
-use crate::contracts::ContractId;
-use crate::game::{Game, HAND_LIMIT};
+use crate::cards::{CARD_KINDS, Card, Cards};
+use crate::contracts::{ContractId, PatternIndex};
+use crate::game::{CONTRACT_MARKET_SLOTS, Game, HAND_LIMIT, NUMBER_MARKET_SLOTS};
 
 /// Calls `found` with every distinct sub-multiset of `size` cards of `sorted` (cards in ascending
 /// order). An equal card is not chosen twice at the same place, so each multiset comes once.
@@ -34,46 +46,175 @@ fn for_each_sub_multiset(sorted: &[Card], size: usize, found: &mut impl FnMut(Ca
 
 /// §3 step 1: every distinct multiset of 1 to 3 market cards that share a number or a suit.
 ///
-/// The market's cards, sorted, are combined in order; an equal card is not chosen twice at the same
-/// place, so each multiset comes once.
-fn legal_takes(market: &Cards, actions: &mut Vec<Action>) {
-    let mut sorted = [Card::from_index(0); 6];
-    let mut len = 0;
-    for card in market.iter().take(6) {
-        sorted[len] = card;
-        len += 1;
-    }
-    let cards = &sorted[..len];
-    let one = |card: Card| Cards::EMPTY.with(card);
-    for i in 0..len {
-        if i > 0 && cards[i] == cards[i - 1] {
-            continue;
-        }
-        let a = cards[i];
-        actions.push(Action::Take { cards: one(a) });
-        for j in i + 1..len {
-            if j > i + 1 && cards[j] == cards[j - 1] {
-                continue;
-            }
-            let b = cards[j];
-            let same_number = a.number() == b.number();
-            let same_suit = a.suit() == b.suit();
-            if !same_number && !same_suit {
-                continue;
-            }
-            let pair = one(a).with(b);
+/// Listed as if the market's cards, sorted, were combined in order with an equal card never chosen
+/// twice at the same place, so each multiset comes once: for each kind of card, that card alone, then
+/// each pair it starts (a second copy of it first, then each later kind), each pair followed by the
+/// triples it starts (a further copy of its second card first, then each later kind that the three
+/// share a number or a suit with).
+///
+/// It works on sets of kinds, one bit per [`Card::index`]: the kinds in the market, those with two
+/// copies or more, those with three or more, and per kind the kinds that share its number or its suit.
+fn legal_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS], actions: &mut Vec<Action>) {
+    let MarketKinds { present, pairs, triples } = market_kinds(market);
+    // The kinds above kind `x`, and `x` itself when `copies` (a set of kinds) holds it.
+    let from = |x: usize, copies: u32| (present & !((2 << x) - 1)) | (copies & (1 << x));
+    let mut firsts = present;
+    while firsts != 0 {
+        let a = firsts.trailing_zeros() as usize;
+        firsts &= firsts - 1;
+        let single = Cards::EMPTY.with(Card::from_index(a));
+        actions.push(Action::Take { cards: single });
+        let mut seconds = from(a, pairs) & SHARES_A_NUMBER_OR_SUIT[a];
+        while seconds != 0 {
+            let b = seconds.trailing_zeros() as usize;
+            seconds &= seconds - 1;
+            let mut pair = single;
+            pair.add_n(Card::from_index(b), 1);
             actions.push(Action::Take { cards: pair });
-            for k in j + 1..len {
-                if k > j + 1 && cards[k] == cards[k - 1] {
-                    continue;
-                }
-                let c = cards[k];
-                if (same_number && c.number() == a.number()) || (same_suit && c.suit() == a.suit()) {
-                    actions.push(Action::Take { cards: pair.with(c) });
-                }
+            let mut thirds = from(b, if b == a { triples } else { pairs }) & shares_with(a, b);
+            while thirds != 0 {
+                let c = thirds.trailing_zeros() as usize;
+                thirds &= thirds - 1;
+                let mut triple = pair;
+                triple.add_n(Card::from_index(c), 1);
+                actions.push(Action::Take { cards: triple });
             }
         }
     }
+}
+
+/// How many takes [`legal_takes`] lists for a market of at most 6 cards whose kinds are
+/// [`MarketKinds`], counted without listing them.
+///
+/// Group the market's kinds by number (5 groups) and by suit (4 groups). In a group holding `m` kinds,
+/// `d2` of them twice or more and `d3` three times or more, there are `C(m,2) + d2` distinct pairs and
+/// `C(m,3) + d2 (m - 1) + d3` distinct triples. A pair or triple of one kind lies in two groups (its
+/// number's and its suit's); any other legal pair or triple lies in exactly one. So the takes are the
+/// `m` single kinds, plus the sum over the nine groups, less the pairs and triples of one kind counted
+/// twice.
+fn take_count(kinds: MarketKinds) -> usize {
+    /// `C(m,2) + C(m,3)`: at most 6 cards give at most 6 kinds in a group.
+    const PAIRS_AND_TRIPLES: [usize; 7] = [0, 0, 1, 4, 10, 20, 35];
+    /// How many bits each value of four bits has set.
+    const BITS: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+    let MarketKinds { present, pairs, triples } = kinds;
+    // One number's kinds are four adjacent bits (`Card::index`).
+    let in_number = |set: u32, k: usize| usize::from(BITS[((set >> (4 * k)) & 15) as usize]);
+    // One suit's kinds are every fourth bit; multiplying sums the five of them into bits 16 to 19.
+    let in_suit = |set: u32, s: usize| ((u64::from((set >> s) & 0x11111) * 0x11111) >> 16 & 15) as usize;
+    let group = |m: usize, d2: usize, d3: usize| PAIRS_AND_TRIPLES[m] + d2 * m + d3;
+    let mut count = 0;
+    for k in 0..5 {
+        let (m, d2, d3) = (in_number(present, k), in_number(pairs, k), in_number(triples, k));
+        count += m + group(m, d2, d3) - d2 - d3;
+    }
+    for s in 0..4 {
+        count += group(in_suit(present, s), in_suit(pairs, s), in_suit(triples, s));
+    }
+    count
+}
+
+/// The take at position `at` of the list [`legal_takes`] makes, found by walking that list's order
+/// and skipping each pair's triples by counting them.
+fn take_at(kinds: MarketKinds, mut at: usize) -> Option<Cards> {
+    let MarketKinds { present, pairs, triples } = kinds;
+    let from = |x: usize, copies: u32| (present & !((2 << x) - 1)) | (copies & (1 << x));
+    let mut firsts = present;
+    while firsts != 0 {
+        let a = firsts.trailing_zeros() as usize;
+        firsts &= firsts - 1;
+        let single = Cards::EMPTY.with(Card::from_index(a));
+        if at == 0 {
+            return Some(single);
+        }
+        at -= 1;
+        let mut seconds = from(a, pairs) & SHARES_A_NUMBER_OR_SUIT[a];
+        while seconds != 0 {
+            let b = seconds.trailing_zeros() as usize;
+            seconds &= seconds - 1;
+            let mut pair = single;
+            pair.add_n(Card::from_index(b), 1);
+            if at == 0 {
+                return Some(pair);
+            }
+            at -= 1;
+            let mut thirds = from(b, if b == a { triples } else { pairs }) & shares_with(a, b);
+            // A few kinds at most: clearing them one by one is cheaper than a general bit count.
+            let mut count = 0;
+            let mut rest = thirds;
+            while rest != 0 {
+                rest &= rest - 1;
+                count += 1;
+            }
+            if at < count {
+                for _ in 0..at {
+                    thirds &= thirds - 1;
+                }
+                pair.add_n(Card::from_index(thirds.trailing_zeros() as usize), 1);
+                return Some(pair);
+            }
+            at -= count;
+        }
+    }
+    None
+}
+
+/// The kinds of card a market of at most 6 cards holds, as sets with one bit per [`Card::index`].
+#[derive(Clone, Copy)]
+struct MarketKinds {
+    /// Held at all.
+    present: u32,
+    /// Held twice or more.
+    pairs: u32,
+    /// Held three times or more.
+    triples: u32,
+}
+
+fn market_kinds(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> MarketKinds {
+    let (mut present, mut pairs, mut triples) = (0u32, 0u32, 0u32);
+    for card in market.iter().flatten() {
+        let bit = 1 << card.index();
+        triples |= pairs & bit;
+        pairs |= present & bit;
+        present |= bit;
+    }
+    MarketKinds { present, pairs, triples }
+}
+
+/// The kinds that share with kind `a` what kind `b` shares with it (both number and suit, when `b` is `a`).
+fn shares_with(a: usize, b: usize) -> u32 {
+    if b == a {
+        SHARES_A_NUMBER_OR_SUIT[a]
+    } else if a / 4 == b / 4 {
+        SHARES_A_NUMBER[a]
+    } else {
+        SHARES_A_SUIT[a]
+    }
+}
+
+/// Per kind of card, the set of kinds (one bit per [`Card::index`], itself included) with its number.
+const SHARES_A_NUMBER: [u32; CARD_KINDS] = kinds_sharing(true, false);
+/// Per kind of card, the set of kinds (itself included) with its suit.
+const SHARES_A_SUIT: [u32; CARD_KINDS] = kinds_sharing(false, true);
+/// Per kind of card, the set of kinds (itself included) with its number or its suit.
+const SHARES_A_NUMBER_OR_SUIT: [u32; CARD_KINDS] = kinds_sharing(true, true);
+
+/// The sets of kinds that share the number (when `number`) or the suit (when `suit`) of each kind.
+/// Kind indices run numbers first, suits within a number ([`Card::index`]).
+const fn kinds_sharing(number: bool, suit: bool) -> [u32; CARD_KINDS] {
+    let mut sets = [0; CARD_KINDS];
+    let mut x = 0;
+    while x < CARD_KINDS {
+        let mut y = 0;
+        while y < CARD_KINDS {
+            if (number && x / 4 == y / 4) || (suit && x % 4 == y % 4) {
+                sets[x] |= 1 << y;
+            }
+            y += 1;
+        }
+        x += 1;
+    }
+    sets
 }
 
 /// Calls `found` with every way to take `quota` cards of one number from `held[s]` cards of each suit
@@ -91,34 +232,78 @@ fn for_each_split(held: [u8; 4], quota: u8, mut found: impl FnMut([u8; 4]) -> bo
     }
 }
 
-/// How many ways [`for_each_split`] lists, from a table worked out once (at most 5 cards of a kind and
-/// 8 cards of a number in any contract).
-fn split_count(held: [u8; 4], quota: u8) -> usize {
-    static COUNTS: LazyLock<Vec<u8>> = LazyLock::new(|| {
-        let mut counts = vec![0u8; 6 * 6 * 6 * 6 * 9];
-        for (i, count) in counts.iter_mut().enumerate() {
-            let held = [(i / 9 / 216 % 6) as u8, (i / 9 / 36 % 6) as u8, (i / 9 / 6 % 6) as u8, (i / 9 % 6) as u8];
-            for_each_split(held, (i % 9) as u8, |_| {
-                *count += 1;
-                true
-            });
+/// How many ways [`for_each_split`] lists for the cards of one number held as `group` (see
+/// [`Cards::number_group`]) and each quota from 0 to 8 (no contract takes more cards), indexed by
+/// `group`: the coefficients of the product over the suits of `1 + x + ... + x^held`, worked out at
+/// compile time (36 KiB).
+fn split_table() -> &'static [[u8; QUOTAS]; 4096] {
+    static COUNTS: [[u8; QUOTAS]; 4096] = {
+        let mut table = [[0u8; QUOTAS]; 4096];
+        let mut group = 0;
+        while group < 4096 {
+            let mut poly = [0u16; QUOTAS];
+            poly[0] = 1;
+            let mut suit = 0;
+            while suit < 4 {
+                let held = (group >> (3 * suit)) & 7;
+                let before = poly;
+                let mut q = 0;
+                while q < QUOTAS {
+                    let mut sum = 0;
+                    let mut taken = 0;
+                    while taken <= held && taken <= q {
+                        sum += before[q - taken];
+                        taken += 1;
+                    }
+                    poly[q] = sum;
+                    q += 1;
+                }
+                suit += 1;
+            }
+            let mut q = 0;
+            while q < QUOTAS {
+                // At most 161 (four suits of 7 copies, 8 cards): it fits a byte.
+                table[group][q] = poly[q] as u8;
+                q += 1;
+            }
+            group += 1;
         }
-        counts
-    });
-    let [a, b, c, d] = held.map(|h| usize::from(h.min(5)));
-    usize::from(COUNTS[(((a * 6 + b) * 6 + c) * 6 + d) * 9 + usize::from(quota.min(8))])
+        table
+    };
+    &COUNTS
 }
 
-/// The `n`th way [`for_each_split`] lists.
-fn nth_split(held: [u8; 4], quota: u8, n: usize) -> [u8; 4] {
-    let mut seen = 0;
-    let mut nth = [0; 4];
-    for_each_split(held, quota, |split| {
-        nth = split;
-        seen += 1;
-        seen <= n
-    });
-    nth
+/// The quotas [`split_table`] counts for: 0 to 8 cards of one number.
+const QUOTAS: usize = 9;
+
+/// The four suits' counts of a [`Cards::number_group`].
+#[cfg(test)]
+fn held(group: usize) -> [u8; 4] {
+    std::array::from_fn(|suit| ((group >> (3 * suit)) & 7) as u8)
+}
+
+/// The `n`th way [`for_each_split`] lists for the cards of one number held as `group` (see
+/// [`Cards::number_group`]), found suit by suit: the ways that give the first suit `a` cards are as
+/// many as the ways to take the rest of the quota from the later suits, which [`split_table`] counts.
+fn nth_split(table: &[[u8; QUOTAS]; 4096], group: usize, quota: u8, mut n: usize) -> [u8; 4] {
+    let mut split = [0; 4];
+    let mut left = usize::from(quota);
+    for (suit, taken) in split.iter_mut().take(3).enumerate() {
+        // The group without this suit and the ones before it.
+        let later_suits = group & !((8 << (3 * suit)) - 1) & 0o7777;
+        loop {
+            let ways = usize::from(table[later_suits][left.min(QUOTAS - 1)]);
+            if n < ways {
+                break;
+            }
+            n -= ways;
+            *taken += 1;
+            left -= 1;
+        }
+        debug_assert!(usize::from(*taken) <= (group >> (3 * suit)) & 7, "n is below the number of splits");
+    }
+    split[3] = left as u8;
+    split
 }
 
 impl Game {
@@ -137,7 +322,7 @@ impl Game {
             return;
         }
         match step {
-            TurnStep::Take => legal_takes(&self.number_market_cards(), actions),
+            TurnStep::Take => legal_takes(&self.number_market, actions),
             TurnStep::Contracts => {
                 if self.can_take_back() {
                     actions.push(Action::TakeBack);
@@ -155,57 +340,88 @@ impl Game {
     }
 
     /// The action at position `pick(n)` of [`Game::legal_actions`], where `n` is how many there are,
-    /// or `None` when `seat` has none. It gives exactly what indexing the list would, but in the contract
-    /// step it counts the completions of each number pattern (a product of small counts) and builds only
-    /// the one picked, instead of listing them all: the random player's hot path.
+    /// or `None` when `seat` has none. It gives exactly what indexing the list would, but it counts
+    /// the takes (from the market's kinds) and the completions (per number pattern, a product of small
+    /// counts) and builds only the one picked, instead of listing them all: the random player's hot path.
     pub(crate) fn legal_action_at(
         &self,
         seat: Seat,
         buffer: &mut Vec<Action>,
         pick: impl FnOnce(usize) -> usize,
     ) -> Option<Action> {
-        let Phase::Playing { seat: to_act, step: TurnStep::Contracts } = self.phase else {
-            self.legal_actions_into(seat, buffer);
-            return (!buffer.is_empty()).then(|| buffer[pick(buffer.len())]);
-        };
+        let Phase::Playing { seat: to_act, step } = self.phase else { return None };
         if seat != to_act {
             return None;
         }
-        let hand = self.seats[seat.index()].hand;
-        let held: [[u8; 4]; 5] =
-            std::array::from_fn(|k| std::array::from_fn(|suit| hand.count(Card::from_index(k * 4 + suit))));
-        // Every (contract, star, pattern) that has completions, with how many, in list order.
-        let mut buckets: Vec<(ContractId, bool, &[u8; 5], usize)> = Vec::new();
-        let mut total = usize::from(self.can_take_back()) + 1;
-        self.for_each_completion_pattern(seat, |contract, star, pattern| {
-            let ways = (0..5).filter(|&k| pattern[k] > 0).map(|k| split_count(held[k], pattern[k])).product::<usize>();
-            total += ways;
-            buckets.push((contract, star, pattern, ways));
-        });
-        let mut index = pick(total);
-        if self.can_take_back() {
-            if index == 0 {
-                return Some(Action::TakeBack);
+        match step {
+            TurnStep::Contracts => {}
+            TurnStep::Take => {
+                let kinds = market_kinds(&self.number_market);
+                let count = take_count(kinds);
+                return (count > 0)
+                    .then(|| pick(count))
+                    .and_then(|at| take_at(kinds, at))
+                    .map(|cards| Action::Take { cards });
             }
-            index -= 1;
+            TurnStep::Discard => {
+                self.legal_actions_into(seat, buffer);
+                return (!buffer.is_empty()).then(|| buffer[pick(buffer.len())]);
+            }
         }
-        for (contract, star, pattern, ways) in buckets {
-            if index >= ways {
-                index -= ways;
+        // Every (contract, star) with a pattern that fits, in list order.
+        let mut fits: [Option<Fit>; 2 * CONTRACT_MARKET_SLOTS] = [None; 2 * CONTRACT_MARKET_SLOTS];
+        let mut found = 0;
+        self.for_each_fitting(seat, |contract, star, index, patterns| {
+            fits[found] = Some(Fit { contract, star, index, patterns, count: 0 });
+            found += 1;
+        });
+        let take_back = usize::from(self.can_take_back());
+        if found == 0 {
+            // Most contract steps: nothing fits, so only taking back (when possible) and passing.
+            return Some(if pick(take_back + 1) < take_back { Action::TakeBack } else { Action::Pass });
+        }
+        let hand = self.seats[seat.index()].hand;
+        let table = split_table();
+        let splits: [&[u8; QUOTAS]; 5] = std::array::from_fn(|k| &table[hand.number_group(k)]);
+        // How many completions follow a pattern: the product of the ways to pick each number's cards
+        // (one way to pick none).
+        let ways =
+            |pattern: &[u8; 5]| -> usize { (0..5).map(|k| usize::from(splits[k][usize::from(pattern[k])])).product() };
+        let mut total = take_back + 1;
+        for fit in fits[..found].iter_mut().flatten() {
+            fit.index.for_each(fit.patterns, |pattern| fit.count += ways(pattern));
+            total += fit.count;
+        }
+        let mut at = pick(total);
+        if at < take_back {
+            return Some(Action::TakeBack);
+        }
+        at -= take_back;
+        for fit in fits[..found].iter().flatten() {
+            if at >= fit.count {
+                at -= fit.count;
                 continue;
             }
-            // Decode the index as `Fill` lists: the lowest number varies slowest.
-            let mut cards = Cards::EMPTY;
-            let mut rest = ways;
-            for k in (0..5).filter(|&k| pattern[k] > 0) {
-                rest /= split_count(held[k], pattern[k]);
-                let split = nth_split(held[k], pattern[k], index / rest);
-                for (suit, n) in split.into_iter().enumerate() {
-                    cards.add_n(Card::from_index(k * 4 + suit), n);
+            for pattern in fit.index.iter(fit.patterns) {
+                let ways = ways(pattern);
+                if at >= ways {
+                    at -= ways;
+                    continue;
                 }
-                index %= rest;
+                // Decode `at` as `Fill` lists: the lowest number varies slowest.
+                let mut cards = Cards::EMPTY;
+                let mut rest = ways;
+                for k in (0..5).filter(|&k| pattern[k] > 0) {
+                    rest /= usize::from(splits[k][usize::from(pattern[k])]);
+                    let nth = at / rest;
+                    at -= nth * rest;
+                    let split = nth_split(table, hand.number_group(k), pattern[k], nth);
+                    for (suit, n) in split.into_iter().enumerate() {
+                        cards.add_n(Card::from_index(k * 4 + suit), n);
+                    }
+                }
+                return Some(Action::Complete { contract: fit.contract, cards, star: fit.star });
             }
-            return Some(Action::Complete { contract, cards, star });
         }
         Some(Action::Pass)
     }
@@ -213,30 +429,45 @@ impl Game {
     /// §3 step 2: every distinct way to fill each contract of the market, with and without the Star.
     fn legal_completions(&self, seat: Seat, actions: &mut Vec<Action>) {
         let mut splits = SuitSplits::new(self.seats[seat.index()].hand);
-        self.for_each_completion_pattern(seat, |contract, star, pattern| {
-            Fill { contract, star, pattern, splits: &mut splits, actions }.from(0, Cards::EMPTY);
+        self.for_each_fitting(seat, |contract, star, index, patterns| {
+            for pattern in index.iter(patterns) {
+                Fill { contract, star, pattern, splits: &mut splits, actions }.from(0, Cards::EMPTY);
+            }
         });
     }
 
-    /// Calls `found` with each number pattern the seat's hand holds enough cards for, contract by
-    /// contract of the market, without and then with the Star (while it is unused): the order
-    /// completions are listed in.
-    fn for_each_completion_pattern(&self, seat: Seat, mut found: impl FnMut(ContractId, bool, &'static [u8; 5])) {
+    /// Calls `found` with the number patterns the seat's hand holds enough cards for (a set of
+    /// `index`, never empty), contract by contract of the market, without and then with the Star
+    /// (while it is unused): the order completions are listed in.
+    fn for_each_fitting(&self, seat: Seat, mut found: impl FnMut(ContractId, bool, &'static PatternIndex, u128)) {
         let state = &self.seats[seat.index()];
-        let held = state.hand.len();
-        let packed_hand = crate::contracts::pack_numbers(state.hand.number_counts());
+        let numbers = state.hand.number_counts();
+        let held = numbers.iter().map(|&n| usize::from(n)).sum::<usize>();
+        let key = PatternIndex::key(numbers);
+        let fill_indexes = ContractId::all_fill_indexes();
         for contract in self.contract_market.iter().flatten().copied() {
-            let needed = usize::from(contract.contract().card_count());
-            for star in [false, true] {
-                if (star && state.star_used) || held + usize::from(star) < needed {
+            for (index, star) in fill_indexes(contract).iter().zip([false, true]) {
+                if (star && state.star_used) || held < index.cards {
                     continue;
                 }
-                for pattern in contract.patterns_within(star, packed_hand) {
-                    found(contract, star, pattern);
+                let patterns = index.fitting(key);
+                if patterns != 0 {
+                    found(contract, star, index, patterns);
                 }
             }
         }
     }
+}
+
+/// A contract of the market, with or without the Star, the number patterns the hand fits for it and
+/// how many completions they give.
+#[derive(Clone, Copy)]
+struct Fit {
+    contract: ContractId,
+    star: bool,
+    index: &'static PatternIndex,
+    patterns: u128,
+    count: usize,
 }
 
 /// For one hand: the ways to take `q` cards of number `n`, as card sets, worked out once per
@@ -306,6 +537,85 @@ impl Fill<'_> {
 mod tests {
     use super::*;
     use crate::player::RandomPlayer;
+
+    #[test]
+    fn the_split_table_counts_and_finds_what_is_listed() {
+        for group in 0..4096 {
+            for quota in 0..=8 {
+                let mut listed = 0;
+                for_each_split(held(group), quota, |split| {
+                    assert_eq!(nth_split(split_table(), group, quota, listed), split);
+                    listed += 1;
+                    true
+                });
+                assert_eq!(
+                    usize::from(split_table()[group][usize::from(quota)]),
+                    listed,
+                    "group {group:o} quota {quota}"
+                );
+            }
+        }
+    }
+
+    /// The takes as the first version listed them, card by card over the sorted market: the order
+    /// `legal_takes` keeps.
+    fn takes_card_by_card(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> Vec<Action> {
+        let mut cards: Vec<Card> = market.iter().flatten().copied().collect();
+        cards.sort_unstable();
+        let mut actions = Vec::new();
+        let one = |card: Card| Cards::EMPTY.with(card);
+        for i in 0..cards.len() {
+            if i > 0 && cards[i] == cards[i - 1] {
+                continue;
+            }
+            let a = cards[i];
+            actions.push(Action::Take { cards: one(a) });
+            for j in i + 1..cards.len() {
+                if j > i + 1 && cards[j] == cards[j - 1] {
+                    continue;
+                }
+                let b = cards[j];
+                let (same_number, same_suit) = (a.number() == b.number(), a.suit() == b.suit());
+                if !same_number && !same_suit {
+                    continue;
+                }
+                let pair = one(a).with(b);
+                actions.push(Action::Take { cards: pair });
+                for k in j + 1..cards.len() {
+                    if k > j + 1 && cards[k] == cards[k - 1] {
+                        continue;
+                    }
+                    let c = cards[k];
+                    if (same_number && c.number() == a.number()) || (same_suit && c.suit() == a.suit()) {
+                        actions.push(Action::Take { cards: pair.with(c) });
+                    }
+                }
+            }
+        }
+        actions
+    }
+
+    #[test]
+    fn takes_are_counted_and_found_as_listed() {
+        let mut rng = crate::random::GameRng::from_seed(5);
+        let deck: Vec<Card> = Cards::full_deck().iter().collect();
+        for round in 0..20_000 {
+            // Markets of 0 to 6 cards; every fourth one drawn from few kinds, so that copies repeat.
+            let few = round % 4 == 0;
+            let market: [Option<Card>; NUMBER_MARKET_SLOTS] = std::array::from_fn(|_| {
+                (rng.below(7) > 0).then(|| if few { deck[rng.below(12)] } else { deck[rng.below(deck.len())] })
+            });
+            let mut listed = Vec::new();
+            legal_takes(&market, &mut listed);
+            assert_eq!(listed, takes_card_by_card(&market), "{market:?}");
+            let kinds = market_kinds(&market);
+            assert_eq!(take_count(kinds), listed.len(), "{market:?}");
+            for (at, action) in listed.iter().enumerate() {
+                assert_eq!(take_at(kinds, at).map(|cards| Action::Take { cards }), Some(*action));
+            }
+            assert_eq!(take_at(kinds, listed.len()), None);
+        }
+    }
 
     #[test]
     fn the_action_at_an_index_is_the_listed_one() {

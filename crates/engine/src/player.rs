@@ -32,12 +32,43 @@ impl RandomPlayer {
     pub fn play_out(&mut self, game: &mut Game) -> usize {
         let mut actions = 0;
         while let (Some(seat), Some(action)) = (game.to_act(), self.choose(game)) {
-            // The action was listed as legal for this seat, so it applies.
-            if game.apply(seat, &action).is_err() {
-                break;
-            }
+            // The action is one of the legal actions of this seat, which `check` accepts (a property
+            // test holds the list and `check` together), so it need not be checked again.
+            game.apply_listed(seat, &action);
             actions += 1;
         }
         actions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::Viewer;
+
+    /// `play_out` applies its choices with [`Game::apply_listed`], which does not check them: every
+    /// choice must pass the check, and applying it unchecked must do exactly what `apply` does.
+    #[test]
+    fn chosen_actions_pass_the_check_and_apply_unchecked_as_checked() {
+        let mut chosen = 0;
+        for seed in 0..200 {
+            let mut checked = Game::new(2 + (seed % 3) as usize, seed).expect("2 to 4 players");
+            let mut unchecked = checked.clone();
+            let mut player = RandomPlayer::new(seed ^ 99);
+            while let Some(seat) = checked.to_act() {
+                let action = player.choose(&checked).expect("the game goes on");
+                assert_eq!(checked.check(seat, &action), Ok(()), "{action:?}");
+                let applied = checked.apply(seat, &action).expect("it passed the check");
+                assert_eq!(unchecked.apply_listed(seat, &action), applied);
+                chosen += 1;
+            }
+            assert!(unchecked.is_over());
+            assert_eq!(unchecked.log, checked.log);
+            for viewer in [Viewer::Spectator].into_iter().chain(checked.seats_iter().map(Viewer::Seat)) {
+                assert_eq!(unchecked.view(viewer), checked.view(viewer));
+                assert!(unchecked.events_for(viewer, 0).eq(checked.events_for(viewer, 0)));
+            }
+        }
+        assert!(chosen > 30_000, "{chosen}");
     }
 }

@@ -201,6 +201,8 @@ pub struct GamePlayerJson {
     pub id: Uuid,
     /// The name shown in this game.
     pub name: String,
+    /// Whether the host gave the seat to a bot.
+    pub bot: bool,
 }
 
 /// A seat's score, part by part (§5).
@@ -244,6 +246,9 @@ pub struct Game {
     pub places: Vec<u8>,
     /// The winning seats (more than one when they tie on total and suit bonus).
     pub winners: Vec<u8>,
+    /// For each seat, how many of its actions the server's bot played: all for a bot's seat, some for a
+    /// player who ran out of time or left, none for a player who played every move.
+    pub bot_actions: Vec<u32>,
 }
 
 impl From<GameSummary> for Game {
@@ -260,7 +265,12 @@ impl From<GameSummary> for Game {
             },
             players: results
                 .iter()
-                .map(|r| GamePlayerJson { seat: r.player.seat.0, id: r.player.id.0, name: r.player.name.clone() })
+                .map(|r| GamePlayerJson {
+                    seat: r.player.seat.0,
+                    id: r.player.id.0,
+                    name: r.player.name.clone(),
+                    bot: r.player.bot,
+                })
                 .collect(),
             scores: results
                 .iter()
@@ -275,6 +285,7 @@ impl From<GameSummary> for Game {
                 .collect(),
             places: results.iter().map(|r| r.place).collect(),
             winners: results.iter().filter(|r| r.winner).map(|r| r.player.seat.0).collect(),
+            bot_actions: results.iter().map(|r| r.bot_actions).collect(),
         }
     }
 }

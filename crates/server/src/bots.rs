@@ -98,7 +98,13 @@ pub async fn play_table(mut clients: Vec<Client>) -> Result<BotGame, ClientError
     let Some(host) = clients.first_mut() else {
         return Err(ClientError::Unexpected("a game needs players".into()));
     };
-    host.send(&ClientMsg::CreateTable { seats: players, public: false, spectators: SpectatorPolicy::Link }).await?;
+    host.send(&ClientMsg::CreateTable {
+        seats: players,
+        public: false,
+        spectators: SpectatorPolicy::Link,
+        clock: None,
+    })
+    .await?;
     let (table, invite) = host
         .wait_for(|msg| match msg {
             ServerMsg::TableCreated { table, invite } => Some((table.id, invite.clone())),
@@ -109,8 +115,17 @@ pub async fn play_table(mut clients: Vec<Client>) -> Result<BotGame, ClientError
     if table.0.is_nil() {
         return Err(ClientError::Unexpected(invite));
     }
+    // One at a time, so that the clients sit in the order they were given.
     for client in &mut clients[1..] {
         client.send(&ClientMsg::Join { table, invite: Some(invite.clone()), since: None }).await?;
+        client
+            .wait_for(|msg| match msg {
+                ServerMsg::Table { table: summary, .. } if summary.id == table => Some(Ok(())),
+                ServerMsg::Error { message, .. } => Some(Err(message.clone())),
+                _ => None,
+            })
+            .await?
+            .map_err(ClientError::Unexpected)?;
     }
     let seats: Vec<_> = clients
         .into_iter()

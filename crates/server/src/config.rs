@@ -21,8 +21,10 @@ pub struct Config {
     /// and is disconnected.
     pub outgoing_queue: usize,
     /// The read buffer of each WebSocket, in bytes: what one read from the socket takes at most. It is
-    /// held for the connection's life, so it is most of what an idle connection costs; a message larger
-    /// than it is still read whole (in several reads).
+    /// held for the connection's life, so it is most of what an idle connection costs (about 120 KiB
+    /// with the default, tungstenite's). A small one (256 bytes, as `bench/run.sh` uses) makes idle
+    /// connections cheap, but a client sending an oversized frame then gets a reset instead of the
+    /// 1009 close: the server closes while the rest of the frame is still unread.
     pub read_buffer_bytes: usize,
     /// How often the server pings an idle connection.
     pub ping_interval: Duration,
@@ -41,6 +43,13 @@ pub struct Config {
     pub finished_table_ttl: Duration,
     /// Commands waiting for one table's task.
     pub table_queue: usize,
+    /// How long the server's bot waits before each of its moves, so that people can follow them.
+    pub bot_delay: Duration,
+    /// How long the bot waits before trying again when its move could not be stored.
+    pub bot_retry: Duration,
+    /// How long a game in play waits for a player to connect when none is connected; then it ends as
+    /// abandoned.
+    pub abandon_after: Duration,
     /// Actions waiting for the group commit; a table waits for room beyond it.
     pub commit_queue: usize,
     /// The most actions written in one transaction.
@@ -59,7 +68,7 @@ impl Default for Config {
             max_strikes: 20.0,
             strike_decay: Duration::from_secs(3),
             outgoing_queue: 256,
-            read_buffer_bytes: 256,
+            read_buffer_bytes: 128 * 1024,
             ping_interval: Duration::from_secs(15),
             idle_timeout: Duration::from_secs(45),
             write_timeout: Duration::from_secs(10),
@@ -68,6 +77,9 @@ impl Default for Config {
             catch_up_limit: 500,
             finished_table_ttl: Duration::from_secs(30 * 60),
             table_queue: 1024,
+            bot_delay: Duration::from_millis(700),
+            bot_retry: Duration::from_secs(1),
+            abandon_after: Duration::from_secs(10 * 60),
             commit_queue: 65_536,
             commit_batch: 1024,
             web_dir: None,

@@ -9,6 +9,7 @@
 //! - [`api`]: the REST API over finished games, players and live tables, with its OpenAPI document;
 //! - [`client`] and [`bots`]: a client of the protocol, and bots that play with it; [`load`]: the load
 //!   generator and its baseline;
+//! - [`crash`]: the crash harness (SIGKILL at random moments, then checks that nothing was lost);
 //! - [`cli`]: the `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`).
 //!
 //! A server on a free port with a SQLite file, shut down again:
@@ -35,6 +36,7 @@ pub mod bots;
 pub mod cli;
 pub mod client;
 pub mod config;
+pub mod crash;
 pub mod load;
 pub mod lobby;
 pub mod metrics;

@@ -82,6 +82,9 @@ pub enum ClientMsg {
         /// Who may watch.
         #[serde(default)]
         spectators: SpectatorPolicy,
+        /// The turn clock; none for a friendly table.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<Clock>,
     },
     /// Sit down at a table, or come back to one's seat. `since` is the number of events the client
     /// already has, to receive only the missed ones.
@@ -123,6 +126,11 @@ pub enum ClientMsg {
         /// The seat to free.
         seat: Seat,
     },
+    /// The host gives the first free seat to a bot, before the start.
+    AddBot {
+        /// The table.
+        table: TableId,
+    },
     /// Play an action in one's seat. Answered by `ack` or `error` with the same `id`.
     Act {
         /// The table.
@@ -147,6 +155,7 @@ impl ClientMsg {
             ClientMsg::Leave { .. } => "leave",
             ClientMsg::Start { .. } => "start",
             ClientMsg::Kick { .. } => "kick",
+            ClientMsg::AddBot { .. } => "add_bot",
             ClientMsg::Act { .. } => "act",
         }
     }
@@ -158,10 +167,40 @@ impl ClientMsg {
             | ClientMsg::Watch { table, .. }
             | ClientMsg::Leave { table }
             | ClientMsg::Start { table }
+            | ClientMsg::AddBot { table }
             | ClientMsg::Kick { table, .. }
             | ClientMsg::Act { table, .. } => Some(*table),
             _ => None,
         }
+    }
+}
+
+/// A table's turn clock: each turn has `turn_ms`; a seat that takes longer spends its reserve, and a
+/// seat that runs out of both is played by the server's bot until its player comes back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Clock {
+    /// The time of each turn, in milliseconds.
+    pub turn_ms: u64,
+    /// The reserve of each seat for the whole game, in milliseconds.
+    pub reserve_ms: u64,
+}
+
+impl Clock {
+    /// Relaxed: 90 s a turn and 5 minutes of reserve.
+    pub const RELAXED: Clock = Clock { turn_ms: 90_000, reserve_ms: 300_000 };
+    /// Normal: 45 s a turn and 2 minutes of reserve.
+    pub const NORMAL: Clock = Clock { turn_ms: 45_000, reserve_ms: 120_000 };
+    /// Fast: 20 s a turn and 1 minute of reserve.
+    pub const FAST: Clock = Clock { turn_ms: 20_000, reserve_ms: 60_000 };
+    /// The shortest turn a table may have, in milliseconds.
+    pub const MIN_TURN_MS: u64 = 100;
+    /// The longest turn or reserve, in milliseconds (one day).
+    pub const MAX_MS: u64 = 86_400_000;
+
+    /// Whether the times are within bounds.
+    pub fn is_valid(self) -> bool {
+        (Clock::MIN_TURN_MS..=Clock::MAX_MS).contains(&self.turn_ms) && self.reserve_ms <= Clock::MAX_MS
     }
 }
 
@@ -203,6 +242,13 @@ pub struct TableSummary {
     pub seats: Vec<Option<PlayerInfo>>,
     /// How many spectators are watching.
     pub spectator_count: usize,
+    /// The turn clock, if the table has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+    /// For each seat, whether the server's bot plays it: a bot's seat, or a seat whose player ran out of
+    /// time or left (until they come back).
+    #[serde(default)]
+    pub bots: Vec<bool>,
 }
 
 /// The recipient's place at a table.
@@ -347,6 +393,19 @@ pub enum ServerMsg {
         /// The events.
         events: Vec<NumberedEvent>,
     },
+    /// The clocks, when a turn starts or a member arrives at a table with a clock: who is to act, the
+    /// time left of their turn and every seat's reserve, in milliseconds, as of sending.
+    Clocks {
+        /// The table.
+        table: TableId,
+        /// The seat to act; none once the game is over.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to_act: Option<Seat>,
+        /// What is left of the turn.
+        turn_ms: u64,
+        /// Each seat's reserve.
+        reserves_ms: Vec<u64>,
+    },
     /// It is the recipient's turn: what it may do.
     YourTurn {
         /// The table.
@@ -457,6 +516,8 @@ mod round_trip {
             spectators: SpectatorPolicy::Everyone,
             seats: vec![None, Some(PlayerInfo { id: PlayerId(Uuid::nil()), name: "Ana".into() }), None],
             spectator_count: 2,
+            clock: None,
+            bots: vec![false; 3],
         };
         let messages = [
             ServerMsg::Table {

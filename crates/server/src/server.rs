@@ -10,7 +10,6 @@ use axum::extract::{State, WebSocketUpgrade};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, watch};
 use tower_http::cors::{Any, CorsLayer};
@@ -117,11 +116,6 @@ impl Drop for ConnectionGuard {
     }
 }
 
-/// Bytes of frames a connection gathers before writing them even without a flush: frames wait in the
-/// write buffer until the connection flushes (after a batch, see `ws`), so the buffer grows only to
-/// what one batch needs, and an idle connection writes nothing.
-const WRITE_BUFFER_TARGET: usize = 64 * 1024;
-
 /// The server's routes.
 pub fn app(state: AppState) -> Router {
     let web_dir = state.config.web_dir.clone();
@@ -167,16 +161,14 @@ async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocke
     let limit = state.config.max_message_bytes;
     let guard = OpenConnections::open(&state.connections);
     let read_buffer = state.config.read_buffer_bytes;
-    ws.max_message_size(limit)
-        .max_frame_size(limit)
-        .read_buffer_size(read_buffer)
-        .write_buffer_size(WRITE_BUFFER_TARGET)
-        .on_upgrade(move |socket| async move {
+    ws.max_message_size(limit).max_frame_size(limit).read_buffer_size(read_buffer).write_buffer_size(0).on_upgrade(
+        move |socket| async move {
             let counted = crate::metrics::ConnectionMetric::open();
             crate::ws::serve(socket, state, id).await;
             drop(counted);
             drop(guard);
-        })
+        },
+    )
 }
 
 /// Serves `listener` until `shutdown` completes; then stops accepting, tells every connected client
@@ -193,11 +185,6 @@ pub async fn run(
     info!(%address, "serving");
     let signal = state.shutdown_sender.clone();
     let router = app(state.clone());
-    // Messages are small and each is written as soon as it is ready: without TCP_NODELAY, a message
-    // written while the previous one is unacknowledged waits for the client's delayed ACK.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
     axum::serve(listener, router)
         .with_graceful_shutdown(async move {
             shutdown.await;

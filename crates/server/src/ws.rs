@@ -23,9 +23,6 @@ use crate::protocol::{
 use crate::rate::TokenBucket;
 use crate::table::{self, ConnId, Outbox, Outgoing, Sender, TableCommand, TableHandle, TableOptions};
 
-/// The most queued frames written to a socket at once.
-const WRITE_BATCH: u64 = 16;
-
 /// How long a closing connection waits for the client to answer its close frame.
 const CLOSE_LINGER: Duration = Duration::from_secs(1);
 
@@ -105,23 +102,9 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
                 }
             }
             Some(outgoing) = queue.recv() => {
-                // What is already queued behind it (a table's events, the ack, the next turn) goes out
-                // in the same write: one system call instead of one per frame.
-                let written = timeout(config.write_timeout, async {
-                    let Outgoing::Text(text) = outgoing;
-                    sink.feed(Message::Text(text)).await?;
-                    let mut frames = 1;
-                    while frames < WRITE_BATCH {
-                        let Ok(Outgoing::Text(text)) = queue.try_recv() else { break };
-                        sink.feed(Message::Text(text)).await?;
-                        frames += 1;
-                    }
-                    sink.flush().await?;
-                    Ok::<_, axum::Error>(frames)
-                })
-                .await;
-                match written {
-                    Ok(Ok(frames)) => crate::metrics::frames_sent(frames),
+                let Outgoing::Text(text) = outgoing;
+                match timeout(config.write_timeout, sink.send(Message::Text(text))).await {
+                    Ok(Ok(())) => crate::metrics::frame_sent(),
                     _ => break None,
                 }
             }
@@ -228,8 +211,8 @@ impl Connection {
                 self.lobby = None;
                 Ok(())
             }
-            ClientMsg::CreateTable { seats, public, spectators } => {
-                let options = TableOptions { seats, public, spectators };
+            ClientMsg::CreateTable { seats, public, spectators, clock } => {
+                let options = TableOptions { seats, public, spectators, clock };
                 match table::create(options, player, &self.state.services()).await {
                     Ok(created) => {
                         self.tables.insert(created.handle.id, created.handle.clone());
@@ -260,6 +243,7 @@ impl Connection {
             }
             ClientMsg::Start { table } => self.forward(table, None, TableCommand::Start { from }).await,
             ClientMsg::Kick { table, seat } => self.forward(table, None, TableCommand::Kick { from, seat }).await,
+            ClientMsg::AddBot { table } => self.forward(table, None, TableCommand::AddBot { from }).await,
             ClientMsg::Act { table, id, action } => {
                 self.forward(table, Some(id), TableCommand::Act { from, id, action }).await
             }

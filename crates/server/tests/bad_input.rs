@@ -135,7 +135,11 @@ async fn requests_that_break_table_rules_get_their_error_codes() {
     let (mut acc, _, _) = guest(url, "Acc").await;
 
     for seats in [0, 1, 5] {
-        send(&mut mal, ClientMsg::CreateTable { seats, public: false, spectators: SpectatorPolicy::Nobody }).await;
+        send(
+            &mut mal,
+            ClientMsg::CreateTable { seats, public: false, spectators: SpectatorPolicy::Nobody, clock: None },
+        )
+        .await;
         expect_error(&mut mal, None, ErrorCode::BadOptions).await;
     }
     calm.play_one().await;

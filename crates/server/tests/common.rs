@@ -113,7 +113,7 @@ pub(crate) async fn create_table(
     public: bool,
     spectators: SpectatorPolicy,
 ) -> (TableSummary, String) {
-    send(client, ClientMsg::CreateTable { seats, public, spectators }).await;
+    send(client, ClientMsg::CreateTable { seats, public, spectators, clock: None }).await;
     client
         .wait_for(|msg| match msg {
             ServerMsg::TableCreated { table, invite } => Some((table.clone(), invite.clone())),
@@ -565,4 +565,46 @@ impl PgDatabase {
             .expect("drop the test database");
         self.admin.close().await;
     }
+}
+
+impl RawWs {
+    /// Sends one frame with `opcode` (1 text, 2 binary) and `payload` exactly as given, masked with the
+    /// zero mask: text that is not UTF-8, binary frames, frames over the size limit. False when the
+    /// socket is closed.
+    pub(crate) async fn try_send_frame(&mut self, opcode: u8, payload: &[u8]) -> bool {
+        let mut frame = vec![0x80 | (opcode & 0x0f)];
+        match payload.len() {
+            len @ 0..=125 => frame.push(0x80 | len as u8),
+            len => match u16::try_from(len) {
+                Ok(len) => {
+                    frame.push(0x80 | 126);
+                    frame.extend_from_slice(&len.to_be_bytes());
+                }
+                Err(_) => {
+                    frame.push(0x80 | 127);
+                    frame.extend_from_slice(&(len as u64).to_be_bytes());
+                }
+            },
+        }
+        frame.extend_from_slice(&[0, 0, 0, 0]);
+        frame.extend_from_slice(payload);
+        self.stream.write_all(&frame).await.is_ok()
+    }
+}
+
+/// The `p`-th percentile (0 to 100) of `samples`, which it sorts; zero for none.
+pub(crate) fn percentile(samples: &mut [std::time::Duration], p: f64) -> std::time::Duration {
+    if samples.is_empty() {
+        return std::time::Duration::ZERO;
+    }
+    samples.sort_unstable();
+    let rank = ((p / 100.0) * (samples.len() - 1) as f64).round() as usize;
+    samples[rank.min(samples.len() - 1)]
+}
+
+/// `p50 / p99 / max` of `samples`, in milliseconds, for a test's printout.
+pub(crate) fn latency_line(samples: &mut [std::time::Duration]) -> String {
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+    let (p50, p99, max) = (percentile(samples, 50.0), percentile(samples, 99.0), percentile(samples, 100.0));
+    format!("{} samples, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms", samples.len(), ms(p50), ms(p99), ms(max))
 }

@@ -58,7 +58,11 @@ async fn a_flood_is_rate_limited_then_closed_and_harms_nobody() {
 
 /// Creates a table and expects the cap to refuse it.
 async fn refused_table(client: &mut Client) {
-    send(client, ClientMsg::CreateTable { seats: 2, public: false, spectators: SpectatorPolicy::Everyone }).await;
+    send(
+        client,
+        ClientMsg::CreateTable { seats: 2, public: false, spectators: SpectatorPolicy::Everyone, clock: None },
+    )
+    .await;
     let code = client
         .wait_for(|msg| match msg {
             ServerMsg::Error { code, .. } => Some(*code),

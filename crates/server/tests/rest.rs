@@ -252,10 +252,10 @@ async fn story(server: &TestServer) {
 
     // The live tables: a public one is listed, a private one is not.
     let mut host = newcomer.connect(server).await;
-    host.send(&ClientMsg::CreateTable { seats: 3, public: true, spectators: SpectatorPolicy::Everyone })
+    host.send(&ClientMsg::CreateTable { seats: 3, public: true, spectators: SpectatorPolicy::Everyone, clock: None })
         .await
         .expect("sent");
-    host.send(&ClientMsg::CreateTable { seats: 2, public: false, spectators: SpectatorPolicy::Link })
+    host.send(&ClientMsg::CreateTable { seats: 2, public: false, spectators: SpectatorPolicy::Link, clock: None })
         .await
         .expect("sent");
     let mut created = Vec::new();

@@ -6,9 +6,10 @@ use std::collections::HashSet;
 
 use futures_util::future::join_all;
 use romirami_engine::{Action, Game, RandomPlayer, Record, RecordMeta, Seat, Viewer};
-use romirami_server::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId};
+use romirami_server::protocol::{Clock, PlayerId, PlayerInfo, SpectatorPolicy, TableId};
 use romirami_server::store::{
-    ActionRow, Committer, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, Store, StoreError, TableRow,
+    ActionRow, Committer, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, Store, StoreError,
+    StoredAction, TableRow,
 };
 use sha2::{Digest, Sha256};
 use time::macros::datetime;
@@ -38,17 +39,40 @@ fn rows(table: TableId, first: usize, actions: &[(Seat, Action)]) -> Vec<ActionR
     actions
         .iter()
         .enumerate()
-        .map(|(i, &(seat, action))| ActionRow {
-            table,
-            seq: u32::try_from(first + i).expect("a short game"),
-            seat,
-            action,
+        .map(|(i, &(seat, action))| {
+            let seq = u32::try_from(first + i).expect("a short game");
+            let (by_bot, reserve_ms) = extras(seq);
+            ActionRow { table, seq, seat, action, by_bot, reserve_ms }
         })
         .collect()
 }
 
+/// What the story stores beside action `seq`: played by the bot or not, a clock reserve or none.
+fn extras(seq: u32) -> (bool, Option<u64>) {
+    (seq % 3 == 1, (seq % 2 == 0).then(|| u64::from(seq) * 1000 + u64::MAX / 4))
+}
+
+/// The log as a restart reads it back.
+fn stored(actions: &[(Seat, Action)]) -> Vec<StoredAction> {
+    (0u32..)
+        .zip(actions)
+        .map(|(seq, &(seat, action))| {
+            let (by_bot, reserve_ms) = extras(seq);
+            StoredAction { seat, action, by_bot, reserve_ms }
+        })
+        .collect()
+}
+
+fn moves(actions: &[StoredAction]) -> Vec<(Seat, Action)> {
+    actions.iter().map(|a| (a.seat, a.action)).collect()
+}
+
 fn seated(players: &[&PlayerInfo]) -> Vec<GamePlayer> {
-    players.iter().zip(0u8..).map(|(p, seat)| GamePlayer { seat: Seat(seat), id: p.id, name: p.name.clone() }).collect()
+    players
+        .iter()
+        .zip(0u8..)
+        .map(|(p, seat)| GamePlayer { seat: Seat(seat), id: p.id, name: p.name.clone(), bot: seat == 2 })
+        .collect()
 }
 
 async fn new_table(store: &Store, host: &PlayerInfo, seats: u8) -> TableId {
@@ -61,6 +85,7 @@ async fn new_table(store: &Store, host: &PlayerInfo, seats: u8) -> TableId {
         spectators: SpectatorPolicy::Everyone,
         created_at: EPOCH,
         invite: "key".into(),
+        clock: (seats == 3).then_some(Clock { turn_ms: 20_000, reserve_ms: 60_000 }),
     };
     store.create_table(&row).await.expect("create the table");
     id
@@ -201,8 +226,9 @@ async fn story(store: &Store) {
     assert_eq!(back.seed, seed);
     assert_eq!(back.started_at, started_at);
     assert_eq!(back.players, seated(&players));
-    assert_eq!(back.actions, actions);
-    assert_replays_to(&game, back.seed, &back.actions);
+    assert_eq!(back.table.clock, Some(Clock { turn_ms: 20_000, reserve_ms: 60_000 }));
+    assert_eq!(back.actions, stored(&actions));
+    assert_replays_to(&game, back.seed, &moves(&back.actions));
 
     // A batch with one bad row writes nothing: here the second row's game does not exist.
     let next = step(&mut game, &mut bot).expect("the game goes on");
@@ -226,8 +252,8 @@ async fn story(store: &Store) {
     drop(committer);
     task.await.expect("the committer ends once its handles are gone");
     let back = store.unfinished_games().await.expect("unfinished");
-    assert_eq!(back[0].actions, actions);
-    assert_replays_to(&game, seed, &back[0].actions);
+    assert_eq!(back[0].actions, stored(&actions));
+    assert_replays_to(&game, seed, &moves(&back[0].actions));
 
     // The game ends; its record and results are stored, once.
     assert!(game.is_over());
@@ -537,7 +563,7 @@ async fn many_waiting_submissions_share_few_transactions() {
     task.await.expect("the committer ends");
     let games = store.unfinished_games().await.expect("read back");
     assert_eq!(games.len(), 50);
-    assert!(games.iter().all(|g| g.actions == actions));
+    assert!(games.iter().all(|g| moves(&g.actions) == actions));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -567,7 +593,7 @@ async fn tables_that_wait_for_each_ack_are_batched_together() {
     assert!(stats.transactions <= 200, "{stats:?}");
     drop(committer);
     task.await.expect("the committer ends");
-    assert!(store.unfinished_games().await.expect("read back").iter().all(|g| g.actions == actions));
+    assert!(store.unfinished_games().await.expect("read back").iter().all(|g| moves(&g.actions) == actions));
 }
 
 #[tokio::test]

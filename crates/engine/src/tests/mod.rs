@@ -1,5 +1,6 @@
 //! In-crate tests that need the game's private state: rule-by-rule examples and property tests.
 
+mod golden;
 mod properties;
 mod rules;
 pub(crate) mod support;

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod bots;
+pub mod crash;
 pub mod load;
 pub mod serve;
 pub mod simulate;
@@ -40,6 +41,9 @@ pub enum Command {
     Simulate(simulate::SimulateArgs),
     /// Replay record files through the rules and report every record that breaks one.
     Verify(verify::VerifyArgs),
+    /// Play bot games on a server process that is killed (SIGKILL) at random moments and restarted,
+    /// then check that every game finished and no acknowledged action was lost or doubled.
+    Crash(crash::CrashArgs),
 }
 
 /// Runs the command `cli` names, writing its results to standard output.
@@ -70,6 +74,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let summary = simulate::run(&args, &progress)?;
             progress.finish_and_clear();
             writeln!(stdout, "{summary}")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Crash(args) => {
+            let report = crash::run_crash(&args)?;
+            writeln!(stdout, "{report}")?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify(args) => {

@@ -21,6 +21,9 @@ pub struct ServeArgs {
     /// The database: `sqlite://path` (created when missing) or `postgres://user@host/db`.
     #[arg(long, env = "DATABASE_URL", default_value = crate::store::DEFAULT_DATABASE_URL)]
     pub database_url: String,
+    /// How long the server's bot waits before each of its moves, in milliseconds.
+    #[arg(long, env = "ROMIRAMI_BOT_DELAY_MS", default_value_t = 700)]
+    pub bot_delay_ms: u64,
     /// The folder of the web client to serve at `/` (default: `web/` here, or in the source tree).
     #[arg(long, env = "ROMIRAMI_WEB_DIR")]
     pub web_dir: Option<std::path::PathBuf>,
@@ -57,11 +60,17 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             messages_per_second: args.messages_per_second,
             message_burst: args.message_burst,
             read_buffer_bytes: args.read_buffer_bytes,
+            bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
             ..Config::default()
         };
         let state = AppState::open(config, store).await.context("restoring the games in play")?;
-        println!("Romi Rami Online is listening on http://{address}/ (WebSocket at ws://{address}/ws)");
-        println!("Games are stored in {}", redact_url(&args.database_url));
+        // One write, whose failure is not the server's (whoever reads standard output may have stopped).
+        let banner = format!(
+            "Romi Rami Online is listening on http://{address}/ (WebSocket at ws://{address}/ws)\n\
+             Games are stored in {}\n",
+            redact_url(&args.database_url)
+        );
+        let _ = std::io::Write::write_all(&mut std::io::stdout(), banner.as_bytes());
         run(listener, state, shutdown_signal()).await.context("serving")
     })
 }

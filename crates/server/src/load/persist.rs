@@ -85,7 +85,11 @@ async fn save_players(store: &Store, players: &[PlayerInfo]) -> Result<(), Store
 }
 
 fn seated(players: &[PlayerInfo]) -> Vec<GamePlayer> {
-    players.iter().zip(0u8..).map(|(p, seat)| GamePlayer { seat: Seat(seat), id: p.id, name: p.name.clone() }).collect()
+    players
+        .iter()
+        .zip(0u8..)
+        .map(|(p, seat)| GamePlayer { seat: Seat(seat), id: p.id, name: p.name.clone(), bot: false })
+        .collect()
 }
 
 async fn new_table(store: &Store, host: PlayerId, seats: usize) -> Result<TableId, StoreError> {
@@ -98,6 +102,7 @@ async fn new_table(store: &Store, host: PlayerId, seats: usize) -> Result<TableI
         spectators: SpectatorPolicy::Nobody,
         created_at: OffsetDateTime::now_utc(),
         invite: id.0.simple().to_string(),
+        clock: None,
     };
     store.create_table(&row).await?;
     Ok(id)
@@ -135,7 +140,14 @@ pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) 
                     .actions
                     .iter()
                     .zip(0u32..)
-                    .map(|(&(seat, action), seq)| ActionRow { table, seq, seat, action })
+                    .map(|(&(seat, action), seq)| ActionRow {
+                        table,
+                        seq,
+                        seat,
+                        action,
+                        by_bot: false,
+                        reserve_ms: None,
+                    })
                     .collect();
                 store.append_actions(&rows).await?;
                 actions.fetch_add(rows.len() as u64, Ordering::Relaxed);
@@ -247,7 +259,7 @@ pub async fn actions(
                     break;
                 }
                 let one = Instant::now();
-                committer.commit(ActionRow { table, seq, seat, action }).await?;
+                committer.commit(ActionRow { table, seq, seat, action, by_bot: false, reserve_ms: None }).await?;
                 latency.saturating_record(one.elapsed().as_micros() as u64);
                 count += 1;
             }

@@ -215,7 +215,12 @@ impl Driver {
         let seats = self.sinks.len();
         self.send(
             0,
-            &ClientMsg::CreateTable { seats: seats as u8, public: false, spectators: SpectatorPolicy::Nobody },
+            &ClientMsg::CreateTable {
+                seats: seats as u8,
+                public: false,
+                spectators: SpectatorPolicy::Nobody,
+                clock: None,
+            },
         )
         .await?;
         let (table, invite) = loop {

@@ -36,7 +36,7 @@ use romirami_engine::{Action, EndReason, Record, ScoreBreakdown, Seat};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId};
+use crate::protocol::{Clock, PlayerId, PlayerInfo, SpectatorPolicy, TableId};
 
 mod committer;
 pub mod postgres;
@@ -130,6 +130,8 @@ pub struct TableRow {
     pub created_at: OffsetDateTime,
     /// The key of its invite link.
     pub invite: String,
+    /// Its turn clock, if it has one.
+    pub clock: Option<Clock>,
 }
 
 /// A seated player of a game: the seat, who, and the name shown in that game.
@@ -141,6 +143,8 @@ pub struct GamePlayer {
     pub id: PlayerId,
     /// The display name, as shown in this game.
     pub name: String,
+    /// Whether the host gave the seat to a bot.
+    pub bot: bool,
 }
 
 /// One action to append to a game's log.
@@ -154,6 +158,23 @@ pub struct ActionRow {
     pub seat: Seat,
     /// What was played.
     pub action: Action,
+    /// Whether the server's bot played it.
+    pub by_bot: bool,
+    /// The acting seat's clock reserve after it, in milliseconds; `None` without a clock.
+    pub reserve_ms: Option<u64>,
+}
+
+/// One action of a game's log as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredAction {
+    /// Who played it.
+    pub seat: Seat,
+    /// What was played.
+    pub action: Action,
+    /// Whether the server's bot played it.
+    pub by_bot: bool,
+    /// The acting seat's clock reserve after it, in milliseconds; `None` without a clock.
+    pub reserve_ms: Option<u64>,
 }
 
 /// A game that started and has not finished: what a restart needs to bring it back.
@@ -168,7 +189,7 @@ pub struct UnfinishedGame {
     /// The players in seat order.
     pub players: Vec<GamePlayer>,
     /// Every action applied so far, in order, take-backs included.
-    pub actions: Vec<(Seat, Action)>,
+    pub actions: Vec<StoredAction>,
 }
 
 /// One seat's result in a finished game.
@@ -182,6 +203,9 @@ pub struct SeatResult {
     pub place: u8,
     /// Whether the seat is among the winners.
     pub winner: bool,
+    /// How many of the seat's actions the server's bot played (all of them for a bot's seat; some for a
+    /// player who ran out of time or left).
+    pub bot_actions: u32,
 }
 
 /// A finished game and its result.
@@ -562,13 +586,13 @@ fn record_from_json(table: &impl fmt::Display, json: &str) -> Result<Record, Sto
 /// Checks that a game's log, read in order, is numbered 0, 1, 2, ... without gaps, and keeps the moves.
 fn contiguous_actions(
     table: &impl fmt::Display,
-    rows: Vec<(i64, Seat, Action)>,
-) -> Result<Vec<(Seat, Action)>, StoreError> {
+    rows: Vec<(i64, StoredAction)>,
+) -> Result<Vec<StoredAction>, StoreError> {
     rows.into_iter()
         .zip(0i64..)
-        .map(|((seq, seat, action), expected)| {
+        .map(|((seq, action), expected)| {
             if seq == expected {
-                Ok((seat, action))
+                Ok(action)
             } else {
                 Err(StoreError::Corrupt(format!("game {table} has action {seq} where action {expected} belongs")))
             }
@@ -603,9 +627,28 @@ fn seat_results(record: &Record, players: &[GamePlayer]) -> Result<Vec<SeatResul
                 // At most 3 others are better.
                 place: u8::try_from(better + 1).unwrap_or(u8::MAX),
                 winner: record.result.winners.contains(&player.seat),
+                bot_actions: 0,
             })
         })
         .collect()
+}
+
+/// A clock's milliseconds as stored.
+fn ms_to_sql(ms: u64) -> Result<i64, StoreError> {
+    i64::try_from(ms).map_err(|_| StoreError::Other(format!("{ms} ms is too long to store")))
+}
+
+fn ms_from(stored: i64) -> Result<u64, StoreError> {
+    u64::try_from(stored).map_err(|_| StoreError::Corrupt(format!("{stored} ms is negative")))
+}
+
+/// A table's clock from its two columns: both or neither.
+fn clock_from(turn_ms: Option<i64>, reserve_ms: Option<i64>) -> Result<Option<Clock>, StoreError> {
+    match (turn_ms, reserve_ms) {
+        (Some(turn), Some(reserve)) => Ok(Some(Clock { turn_ms: ms_from(turn)?, reserve_ms: ms_from(reserve)? })),
+        (None, None) => Ok(None),
+        _ => Err(StoreError::Corrupt("a clock with only one of its two times".into())),
+    }
 }
 
 #[cfg(test)]
@@ -650,7 +693,8 @@ mod tests {
         assert!(matches!(spectators_from("all"), Err(StoreError::Corrupt(_))));
         assert!(matches!(ended_by_from("timeout"), Err(StoreError::Corrupt(_))));
         assert!(matches!(action_from_json(&"g", 0, "{"), Err(StoreError::Corrupt(_))));
-        let gap = vec![(0, Seat(0), Action::Pass), (2, Seat(1), Action::Pass)];
+        let pass = |seat| StoredAction { seat: Seat(seat), action: Action::Pass, by_bot: false, reserve_ms: None };
+        let gap = vec![(0, pass(0)), (2, pass(1))];
         assert!(matches!(contiguous_actions(&"g", gap), Err(StoreError::Corrupt(_))));
     }
 }

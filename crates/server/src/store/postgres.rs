@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use super::{
     ActionRow, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES, SeatResult,
-    StoreError, TableRow, UnfinishedGame,
+    StoreError, StoredAction, TableRow, UnfinishedGame,
 };
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
 
@@ -29,7 +29,7 @@ pub struct PgStore {
 
 /// The columns of `results` that [`seat_result`] reads, in a query over `results r`.
 const RESULT_COLUMNS: &str = "r.table_id, r.seat, r.player_id, r.name, r.total, r.contracts, r.trophies, \
-                              r.suit_bonus, r.star, r.place, r.winner";
+                              r.suit_bonus, r.star, r.place, r.winner, r.bot, r.bot_actions";
 
 fn points(row: &PgRow, column: &str) -> Result<u32, StoreError> {
     super::points_from(i64::from(row.try_get::<i32, _>(column)?))
@@ -39,10 +39,19 @@ fn seat(row: &PgRow, column: &str) -> Result<romirami_engine::Seat, StoreError> 
     super::seat_from(i64::from(row.try_get::<i16, _>(column)?))
 }
 
+fn points_from_i64(stored: i32) -> Result<u32, StoreError> {
+    super::points_from(i64::from(stored))
+}
+
 fn seat_result(row: &PgRow) -> Result<(TableId, SeatResult), StoreError> {
     let table = TableId(row.try_get("table_id")?);
     let seat = seat(row, "seat")?;
-    let player = GamePlayer { seat, id: PlayerId(row.try_get("player_id")?), name: row.try_get("name")? };
+    let player = GamePlayer {
+        seat,
+        id: PlayerId(row.try_get("player_id")?),
+        name: row.try_get("name")?,
+        bot: row.try_get("bot")?,
+    };
     let score = ScoreBreakdown {
         seat,
         total: points(row, "total")?,
@@ -52,7 +61,8 @@ fn seat_result(row: &PgRow) -> Result<(TableId, SeatResult), StoreError> {
         star: points(row, "star")?,
     };
     let place = super::small_from(i64::from(row.try_get::<i16, _>("place")?), "place")?;
-    Ok((table, SeatResult { player, score, place, winner: row.try_get("winner")? }))
+    let bot_actions = points_from_i64(row.try_get("bot_actions")?)?;
+    Ok((table, SeatResult { player, score, place, winner: row.try_get("winner")?, bot_actions }))
 }
 
 /// A finished game's row of `games g`, without its results.
@@ -123,8 +133,8 @@ impl PgStore {
 
     pub(super) async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(table.id.0)
         .bind(table.host.0)
@@ -133,6 +143,8 @@ impl PgStore {
         .bind(super::spectators_to_sql(table.spectators))
         .bind(table.created_at)
         .bind(&table.invite)
+        .bind(table.clock.map(|c| super::ms_to_sql(c.turn_ms)).transpose()?)
+        .bind(table.clock.map(|c| super::ms_to_sql(c.reserve_ms)).transpose()?)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -172,11 +184,12 @@ impl PgStore {
             .execute(&mut *tx)
             .await?;
         for player in players {
-            sqlx::query("INSERT INTO game_players (table_id, seat, player_id, name) VALUES ($1, $2, $3, $4)")
+            sqlx::query("INSERT INTO game_players (table_id, seat, player_id, name, bot) VALUES ($1, $2, $3, $4, $5)")
                 .bind(table.0)
                 .bind(i16::from(player.seat.0))
                 .bind(player.id.0)
                 .bind(&player.name)
+                .bind(player.bot)
                 .execute(&mut *tx)
                 .await?;
         }
@@ -189,22 +202,28 @@ impl PgStore {
         let seqs: Vec<i64> = batch.iter().map(|row| i64::from(row.seq)).collect();
         let seats: Vec<i16> = batch.iter().map(|row| i16::from(row.seat.0)).collect();
         let actions = batch.iter().map(|row| super::action_to_json(&row.action)).collect::<Result<Vec<String>, _>>()?;
+        let by_bot: Vec<bool> = batch.iter().map(|row| row.by_bot).collect();
+        let reserves =
+            batch.iter().map(|row| row.reserve_ms.map(super::ms_to_sql).transpose()).collect::<Result<Vec<_>, _>>()?;
         // A single statement is a transaction of its own: the whole batch commits, or none of it.
         sqlx::query(
-            "INSERT INTO actions (table_id, seq, seat, action)
-             SELECT t, s, st, a::jsonb FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::text[]) AS u (t, s, st, a)",
+            "INSERT INTO actions (table_id, seq, seat, action, by_bot, reserve_ms)
+             SELECT t, s, st, a::jsonb, b, r
+             FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::text[], $5::bool[], $6::int8[]) AS u (t, s, st, a, b, r)",
         )
         .bind(tables)
         .bind(seqs)
         .bind(seats)
         .bind(actions)
+        .bind(by_bot)
+        .bind(reserves)
         .execute(&self.pool)
         .await?;
         Ok(())
     }
 
     async fn game_players(tx: &mut Transaction<'_, Postgres>, table: TableId) -> Result<Vec<GamePlayer>, StoreError> {
-        sqlx::query("SELECT seat, player_id, name FROM game_players WHERE table_id = $1 ORDER BY seat")
+        sqlx::query("SELECT seat, player_id, name, bot FROM game_players WHERE table_id = $1 ORDER BY seat")
             .bind(table.0)
             .fetch_all(&mut **tx)
             .await?
@@ -214,6 +233,7 @@ impl PgStore {
                     seat: seat(row, "seat")?,
                     id: PlayerId(row.try_get("player_id")?),
                     name: row.try_get("name")?,
+                    bot: row.try_get("bot")?,
                 })
             })
             .collect()
@@ -248,8 +268,9 @@ impl PgStore {
         for result in &results {
             sqlx::query(
                 "INSERT INTO results (table_id, seat, player_id, name, total, contracts, trophies, suit_bonus, star,
-                                      place, winner)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                                      place, winner, bot, bot_actions)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
+                         (SELECT COUNT(*) FROM actions a WHERE a.table_id = $1 AND a.seat = $2 AND a.by_bot))",
             )
             .bind(table.0)
             .bind(i16::from(result.player.seat.0))
@@ -262,6 +283,7 @@ impl PgStore {
             .bind(points_to_sql(result.score.star)?)
             .bind(i16::from(result.place))
             .bind(result.winner)
+            .bind(result.player.bot)
             .execute(&mut *tx)
             .await?;
         }
@@ -274,7 +296,8 @@ impl PgStore {
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
         let heads = sqlx::query(
-            "SELECT g.table_id, g.seed, g.started_at, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite
+            "SELECT g.table_id, g.seed, g.started_at, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite,
+                    t.turn_ms, t.reserve_ms
              FROM games g JOIN tables t ON t.id = g.table_id
              WHERE g.finished_at IS NULL
              ORDER BY g.started_at, g.table_id",
@@ -292,19 +315,28 @@ impl PgStore {
                 spectators: super::spectators_from(head.try_get("spectators")?)?,
                 created_at: head.try_get("created_at")?,
                 invite: head.try_get("invite")?,
+                clock: super::clock_from(head.try_get("turn_ms")?, head.try_get("reserve_ms")?)?,
             };
             let players = Self::game_players(&mut tx, id).await?;
-            let rows =
-                sqlx::query("SELECT seq, seat, action::text AS action FROM actions WHERE table_id = $1 ORDER BY seq")
-                    .bind(id.0)
-                    .fetch_all(&mut *tx)
-                    .await?
-                    .iter()
-                    .map(|row| {
-                        let seq: i64 = row.try_get("seq")?;
-                        Ok((seq, seat(row, "seat")?, super::action_from_json(&id, seq, row.try_get("action")?)?))
-                    })
-                    .collect::<Result<Vec<_>, StoreError>>()?;
+            let rows = sqlx::query(
+                "SELECT seq, seat, action::text AS action, by_bot, reserve_ms FROM actions
+                     WHERE table_id = $1 ORDER BY seq",
+            )
+            .bind(id.0)
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|row| {
+                let seq: i64 = row.try_get("seq")?;
+                let action = StoredAction {
+                    seat: seat(row, "seat")?,
+                    action: super::action_from_json(&id, seq, row.try_get("action")?)?,
+                    by_bot: row.try_get("by_bot")?,
+                    reserve_ms: row.try_get::<Option<i64>, _>("reserve_ms")?.map(super::ms_from).transpose()?,
+                };
+                Ok((seq, action))
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
             games.push(UnfinishedGame {
                 table,
                 seed: super::seed_from_sql(head.try_get("seed")?),

@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 use super::{
     ActionRow, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES, SeatResult,
-    StoreError, TableRow, UnfinishedGame,
+    StoreError, StoredAction, TableRow, UnfinishedGame,
 };
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
 
@@ -42,12 +42,17 @@ fn id_text(id: Uuid) -> String {
 
 /// The columns of `results` that [`seat_result`] reads, in a query over `results r`.
 const RESULT_COLUMNS: &str = "r.table_id, r.seat, r.player_id, r.name, r.total, r.contracts, r.trophies, \
-                              r.suit_bonus, r.star, r.place, r.winner";
+                              r.suit_bonus, r.star, r.place, r.winner, r.bot, r.bot_actions";
 
 fn seat_result(row: &SqliteRow) -> Result<(TableId, SeatResult), StoreError> {
     let table = TableId(uuid_from(row.try_get("table_id")?)?);
     let seat = super::seat_from(row.try_get("seat")?)?;
-    let player = GamePlayer { seat, id: PlayerId(uuid_from(row.try_get("player_id")?)?), name: row.try_get("name")? };
+    let player = GamePlayer {
+        seat,
+        id: PlayerId(uuid_from(row.try_get("player_id")?)?),
+        name: row.try_get("name")?,
+        bot: row.try_get("bot")?,
+    };
     let score = ScoreBreakdown {
         seat,
         total: super::points_from(row.try_get("total")?)?,
@@ -57,7 +62,8 @@ fn seat_result(row: &SqliteRow) -> Result<(TableId, SeatResult), StoreError> {
         star: super::points_from(row.try_get("star")?)?,
     };
     let place = super::small_from(row.try_get("place")?, "place")?;
-    Ok((table, SeatResult { player, score, place, winner: row.try_get("winner")? }))
+    let bot_actions = super::points_from(row.try_get("bot_actions")?)?;
+    Ok((table, SeatResult { player, score, place, winner: row.try_get("winner")?, bot_actions }))
 }
 
 /// A finished game's row of `games g`, without its results.
@@ -89,6 +95,13 @@ impl SqliteStore {
             .map_err(|e| StoreError::Unavailable(e.to_string()))?;
         sqlx::migrate!("../../migrations/sqlite").run(&pool).await?;
         Ok(SqliteStore { pool })
+    }
+
+    /// A transaction that takes the file's write lock at once (`BEGIN IMMEDIATE`): one that starts
+    /// reading and writes later fails at once with `SQLITE_BUSY` when another connection wrote in
+    /// between, where this one waits for the lock.
+    async fn write_transaction(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
+        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
     }
 
     /// The connection pool, for tools and tests that need SQL of their own.
@@ -135,8 +148,8 @@ impl SqliteStore {
 
     pub(super) async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )
         .bind(id_text(table.id.0))
         .bind(id_text(table.host.0))
@@ -145,13 +158,15 @@ impl SqliteStore {
         .bind(super::spectators_to_sql(table.spectators))
         .bind(super::micros(table.created_at))
         .bind(&table.invite)
+        .bind(table.clock.map(|c| super::ms_to_sql(c.turn_ms)).transpose()?)
+        .bind(table.clock.map(|c| super::ms_to_sql(c.reserve_ms)).transpose()?)
         .execute(&self.pool)
         .await?;
         Ok(())
     }
 
     pub(super) async fn set_seats(&self, table: TableId, seats: &[Option<PlayerId>]) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write_transaction().await?;
         sqlx::query("DELETE FROM seats WHERE table_id = ?1").bind(id_text(table.0)).execute(&mut *tx).await?;
         for (seat, player) in (0i64..).zip(seats) {
             let Some(player) = player else { continue };
@@ -173,7 +188,7 @@ impl SqliteStore {
         players: &[GamePlayer],
         started_at: OffsetDateTime,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write_transaction().await?;
         sqlx::query("INSERT INTO games (table_id, seed, player_count, started_at) VALUES (?1, ?2, ?3, ?4)")
             .bind(id_text(table.0))
             .bind(super::seed_to_sql(seed))
@@ -182,11 +197,12 @@ impl SqliteStore {
             .execute(&mut *tx)
             .await?;
         for player in players {
-            sqlx::query("INSERT INTO game_players (table_id, seat, player_id, name) VALUES (?1, ?2, ?3, ?4)")
+            sqlx::query("INSERT INTO game_players (table_id, seat, player_id, name, bot) VALUES (?1, ?2, ?3, ?4, ?5)")
                 .bind(id_text(table.0))
                 .bind(i64::from(player.seat.0))
                 .bind(id_text(player.id.0))
                 .bind(&player.name)
+                .bind(player.bot)
                 .execute(&mut *tx)
                 .await?;
         }
@@ -195,22 +211,26 @@ impl SqliteStore {
     }
 
     pub(super) async fn append_actions(&self, batch: &[ActionRow]) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write_transaction().await?;
         for row in batch {
-            sqlx::query("INSERT INTO actions (table_id, seq, seat, action) VALUES (?1, ?2, ?3, ?4)")
-                .bind(id_text(row.table.0))
-                .bind(i64::from(row.seq))
-                .bind(i64::from(row.seat.0))
-                .bind(super::action_to_json(&row.action)?)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(
+                "INSERT INTO actions (table_id, seq, seat, action, by_bot, reserve_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .bind(id_text(row.table.0))
+            .bind(i64::from(row.seq))
+            .bind(i64::from(row.seat.0))
+            .bind(super::action_to_json(&row.action)?)
+            .bind(row.by_bot)
+            .bind(row.reserve_ms.map(super::ms_to_sql).transpose()?)
+            .execute(&mut *tx)
+            .await?;
         }
         tx.commit().await?;
         Ok(())
     }
 
     async fn game_players(tx: &mut Transaction<'_, Sqlite>, table: TableId) -> Result<Vec<GamePlayer>, StoreError> {
-        sqlx::query("SELECT seat, player_id, name FROM game_players WHERE table_id = ?1 ORDER BY seat")
+        sqlx::query("SELECT seat, player_id, name, bot FROM game_players WHERE table_id = ?1 ORDER BY seat")
             .bind(id_text(table.0))
             .fetch_all(&mut **tx)
             .await?
@@ -220,6 +240,7 @@ impl SqliteStore {
                     seat: super::seat_from(row.try_get("seat")?)?,
                     id: PlayerId(uuid_from(row.try_get("player_id")?)?),
                     name: row.try_get("name")?,
+                    bot: row.try_get("bot")?,
                 })
             })
             .collect()
@@ -231,7 +252,7 @@ impl SqliteStore {
         record: &Record,
         record_json: &str,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write_transaction().await?;
         let state: Option<Option<i64>> = sqlx::query_scalar("SELECT finished_at FROM games WHERE table_id = ?1")
             .bind(id_text(table.0))
             .fetch_optional(&mut *tx)
@@ -252,8 +273,9 @@ impl SqliteStore {
         for result in &results {
             sqlx::query(
                 "INSERT INTO results (table_id, seat, player_id, name, total, contracts, trophies, suit_bonus, star,
-                                      place, winner)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                                      place, winner, bot, bot_actions)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,
+                         (SELECT COUNT(*) FROM actions a WHERE a.table_id = ?1 AND a.seat = ?2 AND a.by_bot))",
             )
             .bind(id_text(table.0))
             .bind(i64::from(result.player.seat.0))
@@ -266,6 +288,7 @@ impl SqliteStore {
             .bind(i64::from(result.score.star))
             .bind(i64::from(result.place))
             .bind(result.winner)
+            .bind(result.player.bot)
             .execute(&mut *tx)
             .await?;
         }
@@ -277,7 +300,8 @@ impl SqliteStore {
         // One snapshot for the whole read, so a game and its log agree.
         let mut tx = self.pool.begin().await?;
         let heads = sqlx::query(
-            "SELECT g.table_id, g.seed, g.started_at, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite
+            "SELECT g.table_id, g.seed, g.started_at, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite,
+                    t.turn_ms, t.reserve_ms
              FROM games g JOIN tables t ON t.id = g.table_id
              WHERE g.finished_at IS NULL
              ORDER BY g.started_at, g.table_id",
@@ -295,19 +319,27 @@ impl SqliteStore {
                 spectators: super::spectators_from(head.try_get("spectators")?)?,
                 created_at: super::from_micros(head.try_get("created_at")?)?,
                 invite: head.try_get("invite")?,
+                clock: super::clock_from(head.try_get("turn_ms")?, head.try_get("reserve_ms")?)?,
             };
             let players = Self::game_players(&mut tx, id).await?;
-            let rows = sqlx::query("SELECT seq, seat, action FROM actions WHERE table_id = ?1 ORDER BY seq")
-                .bind(id_text(id.0))
-                .fetch_all(&mut *tx)
-                .await?
-                .iter()
-                .map(|row| {
-                    let seq: i64 = row.try_get("seq")?;
-                    let seat = super::seat_from(row.try_get("seat")?)?;
-                    Ok((seq, seat, super::action_from_json(&id, seq, row.try_get("action")?)?))
-                })
-                .collect::<Result<Vec<_>, StoreError>>()?;
+            let rows = sqlx::query(
+                "SELECT seq, seat, action, by_bot, reserve_ms FROM actions WHERE table_id = ?1 ORDER BY seq",
+            )
+            .bind(id_text(id.0))
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|row| {
+                let seq: i64 = row.try_get("seq")?;
+                let action = StoredAction {
+                    seat: super::seat_from(row.try_get("seat")?)?,
+                    action: super::action_from_json(&id, seq, row.try_get("action")?)?,
+                    by_bot: row.try_get("by_bot")?,
+                    reserve_ms: row.try_get::<Option<i64>, _>("reserve_ms")?.map(super::ms_from).transpose()?,
+                };
+                Ok((seq, action))
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
             games.push(UnfinishedGame {
                 table,
                 seed: super::seed_from_sql(head.try_get("seed")?),

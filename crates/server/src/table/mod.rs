@@ -7,11 +7,17 @@
 //! [`ErrorCode::Unavailable`] and nothing changes. [`restore`] brings back the games in play after a
 //! restart from that log.
 //!
+//! A table may have a turn clock (module `clock`). A seat whose player runs out of time, or leaves a started
+//! game, is played by the server's bot ([`crate::bots::choose`]) until the player comes back: they get the
+//! seat back at the start of their next turn. The host may also give seats to bots before the start. When
+//! no player is left at all, the game ends as abandoned and is stored.
+//!
 //! A [`TableHandle`] is a cheap clone that sends [`TableCommand`]s on a bounded channel; the task
 //! applies them one at a time, so a table never needs a lock. The task answers a command, and tells
 //! everyone at the table what changed, by writing into each member's [`Outbox`]: serialized once per
 //! kind of recipient (each seat, the spectators), filtered by the engine for what it may see (§6).
 
+mod clock;
 mod outbox;
 
 use std::collections::HashMap;
@@ -26,10 +32,13 @@ use tracing::{debug, error, info, warn};
 
 pub use outbox::{ConnId, Outbox, Outgoing};
 
+use self::clock::TurnClock;
+use crate::bots::choose;
 use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::protocol::{
-    ErrorCode, NumberedEvent, PlayerId, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableState, TableSummary,
+    Clock, ErrorCode, NumberedEvent, PlayerId, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableState,
+    TableSummary,
 };
 use crate::store::{ActionRow, Committer, GamePlayer, Store, StoreError, TableRow, UnfinishedGame};
 
@@ -103,6 +112,11 @@ pub enum TableCommand {
         /// The seat.
         seat: Seat,
     },
+    /// The host gives the first free seat to a bot before the start.
+    AddBot {
+        /// Who.
+        from: Sender,
+    },
     /// Play an action.
     Act {
         /// Who.
@@ -123,6 +137,7 @@ impl TableCommand {
             | TableCommand::Leave { from }
             | TableCommand::Start { from }
             | TableCommand::Kick { from, .. }
+            | TableCommand::AddBot { from }
             | TableCommand::Act { from, .. } => Some(from),
             TableCommand::Detach { .. } => None,
         }
@@ -153,6 +168,8 @@ pub struct TableOptions {
     pub public: bool,
     /// Who may watch.
     pub spectators: SpectatorPolicy,
+    /// The turn clock, if any.
+    pub clock: Option<Clock>,
 }
 
 /// What the host gets back from [`create`].
@@ -181,6 +198,17 @@ pub async fn create(
     if !(2..=4).contains(&options.seats) {
         return Err((ErrorCode::BadOptions, format!("a table has 2 to 4 seats, not {}", options.seats)));
     }
+    if options.clock.is_some_and(|clock| !clock.is_valid()) {
+        return Err((
+            ErrorCode::BadOptions,
+            format!(
+                "a turn lasts {} ms to {} ms, and a reserve at most {} ms",
+                Clock::MIN_TURN_MS,
+                Clock::MAX_MS,
+                Clock::MAX_MS
+            ),
+        ));
+    }
     if !lobby.reserve_hosting(host.id, config.max_open_tables_per_player) {
         return Err((
             ErrorCode::TooManyTables,
@@ -197,6 +225,7 @@ pub async fn create(
         spectators: options.spectators,
         created_at: OffsetDateTime::now_utc(),
         invite: invite.clone(),
+        clock: options.clock,
     };
     let stored = async {
         services.store.create_table(&row).await?;
@@ -214,7 +243,13 @@ pub async fn create(
         invite: invite.clone(),
         host: host.id,
         options,
+        bots: vec![false; seats.len()],
         seats,
+        control: Vec::new(),
+        clock: None,
+        to_act: None,
+        bot_due: None,
+        abandon_due: None,
         state: TableState::Waiting,
         game: None,
         actions: 0,
@@ -267,6 +302,35 @@ struct Member {
     out: Outbox,
 }
 
+/// Why a table's task woke up.
+enum Wake {
+    Command(TableCommand),
+    Timer(Timer),
+}
+
+/// What a table does by itself.
+#[derive(Clone, Copy, Debug)]
+enum Timer {
+    /// The bot plays the seat to act.
+    Bot,
+    /// The seat to act is out of time.
+    OutOfTime(Seat),
+    /// No player came back in time.
+    Abandon,
+}
+
+/// Who plays a seat of a game in play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Control {
+    /// Its player.
+    Player,
+    /// The bot, for good: the host gave the seat to a bot.
+    Bot,
+    /// The bot, while its player is out of time or gone; `back` once the player has come back, so
+    /// that they get the seat at the start of their next turn.
+    Stand { back: bool },
+}
+
 /// The table's state, owned by its task.
 struct Table {
     id: TableId,
@@ -276,6 +340,18 @@ struct Table {
     /// Before the start, one entry per seat the host asked for; from the start, the seated players in
     /// engine seat order.
     seats: Vec<Option<PlayerInfo>>,
+    /// Beside `seats`: whether the host gave the seat to a bot.
+    bots: Vec<bool>,
+    /// From the start, who plays each seat.
+    control: Vec<Control>,
+    /// From the start, the turn clock, if the table has one.
+    clock: Option<TurnClock>,
+    /// The seat whose turn it is, as of the last action.
+    to_act: Option<Seat>,
+    /// When the bot plays its next action.
+    bot_due: Option<Instant>,
+    /// When the game ends as abandoned because no player is connected.
+    abandon_due: Option<Instant>,
     state: TableState,
     game: Option<Game>,
     /// Actions applied to the game so far: the number of the next one in the stored log.
@@ -290,23 +366,39 @@ struct Table {
 }
 
 impl Table {
-    /// A table for a game read back from the store.
+    /// A table for a game read back from the store. Its players get their seats back (the clock takes
+    /// them over again if they do not come); the running turn starts afresh.
     fn restored(stored: UnfinishedGame, services: &Services) -> Result<Table, String> {
         let UnfinishedGame { table, seed, started_at, players, actions } = stored;
         let mut game = Game::new(players.len(), seed).map_err(|e| e.to_string())?;
-        for (n, (seat, action)) in actions.iter().enumerate() {
-            game.apply(*seat, action).map_err(|e| format!("stored action {n} is refused: {e}"))?;
+        let mut reserves = vec![None; players.len()];
+        for (n, stored) in actions.iter().enumerate() {
+            game.apply(stored.seat, &stored.action).map_err(|e| format!("stored action {n} is refused: {e}"))?;
+            if let Some(reserve) = reserves.get_mut(stored.seat.index()) {
+                *reserve = stored.reserve_ms.or(*reserve);
+            }
         }
         if players.iter().zip(0u8..).any(|(p, seat)| p.seat != Seat(seat)) {
             return Err("the stored players are not seats 0 to n-1".into());
         }
         let state = if game.is_over() { TableState::Finished } else { TableState::Playing };
-        Ok(Table {
+        let mut restored = Table {
             id: table.id,
             invite: table.invite,
             host: table.host,
-            options: TableOptions { seats: table.seats, public: table.public, spectators: table.spectators },
+            options: TableOptions {
+                seats: table.seats,
+                public: table.public,
+                spectators: table.spectators,
+                clock: table.clock,
+            },
+            bots: players.iter().map(|p| p.bot).collect(),
+            control: players.iter().map(|p| if p.bot { Control::Bot } else { Control::Player }).collect(),
+            clock: table.clock.map(|clock| TurnClock::new(clock, reserves)),
             seats: players.into_iter().map(|p| Some(PlayerInfo { id: p.id, name: p.name })).collect(),
+            to_act: None,
+            bot_due: None,
+            abandon_due: None,
             state,
             game: Some(game),
             actions: u32::try_from(actions.len()).map_err(|_| "too many stored actions".to_owned())?,
@@ -316,7 +408,13 @@ impl Table {
             config: services.config.clone(),
             store: services.store.clone(),
             committer: services.committer.clone(),
-        })
+        };
+        if state == TableState::Playing {
+            restored.turn_changed();
+            // Nobody is connected yet: the players have the usual while to come back.
+            restored.check_presence();
+        }
+        Ok(restored)
     }
 
     /// Starts the table's task, lists it in the lobby, and returns its handle.
@@ -334,17 +432,26 @@ impl Table {
         loop {
             let expiry = (self.state == TableState::Finished && self.members.is_empty())
                 .then(|| Instant::now() + self.config.finished_table_ttl);
-            let command = match expiry {
-                Some(deadline) => tokio::select! {
-                    command = inbox.recv() => command,
+            let timer = self.next_timer();
+            let woke = match (expiry, timer) {
+                (Some(deadline), _) => tokio::select! {
+                    command = inbox.recv() => command.map(Wake::Command),
                     () = tokio::time::sleep_until(deadline) => None,
                 },
-                None => inbox.recv().await,
+                (None, Some((at, timer))) => tokio::select! {
+                    command = inbox.recv() => command.map(Wake::Command),
+                    () = tokio::time::sleep_until(at) => Some(Wake::Timer(timer)),
+                },
+                (None, None) => inbox.recv().await.map(Wake::Command),
             };
-            let Some(command) = command else { break };
-            self.handle(command).await;
-            if self.state == TableState::Waiting && self.seats.iter().all(Option::is_none) {
-                debug!(table = %self.id, "every seat is empty before the start: closing");
+            match woke {
+                None => break,
+                Some(Wake::Command(command)) => self.handle(command).await,
+                Some(Wake::Timer(timer)) => self.on_timer(timer).await,
+            }
+            let humans = self.seats.iter().zip(&self.bots).filter(|(seat, bot)| seat.is_some() && !**bot).count();
+            if self.state == TableState::Waiting && humans == 0 {
+                debug!(table = %self.id, "no player is seated before the start: closing");
                 break;
             }
         }
@@ -368,6 +475,41 @@ impl Table {
         info!(table = %self.id, "table closed");
     }
 
+    /// The next thing the table does by itself, and when.
+    fn next_timer(&self) -> Option<(Instant, Timer)> {
+        if self.state != TableState::Playing {
+            return None;
+        }
+        let out_of_time = self.clock.as_ref().and_then(TurnClock::deadline).and_then(|(seat, at)| {
+            (self.control.get(seat.index()) == Some(&Control::Player)).then_some((at, Timer::OutOfTime(seat)))
+        });
+        [out_of_time, self.bot_due.map(|at| (at, Timer::Bot)), self.abandon_due.map(|at| (at, Timer::Abandon))]
+            .into_iter()
+            .flatten()
+            .min_by_key(|(at, _)| *at)
+    }
+
+    async fn on_timer(&mut self, timer: Timer) {
+        match timer {
+            Timer::Bot => {
+                self.bot_due = None;
+                self.bot_plays().await;
+            }
+            Timer::OutOfTime(seat) => {
+                info!(table = %self.id, %seat, "out of time: the bot plays the seat");
+                if let Some(clock) = &mut self.clock {
+                    clock.run_out(seat);
+                }
+                self.stand_in(seat);
+            }
+            Timer::Abandon => {
+                self.abandon_due = None;
+                info!(table = %self.id, "no player came back: the game is abandoned");
+                self.abandon();
+            }
+        }
+    }
+
     async fn handle(&mut self, command: TableCommand) {
         match command {
             TableCommand::Join { from, invite, since } => self.join(from, invite.as_deref(), since).await,
@@ -375,13 +517,15 @@ impl Table {
             TableCommand::Leave { from } => self.leave(&from).await,
             TableCommand::Detach { conn } => {
                 if let Some(member) = self.members.remove(&conn) {
-                    if member.role == Role::Spectator {
-                        self.publish();
+                    match member.role {
+                        Role::Spectator => self.publish(),
+                        Role::Seat(_) => self.check_presence(),
                     }
                 }
             }
             TableCommand::Start { from } => self.start(&from).await,
             TableCommand::Kick { from, seat } => self.kick(&from, seat).await,
+            TableCommand::AddBot { from } => self.add_bot(&from).await,
             TableCommand::Act { from, id, action } => self.act(&from, id, action).await,
         }
     }
@@ -395,6 +539,12 @@ impl Table {
             spectators: self.options.spectators,
             seats: self.seats.clone(),
             spectator_count: self.members.values().filter(|m| m.role == Role::Spectator).count(),
+            clock: self.options.clock,
+            bots: if self.control.is_empty() {
+                self.bots.clone()
+            } else {
+                self.control.iter().map(|c| *c != Control::Player).collect()
+            },
         }
     }
 
@@ -425,6 +575,7 @@ impl Table {
                     return self.error(&from, ErrorCode::TableFull, "every seat is taken");
                 };
                 self.seats[free] = Some(from.player.clone());
+                self.bots[free] = false;
                 if let Err(error) = self.store_seats().await {
                     warn!(table = %self.id, %error, "a seat could not be stored");
                     self.seats[free] = None;
@@ -433,6 +584,10 @@ impl Table {
                 Seat(free as u8)
             }
         };
+        if self.state == TableState::Playing {
+            // Before the newcomer is a member: it catches up below, the others learn who plays the seat.
+            self.come_back(seat);
+        }
         let role = Role::Seat(seat);
         self.members.insert(from.conn, Member { player: from.player.clone(), role, out: from.out.clone() });
         if self.state == TableState::Waiting {
@@ -473,9 +628,16 @@ impl Table {
         let Some(member) = self.members.remove(&from.conn) else {
             return self.error(from, ErrorCode::NotSeated, "you are not at this table");
         };
-        if let (Role::Seat(seat), TableState::Waiting) = (member.role, self.state) {
-            self.free_seat(seat);
-            self.store_seats_or_log().await;
+        match (member.role, self.state) {
+            (Role::Seat(seat), TableState::Waiting) => {
+                self.free_seat(seat);
+                self.store_seats_or_log().await;
+            }
+            (Role::Seat(seat), TableState::Playing) => {
+                info!(table = %self.id, %seat, "a player left: the bot plays the seat");
+                self.stand_in(seat);
+            }
+            _ => {}
         }
         from.out.send_msg(&ServerMsg::Left { table: self.id });
         self.send_tables();
@@ -486,6 +648,7 @@ impl Table {
     /// seated player when the host goes.
     fn free_seat(&mut self, seat: Seat) {
         let Some(player) = self.seats[seat.index()].take() else { return };
+        self.bots[seat.index()] = false;
         let gone: Vec<ConnId> =
             self.members.iter().filter(|(_, m)| m.player.id == player.id).map(|(conn, _)| *conn).collect();
         for conn in gone {
@@ -494,7 +657,8 @@ impl Table {
             }
         }
         if player.id == self.host {
-            if let Some(next) = self.seats.iter().flatten().next() {
+            let next_player = self.seats.iter().zip(&self.bots).find_map(|(s, bot)| s.as_ref().filter(|_| !*bot));
+            if let Some(next) = next_player {
                 self.lobby.release_hosting(self.host);
                 self.host = next.id;
                 // The new host's count may go over the cap by this one table; it is theirs by chance.
@@ -519,6 +683,41 @@ impl Table {
         self.store_seats_or_log().await;
         self.send_tables();
         self.publish();
+    }
+
+    /// The host gives the first free seat to a bot, stored as a player of its own.
+    async fn add_bot(&mut self, from: &Sender) {
+        if from.player.id != self.host {
+            return self.error(from, ErrorCode::NotHost, "only the host can add a bot");
+        }
+        if self.state != TableState::Waiting {
+            return self.error(from, ErrorCode::AlreadyStarted, "bots can only be added before the start");
+        }
+        let Some(free) = self.seats.iter().position(Option::is_none) else {
+            return self.error(from, ErrorCode::TableFull, "every seat is taken");
+        };
+        let bot = PlayerInfo { id: PlayerId(uuid::Uuid::new_v4()), name: format!("Bot {}", free + 1) };
+        // A bot has no token: its stored hash is of random bytes nobody knows.
+        let mut secret = [0u8; 32];
+        getrandom::fill(&mut secret).expect("the operating system's random generator failed");
+        self.seats[free] = Some(bot.clone());
+        self.bots[free] = true;
+        let stored = async {
+            self.store.save_player(&bot, &crate::players::hash_token(&hex::encode(secret))).await?;
+            self.store_seats().await
+        };
+        if let Err(error) = stored.await {
+            warn!(table = %self.id, %error, "a bot could not be stored");
+            self.seats[free] = None;
+            self.bots[free] = false;
+            return self.error(from, ErrorCode::Unavailable, UNAVAILABLE);
+        }
+        if self.seats.iter().all(Option::is_some) {
+            self.begin_game(from).await;
+        } else {
+            self.send_tables();
+            self.publish();
+        }
     }
 
     /// Writes who sits where before the start.
@@ -558,8 +757,8 @@ impl Table {
         getrandom::fill(&mut seed).expect("the operating system's random generator failed");
         let seed = u64::from_le_bytes(seed);
         let players: Vec<GamePlayer> = (0u8..)
-            .zip(self.seats.iter().flatten())
-            .map(|(seat, p)| GamePlayer { seat: Seat(seat), id: p.id, name: p.name.clone() })
+            .zip(self.seats.iter().zip(&self.bots).filter_map(|(p, bot)| p.as_ref().map(|p| (p, *bot))))
+            .map(|(seat, (p, bot))| GamePlayer { seat: Seat(seat), id: p.id, name: p.name.clone(), bot })
             .collect();
         let started_at = OffsetDateTime::now_utc();
         if let Err(error) = self.store.start_game(self.id, seed, &players, started_at).await {
@@ -568,8 +767,11 @@ impl Table {
             self.publish();
             return self.error(from, ErrorCode::Unavailable, UNAVAILABLE);
         }
-        let seated: Vec<Option<PlayerInfo>> = self.seats.drain(..).filter(Option::is_some).collect();
-        self.seats = seated;
+        let seated: Vec<(Option<PlayerInfo>, bool)> =
+            self.seats.drain(..).zip(self.bots.drain(..)).filter(|(p, _)| p.is_some()).collect();
+        (self.seats, self.bots) = seated.into_iter().unzip();
+        self.control = self.bots.iter().map(|bot| if *bot { Control::Bot } else { Control::Player }).collect();
+        self.clock = self.options.clock.map(|clock| TurnClock::new(clock, vec![None; self.seats.len()]));
         // Members' seat numbers follow the players to their places in the game.
         for member in self.members.values_mut() {
             if let Role::Seat(_) = member.role {
@@ -583,7 +785,9 @@ impl Table {
         crate::metrics::table_state(Some(self.state), Some(TableState::Playing));
         self.state = TableState::Playing;
         info!(table = %self.id, players = self.seats.len(), "game started");
+        self.turn_changed();
         self.send_tables();
+        self.send_clocks();
         self.send_turn();
         self.publish();
     }
@@ -629,7 +833,7 @@ impl Table {
             }
             _ => self.table_msg(role),
         };
-        let ok = member.out.send_msg(&msg);
+        let ok = member.out.send_msg(&msg) && self.clocks_msg().is_none_or(|clocks| member.out.send_msg(&clocks));
         if ok {
             self.send_turn_to(conn);
         } else {
@@ -645,6 +849,9 @@ impl Table {
     fn send_turn(&mut self) {
         let Some(game) = &self.game else { return };
         let Some(seat) = game.to_act() else { return };
+        if self.control.get(seat.index()) != Some(&Control::Player) {
+            return;
+        }
         let text: Utf8Bytes = ServerMsg::YourTurn { table: self.id, legal: game.legal_actions(seat) }.to_json().into();
         let mut slow = Vec::new();
         for (conn, member) in &self.members {
@@ -658,24 +865,49 @@ impl Table {
     fn send_turn_to(&mut self, conn: ConnId) {
         let Some(game) = &self.game else { return };
         let (Some(seat), Some(member)) = (game.to_act(), self.members.get(&conn)) else { return };
-        if member.role == Role::Seat(seat) {
+        if member.role == Role::Seat(seat) && self.control.get(seat.index()) == Some(&Control::Player) {
             member.out.send_msg(&ServerMsg::YourTurn { table: self.id, legal: game.legal_actions(seat) });
         }
     }
 
-    /// Plays an action: the engine checks it, the store commits it to the game's log, then it is applied
-    /// and everyone is told. A refused or unstored action changes nothing.
+    /// A seated player's action: refused unless the seat is theirs to play now.
     async fn act(&mut self, from: &Sender, id: u64, action: romirami_engine::Action) {
         let received = std::time::Instant::now();
+        let table = self.id;
         let refuse = |code, message: String| {
-            from.out.send_msg(&ServerMsg::error(Some(self.id), Some(id), code, message));
+            from.out.send_msg(&ServerMsg::error(Some(table), Some(id), code, message));
         };
         let Some(Member { role: Role::Seat(seat), .. }) = self.members.get(&from.conn) else {
             return refuse(ErrorCode::NotSeated, "you do not have a seat at this table".into());
         };
         let seat = *seat;
+        if self.state == TableState::Playing && self.control.get(seat.index()) != Some(&Control::Player) {
+            return refuse(
+                ErrorCode::NotYourTurn,
+                "the bot is playing your seat; join the table again to have it back at your next turn".into(),
+            );
+        }
+        match self.play(seat, action, false).await {
+            Ok(events) => {
+                from.out.send_msg(&ServerMsg::Ack { table: self.id, id, events });
+                crate::metrics::action_applied(received);
+                self.after_play();
+            }
+            Err((code, message)) => refuse(code, message),
+        }
+    }
+
+    /// Plays an action for `seat`: the engine checks it, the store commits it to the game's log, then it
+    /// is applied and every member is told its events. Returns the game's event count after it. A
+    /// refused or unstored action changes nothing. The caller then calls [`Table::after_play`].
+    async fn play(
+        &mut self,
+        seat: Seat,
+        action: romirami_engine::Action,
+        by_bot: bool,
+    ) -> Result<usize, (ErrorCode, String)> {
         let Some(game) = self.game.as_ref() else {
-            return refuse(ErrorCode::NotStarted, "the game has not started".into());
+            return Err((ErrorCode::NotStarted, "the game has not started".into()));
         };
         if let Err(illegal) = game.check(seat, &action) {
             let code = match illegal {
@@ -683,31 +915,168 @@ impl Table {
                 IllegalAction::NotYourTurn { .. } => ErrorCode::NotYourTurn,
                 _ => ErrorCode::IllegalAction,
             };
-            return refuse(code, illegal.to_string());
+            return Err((code, illegal.to_string()));
         }
-        let row = ActionRow { table: self.id, seq: self.actions, seat, action };
+        let reserve_ms = self.clock.as_ref().map(|clock| clock.reserve_at(seat, Instant::now()));
+        let row = ActionRow { table: self.id, seq: self.actions, seat, action, by_bot, reserve_ms };
         if let Err(error) = self.committer.commit(row).await {
             warn!(table = %self.id, %error, "an action could not be stored; it was not played");
-            return refuse(ErrorCode::Unavailable, UNAVAILABLE.into());
+            return Err((ErrorCode::Unavailable, UNAVAILABLE.into()));
         }
         self.actions += 1;
-        let Some(game) = self.game.as_mut() else { return };
+        let Some(game) = self.game.as_mut() else {
+            return Err((ErrorCode::Internal, "the server could not play this action".into()));
+        };
         let first = game.event_count();
         if let Err(illegal) = game.apply(seat, &action) {
             // `check` accepted it and nothing ran in between: this cannot happen.
             error!(table = %self.id, %illegal, "an action the engine checked was refused when applied");
-            return refuse(ErrorCode::Internal, "the server could not play this action".into());
+            return Err((ErrorCode::Internal, "the server could not play this action".into()));
         }
         let events = game.event_count();
-        let over = game.is_over();
         self.broadcast_events(first);
-        from.out.send_msg(&ServerMsg::Ack { table: self.id, id, events });
-        crate::metrics::action_applied(received);
-        if over {
+        Ok(events)
+    }
+
+    /// After an action: the end of the game, or the next turn (with its clocks, its `your_turn` and,
+    /// for a seat the bot plays, the bot's next move).
+    fn after_play(&mut self) {
+        if self.game.as_ref().is_some_and(Game::is_over) {
             self.finish();
+        } else if self.turn_changed() {
+            self.send_clocks();
+            self.send_turn();
+            self.publish();
         } else {
             self.send_turn();
         }
+    }
+
+    /// Follows the seat to act: a new turn starts its clock, and gives the seat back to its player if
+    /// they came back; the bot is scheduled when it plays the seat. Returns whether a new turn started.
+    fn turn_changed(&mut self) -> bool {
+        let to_act = self.game.as_ref().and_then(Game::to_act);
+        let now = Instant::now();
+        let changed = to_act != self.to_act;
+        if changed {
+            let control = &self.control;
+            if let Some(clock) = &mut self.clock {
+                clock.turn_to(to_act, now, |seat| control.get(seat.index()) == Some(&Control::Player));
+            }
+            self.to_act = to_act;
+            if let Some(seat) = to_act {
+                if let Some(control @ Control::Stand { back: true }) = self.control.get_mut(seat.index()) {
+                    info!(table = %self.id, %seat, "the player has their seat back");
+                    *control = Control::Player;
+                    // Everyone's summary shows who plays each seat.
+                    self.send_tables();
+                }
+            }
+        }
+        self.bot_due = match to_act.and_then(|seat| self.control.get(seat.index())) {
+            Some(Control::Bot | Control::Stand { .. }) => Some(self.bot_due.unwrap_or(now + self.config.bot_delay)),
+            _ => None,
+        };
+        changed
+    }
+
+    /// The bot plays the seat to act.
+    async fn bot_plays(&mut self) {
+        let Some(seat) = self.game.as_ref().and_then(Game::to_act) else { return };
+        if self.control.get(seat.index()) == Some(&Control::Player) {
+            return;
+        }
+        let Some(action) = self.game.as_ref().and_then(|game| choose(&game.legal_actions(seat))) else {
+            return error!(table = %self.id, %seat, "the bot found no legal action");
+        };
+        match self.play(seat, action, true).await {
+            Ok(_) => self.after_play(),
+            Err((code, message)) => {
+                warn!(table = %self.id, %seat, ?code, message, "the bot could not play; trying again shortly");
+                self.bot_due = Some(Instant::now() + self.config.bot_retry);
+            }
+        }
+    }
+
+    /// The bot plays `seat` until its player comes back (it ran out of time, or left).
+    fn stand_in(&mut self, seat: Seat) {
+        if let Some(control @ (Control::Player | Control::Stand { .. })) = self.control.get_mut(seat.index()) {
+            *control = Control::Stand { back: false };
+        }
+        self.turn_changed();
+        self.send_clocks();
+        self.publish();
+        self.send_tables();
+        self.check_presence();
+    }
+
+    /// The player of `seat` joined again: the seat is theirs now, or at the start of their next turn if
+    /// the bot is in the middle of this one.
+    fn come_back(&mut self, seat: Seat) {
+        self.abandon_due = None;
+        let mid_turn = self.to_act == Some(seat);
+        if let Some(control @ Control::Stand { .. }) = self.control.get_mut(seat.index()) {
+            *control = if mid_turn { Control::Stand { back: true } } else { Control::Player };
+            if !mid_turn {
+                self.send_tables();
+            }
+            self.publish();
+        }
+    }
+
+    /// Ends the game as abandoned when every player has left, and schedules that end when none is
+    /// connected (they have [`Config::abandon_after`] to come back).
+    fn check_presence(&mut self) {
+        if self.state != TableState::Playing {
+            return;
+        }
+        let players: Vec<usize> = (0..self.control.len()).filter(|&i| self.control[i] != Control::Bot).collect();
+        let connected = |i: usize| self.members.values().any(|m| m.role == Role::Seat(Seat(i as u8)));
+        if players.iter().all(|&i| !connected(i)) {
+            if players.iter().all(|&i| self.control[i] == Control::Stand { back: false }) {
+                info!(table = %self.id, "every player has left: the game is abandoned");
+                return self.abandon();
+            }
+            if self.abandon_due.is_none() {
+                self.abandon_due = Some(Instant::now() + self.config.abandon_after);
+            }
+        } else {
+            self.abandon_due = None;
+        }
+    }
+
+    /// Ends the game where it stands, as abandoned (§4 does not end it; nobody is left to play it).
+    fn abandon(&mut self) {
+        let Some(game) = self.game.as_mut() else { return };
+        if game.is_over() {
+            return;
+        }
+        let first = game.event_count();
+        game.abandon();
+        self.broadcast_events(first);
+        self.finish();
+    }
+
+    /// Tells every member the clocks, if the table has them.
+    fn send_clocks(&mut self) {
+        let Some(msg) = self.clocks_msg() else { return };
+        let text: Utf8Bytes = msg.to_json().into();
+        let slow: Vec<ConnId> = self
+            .members
+            .iter()
+            .filter(|(_, m)| !m.out.send(Outgoing::Text(text.clone())))
+            .map(|(conn, _)| *conn)
+            .collect();
+        self.drop_members(&slow);
+    }
+
+    fn clocks_msg(&self) -> Option<ServerMsg> {
+        let clock = self.clock.as_ref()?;
+        if self.state != TableState::Playing {
+            return None;
+        }
+        let (to_act, turn_ms, reserves_ms) = clock.snapshot(Instant::now());
+        Some(ServerMsg::Clocks { table: self.id, to_act, turn_ms, reserves_ms })
     }
 
     /// Sends every member the events from `first` on, filtered and serialized once per role.
@@ -730,6 +1099,7 @@ impl Table {
     fn finish(&mut self) {
         crate::metrics::table_state(Some(self.state), Some(TableState::Finished));
         self.state = TableState::Finished;
+        (self.bot_due, self.abandon_due, self.to_act) = (None, None, None);
         self.lobby.release_hosting(self.host);
         self.store_result();
         if let Some(result) = self.game.as_ref().and_then(Game::result) {

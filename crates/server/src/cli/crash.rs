@@ -1,0 +1,43 @@
+//! `romirami crash`: the crash harness of [`crate::crash`] from the command line.
+
+use anyhow::Context;
+
+use crate::crash::{CrashOptions, CrashReport, run};
+
+/// The arguments of `romirami crash`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct CrashArgs {
+    /// How many times to kill the server.
+    #[arg(long, default_value_t = 20)]
+    pub kills: usize,
+    /// How many games to play at once (tables of 2, 3 and 4 players in turn).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub tables: u64,
+    /// The database the server uses; a temporary SQLite file when left out.
+    #[arg(long)]
+    pub database_url: Option<String>,
+    /// Seeds the moments of the kills.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs the harness against this very binary as the server.
+///
+/// # Errors
+/// When the server cannot be run, a bot fails or a check does not hold.
+pub fn run_crash(args: &CrashArgs) -> anyhow::Result<CrashReport> {
+    let binary = std::env::current_exe().context("finding the romirami binary")?;
+    let dir = tempfile::tempdir().context("creating a temporary directory")?;
+    let database_url =
+        args.database_url.clone().unwrap_or_else(|| format!("sqlite://{}", dir.path().join("crash.db").display()));
+    let options = CrashOptions {
+        binary,
+        database_url,
+        kills: args.kills,
+        tables: usize::try_from(args.tables).unwrap_or(usize::MAX),
+        actions_between_kills: (5, 60),
+        seed: args.seed,
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    Ok(runtime.block_on(run(&options))?)
+}

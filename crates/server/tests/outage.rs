@@ -1,0 +1,250 @@
+//! A database outage in the middle of a game. The server talks to PostgreSQL through a TCP proxy written
+//! here, which can cut every proxied connection (and turn new ones away) and later let them through
+//! again. While it is cut, actions are refused with `unavailable` and never acknowledged, the server
+//! stays up and its health endpoint says 503 `unavailable`; once it is restored the game plays on to
+//! its end, and its stored record holds exactly the actions that were acknowledged. Another table
+//! plays before and after, untouched. Needs PostgreSQL (`DATABASE_URL`, mandatory in CI); skipped
+//! without it.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use common::{Bystander, Follower, PgDatabase, TestServer, create_table, fast, guest, http_get, send};
+use romirami_engine::{Action, Record, Seat};
+use romirami_server::bots::choose;
+use romirami_server::protocol::{ClientMsg, ErrorCode, ServerMsg, SpectatorPolicy, TableId};
+use romirami_server::store::Store;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+
+/// A TCP proxy to one upstream address that can be cut and restored.
+struct Proxy {
+    addr: SocketAddr,
+    up: watch::Sender<bool>,
+    accepted: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Proxy {
+    async fn start(upstream: String) -> Proxy {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+        let addr = listener.local_addr().expect("bound");
+        let (up, watching) = watch::channel(true);
+        let accepted = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let count = accepted.clone();
+        tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                if !*watching.borrow() {
+                    // Cut: the connection is closed at once, as a database that is gone would.
+                    drop(client);
+                    continue;
+                }
+                count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let mut cut = watching.clone();
+                let upstream = upstream.clone();
+                tokio::spawn(async move {
+                    let Ok(mut server) = TcpStream::connect(&upstream).await else { return };
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
+                        _ = cut.wait_for(|up| !*up) => {}
+                    }
+                    // Both sockets drop here: the cut closes every proxied connection.
+                });
+            }
+        });
+        Proxy { addr, up, accepted }
+    }
+
+    fn cut(&self) {
+        self.up.send_replace(false);
+    }
+
+    fn restore(&self) {
+        self.up.send_replace(true);
+    }
+}
+
+/// `url` with its host and port replaced by `addr`; and the host and port it named.
+fn through(url: &str, addr: SocketAddr) -> (String, String) {
+    let (scheme, rest) = url.split_once("://").expect("a URL");
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    let (user, host) = authority.rsplit_once('@').map_or(("", authority), |(u, h)| (u, h));
+    let upstream = if host.contains(':') { host.to_owned() } else { format!("{host}:5432") };
+    let user = if user.is_empty() { String::new() } else { format!("{user}@") };
+    (format!("{scheme}://{user}{addr}{tail}"), upstream)
+}
+
+/// A 2-player game played a move at a time, which remembers every acknowledged action.
+struct Duo {
+    table: TableId,
+    players: [Follower; 2],
+    acked: Vec<(Seat, Action)>,
+}
+
+impl Duo {
+    async fn new(url: &str) -> Duo {
+        let (mut host, _, _) = guest(url, "Ana").await;
+        let (mut other, _, _) = guest(url, "Ben").await;
+        let (table, invite) = create_table(&mut host, 2, false, SpectatorPolicy::Nobody).await;
+        let table = table.id;
+        send(&mut other, ClientMsg::Join { table, invite: Some(invite), since: None }).await;
+        let mut players = [Follower::new(host, table, 0), Follower::new(other, table, 0)];
+        for player in &mut players {
+            player.until(|p| p.to_act.is_some()).await;
+        }
+        Duo { table, players, acked: Vec::new() }
+    }
+
+    fn over(&self) -> bool {
+        self.players[0].to_act.is_none()
+    }
+
+    /// Plays the bots' choice for the seat to act; returns the refusal's code if it was refused.
+    async fn step(&mut self) -> Result<(), ErrorCode> {
+        let seat = self.players[0].to_act.expect("the game is on");
+        let [a, b] = &mut self.players;
+        let (actor, other) = if seat == Seat(0) { (a, b) } else { (b, a) };
+        actor.until(|p| p.turn.is_some()).await;
+        let legal = actor.turn.clone().expect("a turn");
+        let action = choose(&legal).expect("a legal action");
+        let id = actor.act(action).await;
+        let outcome = loop {
+            match actor.recv().await {
+                ServerMsg::Ack { id: got, .. } if got == id => break Ok(()),
+                ServerMsg::Error { id: Some(got), code, .. } if got == id => break Err(code),
+                _ => {}
+            }
+        };
+        if let Err(code) = outcome {
+            // A refused action is not followed by a new `your_turn`: the last one still holds.
+            actor.turn = Some(legal);
+            return Err(code);
+        }
+        self.acked.push((seat, action));
+        let count = actor.acks.last().map(|(_, count)| *count).expect("acked");
+        other.until(|p| p.next == count).await;
+        if self.over() {
+            for player in &mut self.players {
+                player.until(|p| p.result.is_some()).await;
+            }
+        }
+        Ok(())
+    }
+}
+
+async fn health(http: &str) -> (u16, String) {
+    let answer = http_get(&format!("{http}/api/health"), "application/json").await;
+    let status = answer.json()["status"].as_str().unwrap_or_default().to_owned();
+    (answer.status, status)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_outage_refuses_actions_and_loses_nothing() {
+    let Some(database) = PgDatabase::create().await else { return };
+    let started = Instant::now();
+    let proxy_listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let (_, upstream) = through(&database.url, proxy_listener.local_addr().expect("bound"));
+    drop(proxy_listener);
+    let proxy = Proxy::start(upstream).await;
+    let (proxied, _) = through(&database.url, proxy.addr);
+    let store = Store::connect(&proxied).await.expect("PostgreSQL answers through the proxy");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let server = TestServer::start_with(listener, fast(), store).await;
+    let http = server.http();
+
+    let mut game = Duo::new(&server.url).await;
+    let mut other = Bystander::new(&server.url).await;
+    for _ in 0..10 {
+        game.step().await.expect("played before the outage");
+    }
+    for _ in 0..3 {
+        other.play_one().await;
+    }
+    let acked_before = game.acked.len();
+
+    // The database goes away.
+    proxy.cut();
+    let cut_at = Instant::now();
+    let mut refused = 0;
+    for attempt in 0..3 {
+        match game.step().await {
+            Err(ErrorCode::Unavailable) => refused += 1,
+            other => panic!("attempt {attempt} during the outage: expected unavailable, got {other:?}"),
+        }
+    }
+    assert_eq!(game.acked.len(), acked_before, "nothing was acknowledged during the outage");
+    let (status, said) = health(&http).await;
+    assert_eq!((status, said.as_str()), (503, "unavailable"), "the health endpoint tells the outage");
+    let outage_answers = cut_at.elapsed();
+
+    // It comes back: the pool notices within a few tries.
+    proxy.restore();
+    let restored_at = Instant::now();
+    let mut polls = 0;
+    while health(&http).await.0 != 200 {
+        polls += 1;
+        assert!(polls < 100, "the server did not see the database come back");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut retries = 0;
+    while !game.over() {
+        match game.step().await {
+            Ok(()) => {}
+            Err(ErrorCode::Unavailable) if retries < 50 => {
+                retries += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(code) => panic!("after the outage an action got {code:?}"),
+        }
+    }
+    let back_after = restored_at.elapsed();
+    for _ in 0..5 {
+        other.play_one().await;
+    }
+
+    // The stored record holds exactly the acknowledged actions, in order.
+    let url = format!("{http}/api/games/{}/record", game.table);
+    let mut record = None;
+    for _ in 0..200 {
+        let answer = http_get(&url, "application/json").await;
+        if answer.status == 200 {
+            record = Some(serde_json::from_str::<Record>(&answer.body).expect("a record"));
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let record = record.expect("the finished game's record is stored");
+    let stored: Vec<(Seat, Action)> = record.log.iter().filter_map(|entry| entry.action()).collect();
+    assert_eq!(stored, game.acked, "the record holds exactly the acknowledged actions");
+    let replayed = record.verify().expect("the record replays");
+    assert_eq!(replayed.result(), game.players[0].result, "the stored result is the one the players saw");
+
+    println!(
+        "outage: {} actions acknowledged ({acked_before} before the cut), {refused} refused as unavailable in {:.2} s \
+         (health 503 included), database seen back after {polls} health polls, {retries} retries; game over {:.2} s \
+         after the restore; other table {} moves; {} proxied connections; whole test {:.1} s",
+        game.acked.len(),
+        outage_answers.as_secs_f64(),
+        back_after.as_secs_f64(),
+        other.moves,
+        proxy.accepted.load(std::sync::atomic::Ordering::Relaxed),
+        started.elapsed().as_secs_f64()
+    );
+    server.shutdown().await;
+    database.drop_database().await;
+}
+
+#[test]
+fn urls_are_rewritten_to_go_through_the_proxy() {
+    let addr: SocketAddr = "127.0.0.1:4000".parse().expect("an address");
+    assert_eq!(
+        through("postgres://postgres@127.0.0.1:5432/db?sslmode=disable", addr),
+        ("postgres://postgres@127.0.0.1:4000/db?sslmode=disable".to_owned(), "127.0.0.1:5432".to_owned())
+    );
+    assert_eq!(
+        through("postgresql://db.example/x", addr),
+        ("postgresql://127.0.0.1:4000/x".to_owned(), "db.example:5432".to_owned())
+    );
+}

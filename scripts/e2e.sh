@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# End-to-end test of the web client (web/) in a real headless Chromium; exits non-zero when it fails.
+#
+#   scripts/e2e.sh
+#
+# It builds the server (`cargo build -p romirami-server`, into $CARGO_TARGET_DIR when set), installs
+# Debian's chromium with apt-get when /usr/bin/chromium is missing (no tool downloads a browser of its
+# own), installs playwright-core with `npm ci` in web/e2e, starts `romirami serve` on a free port with a
+# throwaway database, runs web/e2e/e2e.mjs against it and stops the server.
+#
+# Environment: CHROME (the browser, default /usr/bin/chromium); E2E_SCREENSHOTS (a folder to save the
+# screenshots in, e.g. docs/screenshots; default a temporary folder); E2E_TIMEOUT_MS (default 480000);
+# E2E_SEED (repeat a run's choices); E2E_ONLY (players or bots: run one part).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+
+log() { printf '\n==> %s\n' "$*" >&2; }
+
+log "building the server"
+cargo build -p romirami-server
+BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/romirami"
+[[ "$BIN" = /* ]] || BIN="$ROOT/$BIN"
+
+export CHROME="${CHROME:-/usr/bin/chromium}"
+if [[ ! -x "$CHROME" ]]; then
+    log "installing chromium (apt-get)"
+    if [[ $(id -u) -eq 0 ]]; then SUDO=(); else SUDO=(sudo); fi
+    "${SUDO[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq chromium chromium-driver >&2
+fi
+
+log "installing the test's packages (npm ci in web/e2e)"
+(cd web/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+
+WORK=$(mktemp -d)
+SERVER_PID=
+cleanup() {
+    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+ARGS=(serve --listen 127.0.0.1:0 --web-dir "$ROOT/web")
+# The server keeps games in a database once it has --database-url: give it a throwaway one (this also
+# keeps a DATABASE_URL exported for other tests from reaching it).
+if "$BIN" serve --help | grep -q -- '--database-url'; then
+    ARGS+=(--database-url "sqlite://$WORK/e2e.db")
+fi
+
+log "starting the server: romirami ${ARGS[*]}"
+RUST_LOG="${RUST_LOG:-warn}" "$BIN" "${ARGS[@]}" >"$WORK/server.out" 2>"$WORK/server.err" &
+SERVER_PID=$!
+URL=
+for _ in $(seq 1 300); do
+    URL=$(grep -o 'http://[0-9.]*:[0-9]*' "$WORK/server.out" | head -n1 || true)
+    [[ -n "$URL" ]] && break
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+        cat "$WORK/server.err" >&2
+        log "FAILED: the server did not start"
+        exit 1
+    fi
+    sleep 0.1
+done
+if [[ -z "$URL" ]]; then
+    log "FAILED: the server did not say where it listens"
+    exit 1
+fi
+log "server at $URL"
+
+SHOTS="${E2E_SCREENSHOTS:-$WORK/screenshots}"
+status=0
+(cd web/e2e && ROMIRAMI_URL="$URL" node e2e.mjs --screenshots "$(cd "$ROOT" && mkdir -p "$SHOTS" && cd "$SHOTS" && pwd)") || status=$?
+if [[ $status -ne 0 ]]; then
+    log "the server's log:"
+    tail -n 50 "$WORK/server.err" >&2 || true
+    log "FAILED: the end-to-end test of the web client"
+    exit "$status"
+fi
+log "the end-to-end test of the web client passed"

@@ -1,0 +1,490 @@
+// End-to-end test of the web client in a real headless Chromium (Debian's /usr/bin/chromium, driven by
+// playwright-core, which never downloads a browser of its own).
+//
+//   ROMIRAMI_URL=http://127.0.0.1:8080 node e2e.mjs [--screenshots DIR]
+//
+// Two players (a desktop and a phone-sized window) create and join a three-seat table through the
+// invite link, the host starts it with two, and they play a complete game by clicking the page's controls; a third session watches from the lobby. On the
+// way it takes a move back, sends a move the server refuses (and checks the refusal is shown), and
+// drops one player's connection (and checks the page says so and plays on). At the end every page shows
+// the scores, and the finished game is on the past-results pages with its record.
+//
+// Then a host alone plays against two bots on a clocked table: she adds them with the page's button
+// (removing one on the way), the table starts by itself, she lets her time run out once (the bot plays
+// for her; she takes her seat back), and plays on to the end; the bots and the bot's moves for her are
+// marked on the end screen and the game page. Last, a game against a bot that she leaves: it ends as
+// abandoned and is shown so.
+//
+// The test asks the page which moves are possible (window.__romirami.page.legal()) but acts only by
+// clicking.
+
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const BASE = (process.env.ROMIRAMI_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+const CHROME = process.env.CHROME ?? '/usr/bin/chromium';
+const shotsArg = process.argv.indexOf('--screenshots');
+const SHOTS = shotsArg > 0 ? process.argv[shotsArg + 1] : process.env.E2E_SCREENSHOTS ?? null;
+const LIMIT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 8 * 60 * 1000);
+const started = Date.now();
+
+function log(...args) {
+  console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...args);
+}
+function check(condition, message) {
+  if (!condition) throw new Error(`check failed: ${message}`);
+}
+function timeLeft() {
+  const left = LIMIT_MS - (Date.now() - started);
+  if (left <= 0) throw new Error(`the test took longer than ${LIMIT_MS / 1000} s`);
+  return left;
+}
+async function shot(page, name, { fullPage = false } = {}) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
+  log(`screenshot ${name}.png`);
+}
+
+// A small seeded generator, so a failing run can be repeated with the same E2E_SEED.
+let seed = Number(process.env.E2E_SEED ?? Date.now() % 100000);
+function random() {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+}
+
+const hook = (page, fn, arg) => page.evaluate(fn, arg);
+const pageState = (page) => hook(page, () => {
+  const p = window.__romirami?.page;
+  if (!p || p.name !== 'table') return null;
+  return { legal: p.legal(), over: p.result() != null, n: p.eventCount(), error: p.error(), role: p.role(), view: p.view() };
+});
+
+// The parts of a view that the page keeps current from events, to compare with a fresh view.
+function essentials(view) {
+  const { phase, last_round, trophies, trophy_leaders, number_market, contract_market, number_deck, contract_deck, discard_pile, seats, result } = view;
+  const hand = view.hand ? [...view.hand].sort() : null;
+  const bonus = view.suit_bonus ? [...view.suit_bonus].sort() : null;
+  const sorted = (value) => (Array.isArray(value) ? value.map(sorted)
+    : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted(value[k])])) : value);
+  return JSON.stringify(sorted({ phase, last_round, trophies, trophy_leaders, number_market, contract_market, number_deck, contract_deck, discard_pile, seats, result, hand, bonus }));
+}
+
+// Opens the table afresh in another tab of the same browser (the same player) and checks that the view
+// the page built from events (markets, piles, seats, scores, trophy leaders, hand) matches the view the
+// server sends the new tab.
+async function sameAsFresh(watcher, tableId) {
+  const fresh = await watcher.context().newPage();
+  const role = (await pageState(watcher)).role;
+  await fresh.goto(`${BASE}/#/table/${tableId}${role === 'spectator' ? '?watch=1' : ''}`);
+  await fresh.waitForSelector('.board');
+  const [built, server] = await Promise.all([watcher, fresh].map((p) => pageState(p).then((s) => essentials(s.view))));
+  await fresh.close();
+  check(built === server, `the view built from events matches the server's:\n${built}\n${server}`);
+}
+
+async function chooseName(page, name) {
+  await page.fill('#name-input', name);
+  await page.click('.name-form button[type=submit]');
+}
+
+// Picks the next move from the server's list: the biggest contract, else the biggest take.
+function choose(legal) {
+  const completes = legal.filter((a) => a.type === 'complete');
+  if (completes.length) {
+    const best = Math.max(...completes.map((a) => a.cards.length + (a.star ? 1 : 0)));
+    const pool = completes.filter((a) => a.cards.length + (a.star ? 1 : 0) === best);
+    return pool.find((a) => !a.star) ?? pool[0];
+  }
+  const discard = legal.find((a) => a.type === 'discard');
+  if (discard) return discard;
+  const takes = legal.filter((a) => a.type === 'take');
+  if (takes.length) {
+    const most = Math.max(...takes.map((a) => a.cards.length));
+    const pool = takes.filter((a) => a.cards.length === most);
+    return pool[Math.floor(random() * pool.length)];
+  }
+  return legal.find((a) => a.type === 'pass') ?? legal[0];
+}
+
+// Builds the move with the page's controls, as a player would.
+async function perform(page, action, beforeConfirm = async () => {}) {
+  const pick = async (scope, card) => page.locator(`${scope} button.card[data-card="${card}"][aria-pressed="false"]`).first().click();
+  switch (action.type) {
+    case 'take':
+      for (const card of action.cards) await pick('.number-market', card);
+      await page.click('#act-take');
+      break;
+    case 'complete':
+      await page.click(`.contract-market button.contract[data-contract="${action.contract}"]`);
+      if (action.star) await page.click('.star-row button.star');
+      for (const card of action.cards) await pick('.hand', card);
+      await beforeConfirm();
+      await page.click('#act-complete');
+      break;
+    case 'discard':
+      for (const card of action.cards) await pick('.hand', card);
+      await page.click('#act-discard');
+      break;
+    case 'pass':
+      await page.click('#act-pass');
+      break;
+    case 'take_back':
+      await page.click('#act-take-back');
+      break;
+    default:
+      throw new Error(`unknown action ${action.type}`);
+  }
+}
+
+// Waits until the page has applied new events (the move went through) or shows a refusal.
+async function settled(page, before) {
+  await page.waitForFunction((n) => {
+    const p = window.__romirami.page;
+    return p.eventCount() > n || (p.error() && p.pending() == null);
+  }, before, { timeout: Math.min(20000, timeLeft()) });
+  return pageState(page);
+}
+
+// Waits until every page has every event the acting page has, so the next turn is read from the truth.
+async function caughtUp(pages, n) {
+  for (const p of pages) {
+    await p.waitForFunction((count) => window.__romirami.page.eventCount() >= count, n, { timeout: Math.min(20000, timeLeft()) });
+  }
+}
+
+const desktop = { viewport: { width: 1366, height: 900 } };
+const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+// A page in a browser context of its own (a player of their own), failing the test on a page error.
+async function openPage(browser, options) {
+  const page = await (await browser.newContext(options)).newPage();
+  page.setDefaultTimeout(20000);
+  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
+  page.on('console', (m) => { if (m.type() === 'error') log(`console error: ${m.text()}`); });
+  return page;
+}
+
+// Follows a finished game's link to its page, reloading while the server is still storing it.
+async function openGamePage(page) {
+  await page.click('#game-page-link');
+  for (let attempt = 0; ; attempt += 1) {
+    const ok = await page.waitForSelector('#download-record', { timeout: 3000 }).then(() => true, () => false);
+    if (ok) break;
+    check(attempt < 10, 'the finished game appears on its page');
+    await page.reload();
+  }
+  return hook(page, () => window.__romirami.page.game());
+}
+
+async function twoPlayers(browser) {
+  {
+    const ana = await openPage(browser, desktop);
+    const ben = await openPage(browser, phone);
+    const cleo = await openPage(browser, desktop);
+
+    // Ana names herself and creates a public three-seat table with a relaxed clock.
+    await ana.goto(`${BASE}/#/`);
+    await chooseName(ana, 'Ana');
+    await ana.waitForSelector('[data-testid=my-name]');
+    await ana.selectOption('#opt-seats', '3');
+    await ana.selectOption('#opt-public', 'true');
+    await ana.selectOption('#opt-spectators', 'everyone');
+    await ana.selectOption('#opt-clock', 'relaxed');
+    await ana.click('#create-table');
+    await ana.waitForSelector('#invite-link');
+    const inviteLink = await ana.inputValue('#invite-link');
+    const tableId = inviteLink.match(/#\/table\/([0-9a-f-]+)/)[1];
+    check(inviteLink.includes('invite='), `the invite link carries the key: ${inviteLink}`);
+    log(`table ${tableId}, invite link ${inviteLink}`);
+    await shot(ana, 'waiting-room');
+
+    // Cleo opens the lobby, sees the table and watches it.
+    await cleo.goto(`${BASE}/#/`);
+    await chooseName(cleo, 'Cleo');
+    await cleo.waitForSelector(`.table-row[data-table="${tableId}"]`);
+    const rowClock = await cleo.textContent(`.table-row[data-table="${tableId}"] .clock-words`);
+    check(rowClock.startsWith('Relaxed: 1 min 30 s a turn + 5 min reserve'), `the lobby shows the table's clock: ${rowClock}`);
+    await cleo.selectOption('#opt-clock', 'normal');
+    await shot(cleo, 'lobby');
+    await cleo.click(`.table-row[data-table="${tableId}"] [data-action=watch]`);
+    await cleo.waitForSelector('.waiting');
+
+    // Ben follows the invite link on his phone, names himself, and sits down; Ana starts the game.
+    await ben.goto(inviteLink);
+    await chooseName(ben, 'Ben');
+    await ben.waitForSelector('.waiting .seats li.taken >> nth=1');
+    check(await ben.locator('#start-game').count() === 0, 'only the host has a start button');
+    await ana.waitForSelector('#start-game:not([disabled])');
+    await ana.click('#start-game');
+    for (const p of [ana, ben, cleo]) await p.waitForSelector('.board');
+    const roles = await Promise.all([ana, ben, cleo].map((p) => pageState(p).then((s) => s.role)));
+    check(roles[2] === 'spectator', 'Cleo watches as a spectator');
+    const seats = new Map([[roles[0].seat, ana], [roles[1].seat, ben]]);
+    check(seats.size === 2, 'Ana and Ben have two seats');
+    for (const p of [ana, ben, cleo]) await p.waitForSelector('.player.turn .seat-clock.running');
+    const cleoView = (await pageState(cleo)).view;
+    check(cleoView.hand === undefined && (await cleo.locator('.hand .card').count()) === 0, 'the spectator sees no hand');
+
+    // Play the whole game by clicking.
+    let moves = 0;
+    const kinds = {};
+    let tookBack = false;
+    let refused = false;
+    let dropped = false;
+    let midShot = false;
+    for (;;) {
+      timeLeft();
+      const view = (await pageState(ana)).view;
+      if (view.phase.state === 'over') break;
+      const page = seats.get(view.phase.seat);
+      await page.waitForFunction(() => {
+        const p = window.__romirami.page;
+        return p.legal() != null || p.result() != null;
+      }, null, { timeout: Math.min(20000, timeLeft()) });
+      let state = await pageState(page);
+      if (state.over) break;
+      const legal = state.legal;
+
+      // Once: a take the server refuses (two market cards sharing neither number nor suit).
+      if (!refused && moves > 4 && legal.some((a) => a.type === 'take')) {
+        const market = state.view.number_market;
+        let pair = null;
+        for (let i = 0; i < market.length && !pair; i += 1) {
+          for (let j = i + 1; j < market.length && !pair; j += 1) {
+            const [a, b] = [market[i], market[j]];
+            if (a && b && a[0] !== b[0] && a.slice(1) !== b.slice(1)) pair = [i, j];
+          }
+        }
+        if (pair) {
+          for (const slot of pair) await page.click(`.number-market button.card[data-slot="${slot}"]`);
+          await page.click('#act-take');
+          state = await settled(page, state.n);
+          check(state.error, 'the server refused a take of mixed cards');
+          const shown = await page.textContent('#action-error');
+          check(/refused/i.test(shown), `the refusal is shown: ${shown}`);
+          log(`refusal shown: ${shown.trim()}`);
+          await page.click('.actions button:has-text("Clear")');
+          refused = true;
+          continue;
+        }
+      }
+
+      const action = choose(legal);
+      // The mid-game pictures: Ana about to complete a contract, Ben and Cleo watching it happen.
+      const picture = !midShot && page === ana && action.type === 'complete' && view.seats.some((s) => s.contracts.length >= 2);
+      await perform(page, action, async () => {
+        if (!picture) return;
+        await shot(ana, 'table-desktop');
+        await shot(ben, 'table-phone');
+        await shot(cleo, 'table-spectator');
+        for (const p of [ana, ben, cleo]) await sameAsFresh(p, tableId);
+        await sameAsFresh(ben, tableId);
+        midShot = true;
+      });
+      state = await settled(page, state.n);
+      check(!state.error, `the server accepted ${JSON.stringify(action)}: ${state.error}`);
+      await caughtUp([ana, ben, cleo], state.n);
+      moves += 1;
+      kinds[action.type] = (kinds[action.type] ?? 0) + 1;
+
+      // Once: take the first take back, then play on.
+      if (!tookBack && action.type === 'take') {
+        await page.waitForFunction(() => (window.__romirami.page.legal() ?? []).some((a) => a.type === 'take_back'));
+        const before = (await pageState(page)).n;
+        await page.click('#act-take-back');
+        state = await settled(page, before);
+        check(!state.error && state.view.phase.step === 'take', 'the take was taken back');
+        await caughtUp([ana, ben, cleo], state.n);
+        tookBack = true;
+        log('took a take back');
+      }
+
+      // Once: Ben's connection drops; the page says so, reconnects by itself and catches up.
+      if (!dropped && moves > 12) {
+        await hook(ben, () => window.__romirami.drop());
+        await ben.waitForSelector('#conn.lost, #conn.back');
+        await ben.waitForFunction(() => window.__romirami.status() === 'open');
+        await ben.waitForSelector('#conn.back');
+        log('Ben reconnected');
+        dropped = true;
+      }
+    }
+    log(`game over after ${moves} moves: ${JSON.stringify(kinds)}`);
+    check(tookBack && dropped, 'the take back and the reconnect were exercised');
+
+    // Everybody sees the end screen with the breakdown and the winner; the spectator too.
+    for (const p of [ana, ben, cleo]) {
+      await p.waitForSelector('#end-title');
+      await p.waitForSelector('table.scores tr.winner');
+    }
+    const [a, , c] = await Promise.all([ana, ben, cleo].map(pageState));
+    check(JSON.stringify(a.view.result) === JSON.stringify(c.view.result), 'the spectator sees the same result');
+    for (const p of [ana, ben, cleo]) await sameAsFresh(p, tableId);
+    await shot(ana, 'end-desktop');
+    await shot(ben, 'end-phone');
+    const logText = await hook(ana, () => window.__romirami.page.log().join('\n'));
+    check(/took/.test(logText) && /completed/.test(logText) && /Game over/.test(logText), 'the log tells the game in words');
+
+    // The game's page (REST): result and a record to download.
+    await openGamePage(ana);
+    const href = await ana.getAttribute('#download-record', 'href');
+    const record = await hook(ana, (url) => fetch(url).then((r) => r.json()), href);
+    check(record.format === 'romirami-record/1', `the record downloads (${record.format})`);
+    await shot(ana, 'game-page');
+
+    // The past-results list, filtered by player through the form.
+    await ana.goto(`${BASE}/#/games`);
+    await ana.waitForSelector(`.game-row[data-game="${tableId}"]`);
+    await ana.fill('#f-player', 'Ben');
+    await ana.click('#filter-games');
+    await ana.waitForFunction(() => location.hash.includes('player=Ben'));
+    await ana.waitForSelector(`.game-row[data-game="${tableId}"]`);
+    await shot(ana, 'past-games');
+    log('the finished game is on the past-results page');
+    await Promise.all([ana, ben, cleo].map((p) => p.context().close()));
+  }
+}
+
+// Dora plays against two bots on a clocked table, to the end.
+async function againstBots(browser) {
+  const dora = await openPage(browser, desktop);
+  await dora.goto(`${BASE}/#/`);
+  await chooseName(dora, 'Dora');
+  await dora.waitForSelector('[data-testid=my-name]');
+  // A custom clock: 12 s a turn and 3 s of reserve, short enough to run out of once on purpose.
+  await dora.selectOption('#opt-seats', '3');
+  await dora.selectOption('#opt-clock', 'custom');
+  await dora.fill('#opt-turn-s', '12');
+  await dora.fill('#opt-reserve-s', '3');
+  await dora.click('#create-table');
+  await dora.waitForSelector('#add-bot:not([disabled])');
+  const clockText = await dora.textContent('.waiting .table-clock');
+  check(/12 s a turn \+ 3 s reserve/.test(clockText), `the waiting room shows the clock: ${clockText}`);
+
+  // A bot, removed again; then two bots, and the full table starts by itself.
+  await dora.click('#add-bot');
+  await dora.waitForSelector('.waiting .seats li.bot[data-seat="1"] .badge.bot');
+  await dora.click('.waiting .seats li[data-seat="1"] button:has-text("Remove")');
+  await dora.waitForSelector('.waiting .seats li.free[data-seat="1"]');
+  await dora.click('#add-bot');
+  await dora.waitForSelector('.waiting .seats li.bot[data-seat="1"]');
+  await shot(dora, 'waiting-room-bot');
+  await dora.click('#add-bot');
+  await dora.waitForSelector('.board');
+  const summary = await hook(dora, () => window.__romirami.page.summary());
+  const me = (await pageState(dora)).role.seat;
+  check(summary.bots.filter(Boolean).length === 2 && !summary.bots[me], `two bots and Dora: ${JSON.stringify(summary.bots)}`);
+  check(await dora.locator('.player.bot .badge.bot').count() === 2, 'the bot seats are marked');
+  log('Dora plays against two bots');
+
+  let moves = 0;
+  let ranOut = false;
+  let reclaims = 0;
+  for (;;) {
+    timeLeft();
+    await dora.waitForFunction(() => {
+      const p = window.__romirami.page;
+      return p.result() != null || p.legal() != null || document.querySelector('#take-seat-back:not([disabled])') != null;
+    }, null, { timeout: Math.min(60000, timeLeft()) });
+    let state = await pageState(dora);
+    if (state.over) break;
+    if (await dora.locator('#take-seat-back:not([disabled])').count()) {
+      // Out of time (once on purpose, maybe again on a slow machine): take the seat back.
+      await dora.click('#take-seat-back');
+      reclaims += 1;
+      log('Dora takes her seat back');
+      continue;
+    }
+
+    // Once, a few moves in: the clocks count down, then Dora lets her time run out.
+    if (!ranOut && moves >= 6) {
+      await dora.waitForSelector(`.player[data-seat="${me}"] .seat-clock.running`);
+      const turnClock = await dora.textContent('[data-clock-turn]');
+      check(/^\d+:\d\d (left|of reserve left)$/.test(turnClock.trim()), `the turn's countdown is shown: ${turnClock}`);
+      const clocks = await hook(dora, () => window.__romirami.page.clocks());
+      check(clocks.toAct === me && clocks.reserves.length === 3, `the clocks are live: ${JSON.stringify(clocks)}`);
+      await shot(dora, 'table-bots-clock');
+      await dora.waitForSelector('#bot-notice', { timeout: Math.min(30000, timeLeft()) });
+      check(await dora.locator(`.player[data-seat="${me}"] .badge.bot`).count() === 1, 'Dora’s seat is marked as the bot’s');
+      await shot(dora, 'table-bot-for-you');
+      log('Dora ran out of time: the bot plays for her');
+      ranOut = true;
+      continue;
+    }
+
+    const action = choose(state.legal);
+    await perform(dora, action);
+    state = await settled(dora, state.n);
+    if (state.error) {
+      // Only a move sent as the clock ran out may be refused.
+      check(/bot/.test(state.error), `the server accepted ${JSON.stringify(action)}: ${state.error}`);
+      continue;
+    }
+    moves += 1;
+  }
+  check(ranOut && reclaims >= 1, 'Dora ran out of time and took her seat back');
+  await dora.waitForSelector('#end-title');
+  check(await dora.locator('table.scores .badge.bot').count() >= 2, 'the end screen marks the bots');
+  log(`the game against the bots is over; Dora played ${moves} moves`);
+  await shot(dora, 'end-bots');
+
+  const game = await openGamePage(dora);
+  const bots = game.players.filter((p) => p.bot).length;
+  const doraIndex = game.players.findIndex((p) => p.name === 'Dora');
+  check(bots === 2 && game.bot_actions[doraIndex] > 0, `the game page knows the bots and the bot's moves for Dora: ${JSON.stringify(game.bot_actions)}`);
+  const played = await dora.textContent('.game-page');
+  check(played.includes(`bot played ${game.bot_actions[doraIndex]} move`), 'the game page says how many moves the bot played for Dora');
+  await shot(dora, 'game-page-bots');
+  return dora;
+}
+
+// Dora starts a game against a bot and leaves it: every player has left, so it ends as abandoned.
+async function abandoned(dora) {
+  await dora.goto(`${BASE}/#/`);
+  await dora.waitForSelector('#create-table:not([disabled])');
+  await dora.selectOption('#opt-seats', '2');
+  await dora.selectOption('#opt-clock', 'none');
+  await dora.click('#create-table');
+  await dora.waitForSelector('#add-bot:not([disabled])');
+  const tableId = (await dora.inputValue('#invite-link')).match(/#\/table\/([0-9a-f-]+)/)[1];
+  await dora.click('#add-bot');
+  await dora.waitForSelector('.board');
+  check((await dora.textContent('.table-info .table-clock')).includes('No clock'), 'the table says it has no clock');
+  await dora.click('details.leave summary');
+  await dora.click('#leave-game');
+  await dora.waitForFunction(() => location.hash === '#/');
+  await dora.goto(`${BASE}/#/games/${tableId}`);
+  for (let attempt = 0; ; attempt += 1) {
+    const ok = await dora.waitForSelector('#game-title', { timeout: 3000 }).then(() => true, () => false);
+    if (ok) break;
+    check(attempt < 10, 'the abandoned game appears on its page');
+    await dora.reload();
+  }
+  check((await dora.textContent('#game-title')) === 'Abandoned game', 'the game page says the game was abandoned');
+  await dora.goto(`${BASE}/#/games`);
+  await dora.waitForSelector(`.game-row[data-game="${tableId}"] .badge.abandoned`);
+  await shot(dora, 'past-games-abandoned');
+  log('the game left by its only player is shown as abandoned');
+}
+
+async function main() {
+  log(`server ${BASE}, browser ${CHROME}, seed ${seed}`);
+  const browser = await chromium.launch({ executablePath: CHROME, headless: true, args: ['--no-sandbox'] });
+  try {
+    if (!process.env.E2E_ONLY || process.env.E2E_ONLY === 'players') await twoPlayers(browser);
+    if (!process.env.E2E_ONLY || process.env.E2E_ONLY === 'bots') await abandoned(await againstBots(browser));
+  } finally {
+    await browser.close();
+  }
+}
+
+main().then(() => {
+  log('PASSED');
+  process.exit(0);
+}, (error) => {
+  console.error(`[e2e] FAILED: ${error.stack ?? error}`);
+  process.exit(1);
+});

@@ -1,0 +1,140 @@
+// The one WebSocket to the game server (docs/protocol.md): says hello with the stored token (or a name
+// for a new guest), hands every server message to whoever listens for its type, numbers `act`s, and
+// reconnects by itself after a dropped connection, telling the page so it can join its table again
+// with `since` (protocol section 9).
+
+import { identity, saveIdentity, forgetToken } from './identity.js';
+
+const PROTOCOL = 1;
+
+export class Connection {
+  constructor(url) {
+    this.url = url;
+    this.ws = null;
+    this.player = null;
+    this.status = 'idle'; // idle | connecting | open | reconnecting | need_name
+    this.listeners = new Map();
+    this.nextActId = 1;
+    this.retries = 0;
+    this.everWelcomed = false;
+    this.waiters = [];
+    this.pendingName = null;
+    this.timer = null;
+  }
+
+  /** Calls `fn(msg)` for every server message of this type ('*' for all); returns an unsubscribe. */
+  on(type, fn) {
+    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
+    this.listeners.get(type).add(fn);
+    return () => this.listeners.get(type)?.delete(fn);
+  }
+
+  emit(type, msg) {
+    for (const fn of [...(this.listeners.get(type) ?? [])]) fn(msg);
+    for (const fn of [...(this.listeners.get('*') ?? [])]) fn(msg);
+  }
+
+  setStatus(status) {
+    this.status = status;
+    this.emit('status', { type: 'status', status, player: this.player });
+  }
+
+  /** Resolves with the player once welcomed; rejects with 'need_name' when there is no token and no name. */
+  ready(name = null) {
+    if (name) this.pendingName = name;
+    if (this.status === 'open') return Promise.resolve(this.player);
+    const { token } = identity();
+    if (!token && !this.pendingName) return Promise.reject(new Error('need_name'));
+    const promise = new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+    if (!this.ws) this.open();
+    else if (this.ws.readyState === WebSocket.OPEN) this.hello();
+    return promise;
+  }
+
+  open() {
+    clearTimeout(this.timer);
+    this.setStatus(this.everWelcomed ? 'reconnecting' : 'connecting');
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.addEventListener('open', () => this.hello());
+    ws.addEventListener('message', (e) => this.receive(e.data));
+    ws.addEventListener('close', () => this.closed(ws));
+  }
+
+  hello() {
+    const { token } = identity();
+    if (token) this.sendRaw({ type: 'hello', protocol: PROTOCOL, token });
+    else if (this.pendingName) this.sendRaw({ type: 'hello', protocol: PROTOCOL, name: this.pendingName });
+    else {
+      this.setStatus('need_name');
+      for (const w of this.waiters.splice(0)) w.reject(new Error('need_name'));
+    }
+  }
+
+  receive(data) {
+    let msg;
+    try { msg = JSON.parse(data); } catch { return; }
+    if (msg.type === 'welcome') {
+      this.player = msg.player;
+      saveIdentity({ id: msg.player.id, name: msg.player.name, ...(msg.token ? { token: msg.token } : {}) });
+      this.pendingName = null;
+      const again = this.everWelcomed;
+      this.everWelcomed = true;
+      this.retries = 0;
+      this.setStatus('open');
+      for (const w of this.waiters.splice(0)) w.resolve(this.player);
+      if (again) this.emit('reconnected', { type: 'reconnected', player: this.player });
+      return;
+    }
+    if (msg.type === 'error' && this.status !== 'open' && ['bad_token', 'bad_name', 'unsupported_protocol'].includes(msg.code)) {
+      if (msg.code === 'bad_token') {
+        // The server no longer knows this guest (a restart): start again as a new guest with the same name.
+        const { name } = identity();
+        forgetToken();
+        if (name) { this.pendingName = name; this.hello(); return; }
+      }
+      this.setStatus('need_name');
+      for (const w of this.waiters.splice(0)) w.reject(new Error(msg.message));
+      return;
+    }
+    this.emit(msg.type, msg);
+  }
+
+  closed(ws) {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    const wasOpen = this.status === 'open';
+    if (this.status === 'need_name' && !this.everWelcomed) return;
+    // Back off 0.3 s, 0.6 s, 1.2 s … up to 5 s between attempts.
+    const delay = wasOpen ? 150 : Math.min(5000, 300 * 2 ** this.retries++);
+    this.setStatus('reconnecting');
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  sendRaw(msg) {
+    if (this.ws?.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  /** Sends a message once greeted; returns false when the connection is down. */
+  send(msg) {
+    if (this.status !== 'open') return false;
+    return this.sendRaw(msg);
+  }
+
+  /** Sends an `act` and returns its id (the server echoes it in `ack` or `error`). */
+  act(table, action) {
+    const id = this.nextActId++;
+    return this.send({ type: 'act', table, id, action }) ? id : null;
+  }
+
+  /** Drops the socket as a network failure would (used by the end-to-end test). */
+  drop() {
+    this.ws?.close();
+  }
+}
+
+export const connection = new Connection(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);

@@ -1,0 +1,80 @@
+// Small DOM helpers shared by every page: `h` builds elements, `icon` draws a suit symbol from the
+// SVG sprite in index.html, `toast` shows a short message. No framework: pages rebuild their parts.
+
+/**
+ * Builds an element: h('button.primary', {onclick, type: 'button'}, 'Take').
+ * Attributes: `class`, `dataset`, `style`, event handlers as `on<event>`, booleans, aria-*.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const [name, ...classes] = tag.split('.');
+  const svg = name === 'svg' || name === 'use';
+  const el = svg ? document.createElementNS('http://www.w3.org/2000/svg', name) : document.createElement(name || 'div');
+  if (classes.length) el.setAttribute('class', classes.join(' '));
+  if (attrs == null || typeof attrs !== 'object' || attrs instanceof Node || Array.isArray(attrs)) {
+    children.unshift(attrs);
+    attrs = {};
+  }
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value == null || value === false) continue;
+    if (key === 'class') el.setAttribute('class', [el.getAttribute('class'), value].filter(Boolean).join(' '));
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key === 'style' && typeof value === 'object') Object.assign(el.style, value);
+    else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
+    else if (value === true) el.setAttribute(key, '');
+    else el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child == null || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** A suit symbol (ch, di, he, cl) from the sprite; decorative unless given a label. */
+export function icon(suit, label = null) {
+  const svg = h('svg', { class: `suit-icon suit-${suit}`, viewBox: '0 0 24 24', 'aria-hidden': label ? null : 'true', role: label ? 'img' : null, 'aria-label': label });
+  const use = h('use', {});
+  use.setAttribute('href', `#suit-${suit}`);
+  svg.append(use);
+  return svg;
+}
+
+/** Replaces an element's children. */
+export function replace(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+let toastTimer = null;
+/** A short message at the bottom of the screen, read out by screen readers. */
+export function toast(text, kind = 'info') {
+  const el = document.getElementById('toast');
+  el.textContent = text;
+  el.className = `toast show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.className = 'toast'; }, 3500);
+}
+
+/** Copies text to the clipboard, falling back to selecting it. */
+export async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast('Link copied');
+  } catch {
+    if (input) { input.select(); document.execCommand?.('copy'); }
+    toast('Select the link and copy it');
+  }
+}
+
+/** Formats an RFC 3339 time for people. */
+export function when(iso) {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
