@@ -20,6 +20,12 @@ pub struct Config {
     /// Messages waiting to be written to one connection; a client that lets more pile up is too slow
     /// and is disconnected.
     pub outgoing_queue: usize,
+    /// The read buffer of each WebSocket, in bytes: what one read from the socket takes at most. It is
+    /// held for the connection's life, so it is most of what an idle connection costs (about 120 KiB
+    /// with the default, tungstenite's). A small one (256 bytes, as `bench/run.sh` uses) makes idle
+    /// connections cheap, but a client sending an oversized frame then gets a reset instead of the
+    /// 1009 close: the server closes while the rest of the frame is still unread.
+    pub read_buffer_bytes: usize,
     /// How often the server pings an idle connection.
     pub ping_interval: Duration,
     /// A connection from which nothing (not even a pong) arrived for this long is closed.
@@ -62,6 +68,7 @@ impl Default for Config {
             max_strikes: 20.0,
             strike_decay: Duration::from_secs(3),
             outgoing_queue: 256,
+            read_buffer_bytes: 128 * 1024,
             ping_interval: Duration::from_secs(15),
             idle_timeout: Duration::from_secs(45),
             write_timeout: Duration::from_secs(10),

@@ -4,12 +4,13 @@
 //! - [`server`]: the axum router and [`run`], which serves a listener until shutdown;
 //! - [`ws`] and [`protocol`]: one WebSocket connection and the messages it speaks;
 //! - [`table`]: one task per table, owning its game; [`lobby`]: the live tables;
-//! - [`players`]: guests and their tokens; [`config`]: every limit;
+//! - [`players`]: guests and their tokens; [`config`]: every limit; [`metrics`]: `GET /metrics`;
 //! - [`store`]: PostgreSQL or SQLite: tables, the action log of every game, finished games;
 //! - [`api`]: the REST API over finished games, players and live tables, with its OpenAPI document;
-//! - [`client`] and [`bots`]: a client of the protocol, and bots that play with it;
+//! - [`client`] and [`bots`]: a client of the protocol, and bots that play with it; [`load`]: the load
+//!   generator and its baseline;
 //! - [`crash`]: the crash harness (SIGKILL at random moments, then checks that nothing was lost);
-//! - [`cli`]: the `romirami` command line (`serve`, `bots`, `simulate`, `verify`).
+//! - [`cli`]: the `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`).
 //!
 //! A server on a free port with a SQLite file, shut down again:
 //!
@@ -36,7 +37,9 @@ pub mod cli;
 pub mod client;
 pub mod config;
 pub mod crash;
+pub mod load;
 pub mod lobby;
+pub mod metrics;
 pub mod players;
 pub mod protocol;
 mod rate;

@@ -121,12 +121,21 @@ pub fn app(state: AppState) -> Router {
     let web_dir = state.config.web_dir.clone();
     // The REST API is public and read-only: any page may read it.
     let cors = CorsLayer::new().allow_origin(Any).allow_methods([Method::GET]);
-    let router = Router::new().route("/ws", get(upgrade)).merge(crate::api::routes().layer(cors)).with_state(state);
+    let router = Router::new()
+        .route("/ws", get(upgrade))
+        .route("/metrics", get(metrics))
+        .merge(crate::api::routes().layer(cors))
+        .with_state(state);
     match web_dir {
         // The client's pages: `/` is `index.html`; unknown paths are 404.
         Some(dir) => router.fallback_service(ServeDir::new(dir)),
         None => router,
     }
+}
+
+/// The metrics, in the Prometheus text format (see [`crate::metrics`]).
+async fn metrics() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], crate::metrics::render())
 }
 
 /// Whether a browser page from `origin` may open a socket: the server's own host, or one the operator
@@ -151,10 +160,15 @@ async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocke
     let id = ConnId(state.next_conn.fetch_add(1, Ordering::Relaxed));
     let limit = state.config.max_message_bytes;
     let guard = OpenConnections::open(&state.connections);
-    ws.max_message_size(limit).max_frame_size(limit).write_buffer_size(0).on_upgrade(move |socket| async move {
-        crate::ws::serve(socket, state, id).await;
-        drop(guard);
-    })
+    let read_buffer = state.config.read_buffer_bytes;
+    ws.max_message_size(limit).max_frame_size(limit).read_buffer_size(read_buffer).write_buffer_size(0).on_upgrade(
+        move |socket| async move {
+            let counted = crate::metrics::ConnectionMetric::open();
+            crate::ws::serve(socket, state, id).await;
+            drop(counted);
+            drop(guard);
+        },
+    )
 }
 
 /// Serves `listener` until `shutdown` completes; then stops accepting, tells every connected client

@@ -72,9 +72,14 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
             incoming = stream.next() => {
                 let Some(incoming) = incoming else { break None };
                 last_heard = Instant::now();
+                if matches!(incoming, Ok(Message::Text(_) | Message::Binary(_))) {
+                    crate::metrics::frame_received();
+                }
                 match incoming {
                     Ok(Message::Text(text)) => {
-                        if let Err(close) = conn.on_text(&text).await {
+                        // Boxed: handling a message can wait on the database, and that future is
+                        // large; inline, every idle connection would carry its room (kilobytes).
+                        if let Err(close) = Box::pin(conn.on_text(&text)).await {
                             break Some(close);
                         }
                     }
@@ -104,7 +109,7 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
             Some(outgoing) = queue.recv() => {
                 let Outgoing::Text(text) = outgoing;
                 match timeout(config.write_timeout, sink.send(Message::Text(text))).await {
-                    Ok(Ok(())) => {}
+                    Ok(Ok(())) => crate::metrics::frame_sent(),
                     _ => break None,
                 }
             }
@@ -134,6 +139,7 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
     let closing = close.is_some();
     if let Some(Close { code, reason, flush }) = close {
         debug!(conn = id.0, code, reason, "closing connection");
+        crate::metrics::closed(reason);
         let frame = CloseFrame { code, reason: reason.into() };
         let _ = timeout(config.write_timeout, async {
             if flush {

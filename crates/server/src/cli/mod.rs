@@ -1,4 +1,4 @@
-//! The `romirami` command line: one module per subcommand, each with its clap arguments and a `run`
+//! The `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`): one module per subcommand, each with its clap arguments and a `run`
 //! function that returns [`anyhow::Result`], so the commands can be called and tested without the
 //! binary.
 //!
@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand};
 
 pub mod bots;
 pub mod crash;
+pub mod load;
 pub mod serve;
 pub mod simulate;
 pub mod verify;
@@ -33,6 +34,9 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Play complete games on a running server with bot clients.
     Bots(bots::BotsArgs),
+    /// Load a running server (play games, or hold idle connections), or measure the echo baseline or the
+    /// store, and report connections, actions/s, latency and memory.
+    Load(load::LoadArgs),
     /// Play complete games with random legal moves and write one record file per game.
     Simulate(simulate::SimulateArgs),
     /// Replay record files through the rules and report every record that breaks one.
@@ -59,6 +63,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Bots(args) => {
             bots::run_bots(&args)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Load(args) => {
+            load::run_load(&args)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Simulate(args) => {

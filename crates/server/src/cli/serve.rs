@@ -27,6 +27,15 @@ pub struct ServeArgs {
     /// The folder of the web client to serve at `/` (default: `web/` here, or in the source tree).
     #[arg(long, env = "ROMIRAMI_WEB_DIR")]
     pub web_dir: Option<std::path::PathBuf>,
+    /// Messages a connection may send per second, on average (raise it for load tests that play fast).
+    #[arg(long, default_value_t = Config::default().messages_per_second)]
+    pub messages_per_second: f64,
+    /// Messages a connection may send in a burst above the average.
+    #[arg(long, default_value_t = Config::default().message_burst)]
+    pub message_burst: f64,
+    /// The read buffer of each WebSocket, in bytes: most of what an idle connection costs.
+    #[arg(long, default_value_t = Config::default().read_buffer_bytes)]
+    pub read_buffer_bytes: usize,
 }
 
 /// Serves until ctrl-c or SIGTERM, then shuts down gracefully.
@@ -36,6 +45,8 @@ pub struct ServeArgs {
 pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
     init_tracing();
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    // Each connection is a file: take every one the system allows this process.
+    let _ = crate::load::raise_open_files_limit();
     runtime.block_on(async {
         let store = Store::connect(&args.database_url)
             .await
@@ -46,6 +57,9 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
         let config = Config {
             allowed_origins: args.allowed_origins.clone(),
             web_dir: args.web_dir.clone().or_else(crate::config::default_web_dir),
+            messages_per_second: args.messages_per_second,
+            message_burst: args.message_burst,
+            read_buffer_bytes: args.read_buffer_bytes,
             bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
             ..Config::default()
         };

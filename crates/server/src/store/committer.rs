@@ -87,7 +87,9 @@ async fn run(store: Store, mut receiver: mpsc::Receiver<Job>, max_batch: usize, 
     while receiver.recv_many(&mut jobs, max_batch).await > 0 {
         rows.clear();
         rows.extend(jobs.iter().map(|(row, _)| row.clone()));
+        let began = std::time::Instant::now();
         let outcome = store.append_actions(&rows).await;
+        crate::metrics::commit(began, rows.len(), outcome.is_ok());
         stats.transactions.fetch_add(1, Ordering::Relaxed);
         let counter = if outcome.is_ok() { &stats.rows } else { &stats.failed_rows };
         counter.fetch_add(rows.len() as u64, Ordering::Relaxed);

@@ -427,6 +427,7 @@ impl Table {
         let handle = TableHandle { id: self.id, commands };
         self.lobby.register(handle.clone());
         self.publish();
+        crate::metrics::table_state(None, Some(self.state));
         tokio::spawn(self.run(inbox));
         handle
     }
@@ -461,6 +462,7 @@ impl Table {
         if self.state != TableState::Finished {
             self.lobby.release_hosting(self.host);
         }
+        crate::metrics::table_state(Some(self.state), None);
         self.lobby.unregister(self.id);
         // Whoever sent a command while the table was closing learns that it is gone.
         inbox.close();
@@ -784,6 +786,7 @@ impl Table {
         let game = Game::new(self.seats.len(), seed).expect("2 to 4 seated players");
         self.game = Some(game);
         self.started_at = Some(started_at);
+        crate::metrics::table_state(Some(self.state), Some(TableState::Playing));
         self.state = TableState::Playing;
         info!(table = %self.id, players = self.seats.len(), "game started");
         self.turn_changed();
@@ -873,6 +876,7 @@ impl Table {
 
     /// A seated player's action: refused unless the seat is theirs to play now.
     async fn act(&mut self, from: &Sender, id: u64, action: romirami_engine::Action) {
+        let received = std::time::Instant::now();
         let table = self.id;
         let refuse = |code, message: String| {
             from.out.send_msg(&ServerMsg::error(Some(table), Some(id), code, message));
@@ -890,6 +894,7 @@ impl Table {
         match self.play(seat, action, false).await {
             Ok(events) => {
                 from.out.send_msg(&ServerMsg::Ack { table: self.id, id, events });
+                crate::metrics::action_applied(received);
                 self.after_play();
             }
             Err((code, message)) => refuse(code, message),
@@ -1106,6 +1111,7 @@ impl Table {
     }
 
     fn finish(&mut self) {
+        crate::metrics::table_state(Some(self.state), Some(TableState::Finished));
         self.state = TableState::Finished;
         (self.bot_due, self.abandon_due, self.to_act) = (None, None, None);
         self.lobby.release_hosting(self.host);

@@ -74,6 +74,9 @@ impl Outbox {
 
     /// Serializes and queues a message, as [`Outbox::send`].
     pub fn send_msg(&self, message: &ServerMsg) -> bool {
+        if let ServerMsg::Error { code, .. } = message {
+            crate::metrics::rejected(*code);
+        }
         self.send(Outgoing::Text(message.to_json().into()))
     }
 }

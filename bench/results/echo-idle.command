@@ -1,0 +1,1 @@
+romirami load --echo --idle --connections 19000 --duration 15 --source-ip 127.0.0.101

@@ -1,0 +1,500 @@
+//! `romirami load`: the load generator. Plays games, holds idle connections, or measures the echo
+//! baseline or the store, and reports what it measured (see [`crate::load`]).
+//!
+//! The report goes to standard output (and, with `--json`, to a file); the live progress line goes to
+//! standard error.
+
+use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+use tokio::sync::mpsc;
+
+use crate::load::{self, Aggregate, Snapshot, WorkerPlan, Workload, persist};
+use crate::store::Store;
+
+/// Connections one process keeps below its open-file limit, for its other files.
+const SPARE_FILES: u64 = 100;
+
+/// The arguments of `romirami load`.
+#[derive(Clone, Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("mode").args(["idle", "echo", "persist"]).multiple(true)))]
+pub struct LoadArgs {
+    /// The servers' WebSocket addresses (ws://HOST:PORT/ws); tables and connections are spread over
+    /// them. May be given more than once, or comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub server: Vec<String>,
+    /// Hold connections that only say hello and answer pings, instead of playing.
+    #[arg(long)]
+    pub idle: bool,
+    /// With --idle: do not say hello (a new guest is a durable write to the server's database), only
+    /// hold the WebSocket open.
+    #[arg(long, requires = "idle")]
+    pub no_hello: bool,
+    /// The baseline: start bare tokio-tungstenite echo servers and measure round trips of one frame per
+    /// connection on them (with --idle: hold idle connections on them).
+    #[arg(long, conflicts_with = "server")]
+    pub echo: bool,
+    /// Echo servers to start with --echo (each holds at most its open-file limit of connections).
+    #[arg(long, default_value_t = 1)]
+    pub echo_servers: usize,
+    /// Connections to open (with --idle or --echo).
+    #[arg(long, default_value_t = 1000)]
+    pub connections: usize,
+    /// Tables to keep playing.
+    #[arg(long, default_value_t = 100)]
+    pub tables: usize,
+    /// Seats per table.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=4))]
+    pub players: u8,
+    /// One action per table (per connection with --echo) every this many milliseconds; 0 for as fast
+    /// as the server answers.
+    #[arg(long, default_value_t = 2000)]
+    pub interval_ms: u64,
+    /// The size of each echoed frame, in bytes.
+    #[arg(long, default_value_t = 256)]
+    pub payload_bytes: usize,
+    /// Seconds to hold or play once every connection is up.
+    #[arg(long, default_value_t = 10.0)]
+    pub duration: f64,
+    /// Worker processes; by default as many as the connections need under this process's open-file
+    /// limit.
+    #[arg(long)]
+    pub processes: Option<usize>,
+    /// The source address of the first worker; worker i connects from this address plus i (loopback
+    /// addresses 127.0.0.0/8 all work on Linux), so that each has its own ephemeral ports. Default:
+    /// 127.0.0.2 when there are several workers, the system's choice for one.
+    #[arg(long)]
+    pub source_ip: Option<Ipv4Addr>,
+    /// Connections in their handshake at once, per worker.
+    #[arg(long, default_value_t = 64)]
+    pub ramp_concurrency: usize,
+    /// A server process (on this machine) whose resident memory to report per connection. May be given
+    /// more than once.
+    #[arg(long)]
+    pub server_pid: Vec<u32>,
+    /// Also write the report as JSON to this file.
+    #[arg(long)]
+    pub json: Option<std::path::PathBuf>,
+    /// Measure the store at this database URL instead of a server: finished games and single actions.
+    #[arg(long, value_name = "DATABASE_URL")]
+    pub persist: Option<String>,
+    /// Games to store (with --persist).
+    #[arg(long, default_value_t = 2000)]
+    pub games: u64,
+    /// Tasks storing games at once (with --persist).
+    #[arg(long, default_value_t = 16)]
+    pub concurrency: usize,
+    /// The most actions in one group commit (with --persist).
+    #[arg(long, default_value_t = 1024)]
+    pub max_batch: usize,
+    /// Run one worker's plan and print its snapshots as JSON lines (used by the tool itself).
+    #[arg(long, hide = true)]
+    pub worker: Option<String>,
+    /// Run only an echo server on this address, printing `listening on ADDR` (used by --echo).
+    #[arg(long, value_name = "ADDR")]
+    pub echo_server: Option<SocketAddr>,
+}
+
+/// What a run measured, as written with `--json`.
+#[derive(Debug, Default, Serialize)]
+pub struct LoadReport {
+    /// `play`, `idle`, `echo` or `echo-idle`.
+    pub mode: String,
+    /// The servers' addresses.
+    pub servers: Vec<String>,
+    /// Worker processes.
+    pub processes: usize,
+    /// Seconds measured (every connection up).
+    pub window_seconds: f64,
+    /// The most connections held at once.
+    pub connections: u64,
+    /// The most tables playing at once.
+    pub tables: u64,
+    /// Actions (round trips, for echo) per second in the window.
+    pub actions_per_second: f64,
+    /// Games finished per second in the window.
+    pub games_per_second: f64,
+    /// Data frames per second in the window, both ways.
+    pub frames_per_second: f64,
+    /// Action latency percentiles, milliseconds.
+    pub latency_ms: Percentiles,
+    /// Errors during the whole run.
+    pub errors: u64,
+    /// Connections lost during the whole run.
+    pub disconnects: u64,
+    /// Connections that could not be opened.
+    pub connect_failures: u64,
+    /// The first error, if any.
+    pub first_error: Option<String>,
+    /// The servers' resident memory before the run, bytes.
+    pub server_rss_before: u64,
+    /// The servers' resident memory with the most connections open, bytes.
+    pub server_rss_at_peak: u64,
+    /// What each connection added to the servers' resident memory, bytes.
+    pub server_bytes_per_connection: f64,
+}
+
+/// Latency percentiles, in milliseconds.
+#[derive(Debug, Default, Serialize)]
+pub struct Percentiles {
+    /// Median.
+    pub p50: f64,
+    /// 95th percentile.
+    pub p95: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// The largest.
+    pub max: f64,
+}
+
+/// Runs `romirami load`.
+///
+/// # Errors
+/// When the arguments do not make sense, a server or the database cannot be reached, or a worker
+/// cannot be started.
+pub fn run_load(args: &LoadArgs) -> anyhow::Result<()> {
+    let open_files = load::raise_open_files_limit().unwrap_or(1024);
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    if let Some(plan) = &args.worker {
+        let plan: WorkerPlan = serde_json::from_str(plan).context("reading the worker's plan")?;
+        return runtime.block_on(worker_main(plan));
+    }
+    if let Some(address) = args.echo_server {
+        return runtime.block_on(async {
+            let listener =
+                tokio::net::TcpListener::bind(address).await.with_context(|| format!("binding {address}"))?;
+            println!("listening on {}", listener.local_addr()?);
+            std::io::stdout().flush()?;
+            Ok(load::echo::serve(listener).await?)
+        });
+    }
+    if let Some(url) = &args.persist {
+        return runtime.block_on(run_persist(args, url));
+    }
+    runtime.block_on(run_network(args, open_files))
+}
+
+async fn worker_main(plan: WorkerPlan) -> anyhow::Result<()> {
+    let (sender, mut snapshots) = mpsc::channel(16);
+    let worker = tokio::spawn(load::run_worker(plan, sender));
+    let mut stdout = std::io::stdout();
+    while let Some(snapshot) = snapshots.recv().await {
+        writeln!(stdout, "{}", serde_json::to_string(&snapshot)?)?;
+        stdout.flush()?;
+    }
+    worker.await.context("the worker failed")?
+}
+
+/// The address of a server given as ws://HOST:PORT/PATH, http://..., or HOST:PORT.
+fn parse_server(server: &str) -> anyhow::Result<(SocketAddr, String)> {
+    let url = super::bots::websocket_url(server);
+    let rest = url.strip_prefix("ws://").with_context(|| format!("{server}: only ws:// servers can be loaded"))?;
+    let (host, path) = rest.split_once('/').map_or((rest, "/ws".to_owned()), |(h, p)| (h, format!("/{p}")));
+    let address = std::net::ToSocketAddrs::to_socket_addrs(host)
+        .with_context(|| format!("resolving {host}"))?
+        .next()
+        .with_context(|| format!("{host} has no address"))?;
+    Ok((address, path))
+}
+
+/// Starts an echo server process; returns it and its address.
+async fn start_echo_server() -> anyhow::Result<(Child, SocketAddr)> {
+    let exe = std::env::current_exe().context("finding this program")?;
+    let mut child = Command::new(exe)
+        .args(["load", "--echo-server", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .context("starting an echo server")?;
+    let stdout = child.stdout.take().context("the echo server's output")?;
+    let line = BufReader::new(stdout).lines().next_line().await?.context("the echo server said nothing")?;
+    let address = line.strip_prefix("listening on ").context("the echo server's address")?.parse()?;
+    Ok((child, address))
+}
+
+async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
+    let mut echo_children = Vec::new();
+    let (servers, path) = if args.echo {
+        let mut servers = Vec::new();
+        for _ in 0..args.echo_servers.max(1) {
+            let (child, address) = start_echo_server().await?;
+            echo_children.push(child);
+            servers.push(address);
+        }
+        (servers, "/".to_owned())
+    } else {
+        if args.server.is_empty() {
+            bail!("name the server to load with --server (or measure the baseline with --echo)");
+        }
+        let parsed = args.server.iter().map(|s| parse_server(s)).collect::<anyhow::Result<Vec<_>>>()?;
+        let path = parsed[0].1.clone();
+        (parsed.into_iter().map(|(a, _)| a).collect(), path)
+    };
+    let mut pids = args.server_pid.clone();
+    pids.extend(echo_children.iter().filter_map(Child::id));
+    let workload = match (args.echo, args.idle) {
+        (_, true) => Workload::Idle { connections: args.connections, hello: !args.echo && !args.no_hello },
+        (true, false) => Workload::Echo {
+            connections: args.connections,
+            payload_bytes: args.payload_bytes,
+            interval_ms: args.interval_ms,
+        },
+        (false, false) => Workload::Play { tables: args.tables, players: args.players, interval_ms: args.interval_ms },
+    };
+    let mode = match (args.echo, args.idle) {
+        (true, true) => "echo-idle",
+        (true, false) => "echo",
+        (false, true) => "idle",
+        (false, false) => "play",
+    };
+    let per_process = open_files.saturating_sub(SPARE_FILES).max(1) as usize;
+    let processes = args.processes.unwrap_or_else(|| workload.connections().div_ceil(per_process)).max(1);
+    let units = workload.units();
+    if processes > units {
+        bail!("{processes} worker processes for {units} tables or connections: use fewer processes");
+    }
+    let source_base = args.source_ip.or((processes > 1).then_some(Ipv4Addr::new(127, 0, 0, 2)));
+    let plans: Vec<WorkerPlan> = (0..processes)
+        .map(|index| WorkerPlan {
+            index,
+            workload: workload.share(units / processes + usize::from(index < units % processes)),
+            servers: servers.clone(),
+            path: path.clone(),
+            source: source_base.map(|base| IpAddr::V4(Ipv4Addr::from(u32::from(base) + index as u32))),
+            duration_s: args.duration,
+            ramp_concurrency: args.ramp_concurrency,
+        })
+        .collect();
+    let rss = |pids: &[u32]| pids.iter().filter_map(|&pid| load::resident_bytes(pid)).sum::<u64>();
+    let rss_before = rss(&pids);
+    let (sender, mut snapshots) = mpsc::channel::<(usize, Snapshot)>(1024);
+    let mut children = Vec::new();
+    if processes == 1 {
+        let (inner, mut inner_snapshots) = mpsc::channel(16);
+        let plan = plans[0].clone();
+        tokio::spawn(async move {
+            let worker = tokio::spawn(load::run_worker(plan, inner));
+            while let Some(snapshot) = inner_snapshots.recv().await {
+                if sender.send((0, snapshot)).await.is_err() {
+                    break;
+                }
+            }
+            if let Ok(Err(error)) = worker.await {
+                let failed =
+                    Snapshot { done: true, errors: 1, first_error: Some(error.to_string()), ..Snapshot::default() };
+                let _ = sender.send((0, failed)).await;
+            }
+        });
+    } else {
+        for (index, plan) in plans.iter().enumerate() {
+            children.push(load::spawn_worker(index, plan, sender.clone())?);
+        }
+        drop(sender);
+    }
+    let progress = ProgressBar::new_spinner();
+    progress.set_style(
+        ProgressStyle::with_template("{elapsed:>4} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    let mut aggregate = Aggregate::new(processes);
+    let mut second = load::Totals::default();
+    let mut rss_at_peak = rss_before;
+    let mut peak = 0;
+    let mut last_line = Instant::now();
+    while let Some((index, snapshot)) = snapshots.recv().await {
+        aggregate.add(index, &snapshot, load::REPORT_EVERY.as_secs_f64());
+        second.add_snapshot(&snapshot);
+        if aggregate.connections() >= peak && aggregate.connections() > 0 {
+            peak = aggregate.connections();
+            rss_at_peak = rss(&pids);
+        }
+        if last_line.elapsed() >= Duration::from_millis(950) {
+            let seconds = last_line.elapsed().as_secs_f64();
+            last_line = Instant::now();
+            let per_conn = per_connection(rss(&pids), rss_before, aggregate.connections());
+            let line = format!(
+                "{} conns {} tables {} | {:.0} actions/s, {:.0} frames/s | latency ms p50 {:.2} p95 {:.2} p99 {:.2} max {:.2} | errors {} disconnects {} | server {:.0} B/conn",
+                if aggregate.measuring() { "measuring" } else { "setting up" },
+                aggregate.connections(),
+                aggregate.tables(),
+                second.actions as f64 / seconds,
+                (second.frames_sent + second.frames_received) as f64 / seconds,
+                second.latency_ms(0.5),
+                second.latency_ms(0.95),
+                second.latency_ms(0.99),
+                second.max_latency_ms(),
+                aggregate.run.errors,
+                aggregate.run.disconnects,
+                per_conn,
+            );
+            if progress.is_hidden() {
+                eprintln!("{line}");
+            } else {
+                progress.set_message(line);
+                progress.tick();
+            }
+            second = load::Totals::default();
+        }
+        if aggregate.all_done() {
+            break;
+        }
+    }
+    progress.finish_and_clear();
+    for mut child in children {
+        let _ = child.wait().await;
+    }
+    for mut child in echo_children {
+        let _ = child.kill().await;
+    }
+    let window = &aggregate.window;
+    let seconds = aggregate.window_seconds.max(1e-9);
+    let report = LoadReport {
+        mode: mode.to_owned(),
+        servers: servers.iter().map(ToString::to_string).collect(),
+        processes,
+        window_seconds: aggregate.window_seconds,
+        connections: aggregate.peak_connections,
+        tables: aggregate.peak_tables,
+        actions_per_second: window.actions as f64 / seconds,
+        games_per_second: window.games as f64 / seconds,
+        frames_per_second: (window.frames_sent + window.frames_received) as f64 / seconds,
+        latency_ms: Percentiles {
+            p50: window.latency_ms(0.5),
+            p95: window.latency_ms(0.95),
+            p99: window.latency_ms(0.99),
+            max: window.max_latency_ms(),
+        },
+        errors: aggregate.run.errors,
+        disconnects: aggregate.run.disconnects,
+        connect_failures: aggregate.run.connect_failures,
+        first_error: aggregate.first_error.clone(),
+        server_rss_before: rss_before,
+        server_rss_at_peak: rss_at_peak,
+        server_bytes_per_connection: per_connection(rss_at_peak, rss_before, aggregate.peak_connections),
+    };
+    print_report(&report, !pids.is_empty());
+    if let Some(path) = &args.json {
+        std::fs::write(path, serde_json::to_string_pretty(&report)?)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn per_connection(rss: u64, before: u64, connections: u64) -> f64 {
+    if connections == 0 { 0.0 } else { rss.saturating_sub(before) as f64 / connections as f64 }
+}
+
+fn print_report(report: &LoadReport, with_memory: bool) {
+    println!(
+        "mode {} against {} server(s), {} worker process(es)",
+        report.mode,
+        report.servers.len(),
+        report.processes
+    );
+    println!(
+        "measured for {:.1} s with {} connections, {} tables",
+        report.window_seconds, report.connections, report.tables
+    );
+    println!(
+        "{:.0} actions/s, {:.1} games/s, {:.0} frames/s",
+        report.actions_per_second, report.games_per_second, report.frames_per_second
+    );
+    let l = &report.latency_ms;
+    println!("latency ms: p50 {:.3} p95 {:.3} p99 {:.3} max {:.3}", l.p50, l.p95, l.p99, l.max);
+    println!(
+        "errors {}, disconnects {}, connect failures {}",
+        report.errors, report.disconnects, report.connect_failures
+    );
+    if let Some(error) = &report.first_error {
+        println!("first error: {error}");
+    }
+    if with_memory {
+        println!(
+            "server memory: {:.1} MiB before, {:.1} MiB at the peak: {:.0} bytes per connection",
+            report.server_rss_before as f64 / 1048576.0,
+            report.server_rss_at_peak as f64 / 1048576.0,
+            report.server_bytes_per_connection
+        );
+    }
+}
+
+/// What `--persist` measured, as written with `--json`.
+#[derive(Debug, Serialize)]
+struct PersistReport {
+    games: u64,
+    games_per_second: f64,
+    games_with_actions_per_second: f64,
+    game_actions_per_second: f64,
+    game_latency_ms: Percentiles,
+    tables: usize,
+    actions: u64,
+    transactions: u64,
+    actions_per_second: f64,
+    rows_per_transaction: f64,
+    commit_latency_ms: Percentiles,
+}
+
+fn percentiles(histogram: &hdrhistogram::Histogram<u64>) -> Percentiles {
+    let ms = |q: f64| histogram.value_at_quantile(q) as f64 / 1000.0;
+    Percentiles { p50: ms(0.5), p95: ms(0.95), p99: ms(0.99), max: histogram.max() as f64 / 1000.0 }
+}
+
+async fn run_persist(args: &LoadArgs, url: &str) -> anyhow::Result<()> {
+    let store = Store::connect(url).await.context("connecting to the database")?;
+    let games = persist::games(&store, args.games, usize::from(args.players), args.concurrency).await?;
+    let games_per_second = games.games as f64 / games.finish_seconds;
+    let lifecycle_per_second = games.games as f64 / (games.play_seconds + games.finish_seconds);
+    println!(
+        "games: {} {}-player games with {} action rows stored in {:.2} s, then finished in {:.2} s: {:.0} finished games/s ({:.0} games/s with their actions)",
+        games.games,
+        args.players,
+        games.actions,
+        games.play_seconds,
+        games.finish_seconds,
+        games_per_second,
+        lifecycle_per_second,
+    );
+    let game_latency = percentiles(&games.latency_us);
+    println!(
+        "  finishing one game ms: p50 {:.2} p99 {:.2} max {:.2}",
+        game_latency.p50, game_latency.p99, game_latency.max
+    );
+    let actions = persist::actions(&store, args.tables, Duration::from_secs_f64(args.duration), args.max_batch).await?;
+    let commit_latency = percentiles(&actions.latency_us);
+    let actions_per_second = actions.actions as f64 / actions.seconds;
+    let rows_per_transaction = actions.actions as f64 / actions.transactions.max(1) as f64;
+    println!(
+        "actions: {} tables committing one action at a time: {:.0} actions/s in {} transactions ({:.1} rows each)",
+        args.tables, actions_per_second, actions.transactions, rows_per_transaction
+    );
+    println!(
+        "  submit to durable ms: p50 {:.2} p95 {:.2} p99 {:.2} max {:.2}",
+        commit_latency.p50, commit_latency.p95, commit_latency.p99, commit_latency.max
+    );
+    store.close().await;
+    if let Some(path) = &args.json {
+        let report = PersistReport {
+            games: games.games,
+            games_per_second,
+            games_with_actions_per_second: lifecycle_per_second,
+            game_actions_per_second: games.actions as f64 / games.play_seconds,
+            game_latency_ms: game_latency,
+            tables: args.tables,
+            actions: actions.actions,
+            transactions: actions.transactions,
+            actions_per_second,
+            rows_per_transaction,
+            commit_latency_ms: commit_latency,
+        };
+        std::fs::write(path, serde_json::to_string_pretty(&report)?)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,415 @@
+//! The load generator behind `romirami load`: measures a running server the way its operators see it.
+//!
+//! A run is one [`Workload`] carried out by one or more *workers*. A worker opens its share of the
+//! connections (from its own loopback source address, so that many workers do not run out of
+//! ephemeral ports), holds them or plays games on them for the run's duration, and reports a
+//! [`Snapshot`] every second: connections held, tables playing, and what happened in that second
+//! (actions, frames, errors, disconnects, the latency of every action). One process holds at most
+//! as many connections as its open-file limit allows, so a large run starts several worker processes
+//! of the same binary ([`spawn_worker`]) and adds up their snapshots ([`Aggregate`]).
+//!
+//! The workloads:
+//! - [`Workload::Play`]: tables of 2 to 4 bot players play complete games at a chosen pace (one action
+//!   per table every interval); the latency of an action runs from sending it to the moment the last
+//!   seat has received the events it caused.
+//! - [`Workload::Idle`]: connections that say hello and then only answer pings.
+//! - [`Workload::Echo`]: the baseline. Each connection sends a text frame and waits for it to come back,
+//!   against [`echo::serve`], a bare tokio-tungstenite echo server: what a WebSocket server does at all
+//!   on this machine, measured with the same connection code.
+//!
+//! [`persist`] measures the store alone: finished games and single actions committed to a database.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use hdrhistogram::Histogram;
+use serde::{Deserialize, Serialize};
+
+pub mod conn;
+pub mod echo;
+mod idle;
+pub mod persist;
+mod play;
+mod worker;
+
+pub use worker::{REPORT_EVERY, run_worker, spawn_worker};
+
+/// What the connections of a run do.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Workload {
+    /// Tables of bots playing complete games, one after another.
+    Play {
+        /// Tables to keep playing.
+        tables: usize,
+        /// Seats per table, 2 to 4.
+        players: u8,
+        /// One action per table every this many milliseconds; 0 plays as fast as the server answers.
+        interval_ms: u64,
+    },
+    /// Connections that say hello and then only answer pings.
+    Idle {
+        /// Connections to hold.
+        connections: usize,
+        /// Whether to say hello (not to an echo server, which would only echo it).
+        hello: bool,
+    },
+    /// Round trips of one text frame, against an echo server.
+    Echo {
+        /// Connections, each with one frame in flight.
+        connections: usize,
+        /// The size of each frame, in bytes.
+        payload_bytes: usize,
+        /// A pause between round trips on one connection, in milliseconds; 0 for none.
+        interval_ms: u64,
+    },
+}
+
+impl Workload {
+    /// The connections this workload opens.
+    pub fn connections(&self) -> usize {
+        match self {
+            Workload::Play { tables, players, .. } => tables * usize::from(*players),
+            Workload::Idle { connections, .. } | Workload::Echo { connections, .. } => *connections,
+        }
+    }
+
+    /// The same workload with only `part` of its tables or connections (at least one).
+    pub fn share(&self, part: usize) -> Workload {
+        let part = part.max(1);
+        match self.clone() {
+            Workload::Play { players, interval_ms, .. } => Workload::Play { tables: part, players, interval_ms },
+            Workload::Idle { hello, .. } => Workload::Idle { connections: part, hello },
+            Workload::Echo { payload_bytes, interval_ms, .. } => {
+                Workload::Echo { connections: part, payload_bytes, interval_ms }
+            }
+        }
+    }
+
+    /// How many units (tables or connections) the workload has.
+    pub fn units(&self) -> usize {
+        match self {
+            Workload::Play { tables, .. } => *tables,
+            Workload::Idle { connections, .. } | Workload::Echo { connections, .. } => *connections,
+        }
+    }
+}
+
+/// What one worker does: a workload against some servers, for a time.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct WorkerPlan {
+    /// The worker's number, which its players' names carry.
+    pub index: usize,
+    /// The workload.
+    pub workload: Workload,
+    /// The servers' addresses; tables and connections are spread over them in turn.
+    pub servers: Vec<SocketAddr>,
+    /// The WebSocket path on each server, like `/ws`.
+    pub path: String,
+    /// The local address to connect from (its port is chosen by the system), if any.
+    pub source: Option<IpAddr>,
+    /// How long to hold or play once every connection is up, in seconds.
+    pub duration_s: f64,
+    /// How many connections may be in their handshake at once.
+    pub ramp_concurrency: usize,
+}
+
+/// What a worker reports every second. Counts are for the second just past, except the gauges
+/// (`connections`, `tables`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// Every connection and table is set up (or failed to be): the measured part has begun.
+    pub ready: bool,
+    /// The worker is done; this is its last snapshot.
+    pub done: bool,
+    /// Connections open now.
+    pub connections: u64,
+    /// Tables playing now.
+    pub tables: u64,
+    /// Actions (round trips, for the echo workload) completed.
+    pub actions: u64,
+    /// Games finished.
+    pub games: u64,
+    /// WebSocket data frames sent.
+    pub frames_sent: u64,
+    /// WebSocket data frames received.
+    pub frames_received: u64,
+    /// Errors: refusals from the server, unexpected answers, timeouts.
+    pub errors: u64,
+    /// Connections the server closed or lost while they should have stayed open.
+    pub disconnects: u64,
+    /// Connections that could not be opened.
+    pub connect_failures: u64,
+    /// The latency of each action, in microseconds, as `(value, count)` pairs.
+    pub latency_us: Vec<(u64, u64)>,
+    /// The first error seen in this second, to show what went wrong.
+    pub first_error: Option<String>,
+}
+
+/// A latency histogram: 1 µs to 10 minutes, three significant digits.
+pub fn new_histogram() -> Histogram<u64> {
+    // The bounds are constants that hdrhistogram accepts.
+    Histogram::new_with_bounds(1, 600_000_000, 3).expect("constant histogram bounds are valid")
+}
+
+/// The counters a worker's tasks share; the reporter takes what accumulated each second.
+#[derive(Debug)]
+pub(crate) struct Counters {
+    pub(crate) connections: AtomicU64,
+    pub(crate) tables: AtomicU64,
+    pub(crate) actions: AtomicU64,
+    pub(crate) games: AtomicU64,
+    pub(crate) frames_sent: AtomicU64,
+    pub(crate) frames_received: AtomicU64,
+    pub(crate) errors: AtomicU64,
+    pub(crate) disconnects: AtomicU64,
+    pub(crate) connect_failures: AtomicU64,
+    /// The local ports of this worker's source address.
+    pub(crate) ports: conn::Ports,
+    /// Units (tables or connections) whose set-up is over, successfully or not.
+    pub(crate) set_up: AtomicUsize,
+    latency: Mutex<Histogram<u64>>,
+    first_error: Mutex<Option<String>>,
+}
+
+impl Default for Counters {
+    fn default() -> Counters {
+        Counters {
+            connections: AtomicU64::new(0),
+            tables: AtomicU64::new(0),
+            actions: AtomicU64::new(0),
+            games: AtomicU64::new(0),
+            frames_sent: AtomicU64::new(0),
+            frames_received: AtomicU64::new(0),
+            errors: AtomicU64::new(0),
+            disconnects: AtomicU64::new(0),
+            connect_failures: AtomicU64::new(0),
+            ports: conn::Ports::default(),
+            set_up: AtomicUsize::new(0),
+            latency: Mutex::new(new_histogram()),
+            first_error: Mutex::new(None),
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic while holding the lock leaves plain numbers behind; carry on with them.
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Counters {
+    pub(crate) fn add(counter: &AtomicU64, n: u64) {
+        counter.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// One action done, `latency` after it was sent.
+    pub(crate) fn action(&self, latency: Duration) {
+        Counters::add(&self.actions, 1);
+        let micros = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX).max(1);
+        // Values above the histogram's bound are saturated rather than lost.
+        lock(&self.latency).saturating_record(micros);
+    }
+
+    pub(crate) fn error(&self, what: impl FnOnce() -> String) {
+        Counters::add(&self.errors, 1);
+        let mut first = lock(&self.first_error);
+        if first.is_none() {
+            *first = Some(what());
+        }
+    }
+
+    /// What accumulated since the last call, and the gauges now.
+    pub(crate) fn take(&self, ready: bool, done: bool) -> Snapshot {
+        let take = |counter: &AtomicU64| counter.swap(0, Ordering::Relaxed);
+        let latency = std::mem::replace(&mut *lock(&self.latency), new_histogram());
+        Snapshot {
+            ready,
+            done,
+            connections: self.connections.load(Ordering::Relaxed),
+            tables: self.tables.load(Ordering::Relaxed),
+            actions: take(&self.actions),
+            games: take(&self.games),
+            frames_sent: take(&self.frames_sent),
+            frames_received: take(&self.frames_received),
+            errors: take(&self.errors),
+            disconnects: take(&self.disconnects),
+            connect_failures: take(&self.connect_failures),
+            latency_us: latency.iter_recorded().map(|v| (v.value_iterated_to(), v.count_at_value())).collect(),
+            first_error: lock(&self.first_error).take(),
+        }
+    }
+}
+
+/// Snapshots of every worker added up: the live figures, and the totals of the measured window (from
+/// the moment every worker is ready until the first one is done).
+#[derive(Debug)]
+pub struct Aggregate {
+    workers: Vec<WorkerState>,
+    /// Seconds in the measured window.
+    pub window_seconds: f64,
+    /// Totals of the measured window.
+    pub window: Totals,
+    /// Totals of the whole run (set-up included).
+    pub run: Totals,
+    /// The most connections held at once.
+    pub peak_connections: u64,
+    /// The most tables playing at once.
+    pub peak_tables: u64,
+    /// The first error of the run, if any.
+    pub first_error: Option<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct WorkerState {
+    ready: bool,
+    done: bool,
+    connections: u64,
+    tables: u64,
+}
+
+/// Sums over a span of snapshots.
+#[derive(Debug)]
+pub struct Totals {
+    /// Actions (or round trips).
+    pub actions: u64,
+    /// Games finished.
+    pub games: u64,
+    /// Data frames sent by the clients.
+    pub frames_sent: u64,
+    /// Data frames received by the clients.
+    pub frames_received: u64,
+    /// Errors.
+    pub errors: u64,
+    /// Unwanted disconnects.
+    pub disconnects: u64,
+    /// Connections that could not be opened.
+    pub connect_failures: u64,
+    /// Action latency in microseconds.
+    pub latency: Histogram<u64>,
+}
+
+impl Default for Totals {
+    fn default() -> Totals {
+        Totals {
+            actions: 0,
+            games: 0,
+            frames_sent: 0,
+            frames_received: 0,
+            errors: 0,
+            disconnects: 0,
+            connect_failures: 0,
+            latency: new_histogram(),
+        }
+    }
+}
+
+impl Totals {
+    /// Adds what a snapshot counted.
+    pub fn add_snapshot(&mut self, snapshot: &Snapshot) {
+        self.actions += snapshot.actions;
+        self.games += snapshot.games;
+        self.frames_sent += snapshot.frames_sent;
+        self.frames_received += snapshot.frames_received;
+        self.errors += snapshot.errors;
+        self.disconnects += snapshot.disconnects;
+        self.connect_failures += snapshot.connect_failures;
+        for &(value, count) in &snapshot.latency_us {
+            let _ = self.latency.record_n(value.max(1), count);
+        }
+    }
+
+    /// The latency at quantile `q` (0 to 1), in milliseconds.
+    pub fn latency_ms(&self, q: f64) -> f64 {
+        self.latency.value_at_quantile(q) as f64 / 1000.0
+    }
+
+    /// The largest latency, in milliseconds.
+    pub fn max_latency_ms(&self) -> f64 {
+        self.latency.max() as f64 / 1000.0
+    }
+}
+
+impl Aggregate {
+    /// An aggregate of `workers` workers.
+    pub fn new(workers: usize) -> Aggregate {
+        Aggregate {
+            workers: vec![WorkerState::default(); workers],
+            window_seconds: 0.0,
+            window: Totals::default(),
+            run: Totals::default(),
+            peak_connections: 0,
+            peak_tables: 0,
+            first_error: None,
+        }
+    }
+
+    /// Whether the measured window is open: every worker ready, none done.
+    pub fn measuring(&self) -> bool {
+        self.workers.iter().all(|w| w.ready && !w.done)
+    }
+
+    /// Whether every worker is done.
+    pub fn all_done(&self) -> bool {
+        self.workers.iter().all(|w| w.done)
+    }
+
+    /// Connections held now, over all workers.
+    pub fn connections(&self) -> u64 {
+        self.workers.iter().map(|w| w.connections).sum()
+    }
+
+    /// Tables playing now, over all workers.
+    pub fn tables(&self) -> u64 {
+        self.workers.iter().map(|w| w.tables).sum()
+    }
+
+    /// Adds worker `index`'s snapshot; `seconds` is the span it covers, for the window.
+    pub fn add(&mut self, index: usize, snapshot: &Snapshot, seconds: f64) {
+        if let Some(worker) = self.workers.get_mut(index) {
+            worker.ready |= snapshot.ready;
+            worker.done |= snapshot.done;
+            worker.connections = snapshot.connections;
+            worker.tables = snapshot.tables;
+        }
+        // A snapshot is in the window when its worker was ready for the whole second it covers (a
+        // worker marks ready only the seconds after the one in which it got ready) and every other
+        // worker is ready too. The window's length is the seconds so counted, shared among the workers.
+        if snapshot.ready && !snapshot.done && self.measuring() {
+            self.window.add_snapshot(snapshot);
+            self.window_seconds += seconds / self.workers.len() as f64;
+        }
+        self.run.add_snapshot(snapshot);
+        self.peak_connections = self.peak_connections.max(self.connections());
+        self.peak_tables = self.peak_tables.max(self.tables());
+        if self.first_error.is_none() {
+            self.first_error.clone_from(&snapshot.first_error);
+        }
+    }
+}
+
+/// Raises this process's soft limit on open files to its hard limit; returns the limit now.
+///
+/// # Errors
+/// When the system refuses.
+pub fn raise_open_files_limit() -> std::io::Result<u64> {
+    rlimit::increase_nofile_limit(u64::MAX)
+}
+
+/// The resident memory of process `pid`, in bytes, from `/proc/PID/status` (Linux).
+pub fn resident_bytes(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Counts a unit's set-up as over when dropped, however it ended.
+pub(crate) struct SetUp(pub(crate) Arc<Counters>);
+
+impl Drop for SetUp {
+    fn drop(&mut self) {
+        self.0.set_up.fetch_add(1, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,282 @@
+//! The store under load, without the network: how many finished games, and how many single actions,
+//! a database commits per second.
+//!
+//! - *Games*: `concurrency` tasks store whole games as a table does over a game's life: the table, the
+//!   start (seed and players) and every action (one batch); then, timed on its own, the finish of each
+//!   game (its record and a result per seat, one transaction), which is what "a finished game
+//!   committed" costs once its actions are stored. A game's actions are those of a real game, played
+//!   beforehand by the engine's random player, so the rows have their real sizes.
+//! - *Actions*: `tables` tasks each append one action at a time through the [`Committer`], waiting for
+//!   each to be durable before the next, as a table acknowledges an action only once it is committed;
+//!   the committer groups what waits into one transaction.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use hdrhistogram::Histogram;
+use romirami_engine::{Action, Game, RandomPlayer, Record, RecordMeta, Seat};
+use time::OffsetDateTime;
+use tokio::task::JoinSet;
+use uuid::Uuid;
+
+use super::new_histogram;
+use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId};
+use crate::store::{ActionRow, Committer, GamePlayer, Store, StoreError, TableRow};
+
+/// What the games benchmark measured.
+#[derive(Debug)]
+pub struct GamesReport {
+    /// Games stored.
+    pub games: u64,
+    /// Action rows stored with them.
+    pub actions: u64,
+    /// Seconds it took to store every game's table, start and actions.
+    pub play_seconds: f64,
+    /// Seconds it took then to finish every game (record and results).
+    pub finish_seconds: f64,
+    /// Time to finish one game, in microseconds.
+    pub latency_us: Histogram<u64>,
+}
+
+/// What the actions benchmark measured.
+#[derive(Debug)]
+pub struct ActionsReport {
+    /// Actions committed.
+    pub actions: u64,
+    /// Transactions they took.
+    pub transactions: u64,
+    /// Seconds it took.
+    pub seconds: f64,
+    /// From submitting one action to its commit, in microseconds.
+    pub latency_us: Histogram<u64>,
+}
+
+/// A finished game, to be stored again and again under new ids.
+struct Played {
+    seed: u64,
+    actions: Vec<(Seat, Action)>,
+    game: Game,
+}
+
+fn play(players: usize, seed: u64) -> Option<Played> {
+    let mut game = Game::new(players, seed).ok()?;
+    let mut bot = RandomPlayer::new(seed ^ 0x5eed);
+    let mut actions = Vec::new();
+    while let Some(seat) = game.to_act() {
+        let action = bot.choose(&game)?;
+        game.apply(seat, &action).ok()?;
+        actions.push((seat, action));
+    }
+    Some(Played { seed, actions, game })
+}
+
+fn players(count: usize) -> Vec<PlayerInfo> {
+    (0..count).map(|i| PlayerInfo { id: PlayerId(Uuid::new_v4()), name: format!("bench{i}") }).collect()
+}
+
+async fn save_players(store: &Store, players: &[PlayerInfo]) -> Result<(), StoreError> {
+    for player in players {
+        let mut hash = [0u8; 32];
+        hash[..16].copy_from_slice(player.id.0.as_bytes());
+        store.save_player(player, &hash).await?;
+    }
+    Ok(())
+}
+
+fn seated(players: &[PlayerInfo]) -> Vec<GamePlayer> {
+    players
+        .iter()
+        .zip(0u8..)
+        .map(|(p, seat)| GamePlayer { seat: Seat(seat), id: p.id, name: p.name.clone(), bot: false })
+        .collect()
+}
+
+async fn new_table(store: &Store, host: PlayerId, seats: usize) -> Result<TableId, StoreError> {
+    let id = TableId(Uuid::new_v4());
+    let row = TableRow {
+        id,
+        host,
+        seats: seats as u8,
+        public: false,
+        spectators: SpectatorPolicy::Nobody,
+        created_at: OffsetDateTime::now_utc(),
+        invite: id.0.simple().to_string(),
+        clock: None,
+    };
+    store.create_table(&row).await?;
+    Ok(id)
+}
+
+fn record_for(played: &Played, table: TableId, players: &[PlayerInfo], at: OffsetDateTime) -> Option<Record> {
+    let names = players.iter().map(|p| p.name.clone()).collect();
+    played.game.record(RecordMeta { id: table.0, started_at: at, finished_at: at, names }).ok()
+}
+
+/// Stores `games` complete games of `seats` players with `concurrency` tasks: first each game's table,
+/// start and actions, then (timed on its own) each game's finish.
+///
+/// # Errors
+/// The first write that failed.
+pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) -> Result<GamesReport, StoreError> {
+    let players = Arc::new(players(seats));
+    save_players(store, &players).await?;
+    // A few dozen different games, each stored many times under new ids.
+    let played: Arc<Vec<Played>> = Arc::new((0..32).filter_map(|seed| play(seats, 1000 + seed)).collect());
+    if played.is_empty() {
+        return Err(StoreError::Other("the engine could not play a game".into()));
+    }
+    let actions = Arc::new(AtomicU64::new(0));
+    let start = Instant::now();
+    let (started, _) = in_parallel(games, concurrency, {
+        let (store, players, played, actions) = (store.clone(), players.clone(), played.clone(), actions.clone());
+        move |n| {
+            let (store, players, played, actions) = (store.clone(), players.clone(), played.clone(), actions.clone());
+            async move {
+                let game = &played[n as usize % played.len()];
+                let table = new_table(&store, players[0].id, seats).await?;
+                store.start_game(table, game.seed, &seated(&players), OffsetDateTime::now_utc()).await?;
+                let rows: Vec<ActionRow> = game
+                    .actions
+                    .iter()
+                    .zip(0u32..)
+                    .map(|(&(seat, action), seq)| ActionRow {
+                        table,
+                        seq,
+                        seat,
+                        action,
+                        by_bot: false,
+                        reserve_ms: None,
+                    })
+                    .collect();
+                store.append_actions(&rows).await?;
+                actions.fetch_add(rows.len() as u64, Ordering::Relaxed);
+                Ok(table)
+            }
+        }
+    })
+    .await?;
+    let play_seconds = start.elapsed().as_secs_f64();
+    let tables = Arc::new(started);
+    let finishing = Instant::now();
+    let (_, latency_us) = in_parallel(games, concurrency, {
+        let (store, players, played, tables) = (store.clone(), players.clone(), played.clone(), tables.clone());
+        move |n| {
+            let (store, players, played, tables) = (store.clone(), players.clone(), played.clone(), tables.clone());
+            async move {
+                let game = &played[n as usize % played.len()];
+                let table = tables[n as usize];
+                let record = record_for(game, table, &players, OffsetDateTime::now_utc())
+                    .ok_or_else(|| StoreError::Other("a finished game has no record".into()))?;
+                store.finish_game(table, &record).await?;
+                Ok(table)
+            }
+        }
+    })
+    .await?;
+    let finish_seconds = finishing.elapsed().as_secs_f64();
+    Ok(GamesReport { games, actions: actions.load(Ordering::Relaxed), play_seconds, finish_seconds, latency_us })
+}
+
+/// Runs `job(0)` to `job(count - 1)`, `concurrency` at a time; returns what each returned, in order,
+/// and how long each took (microseconds).
+async fn in_parallel<F, Fut>(
+    count: u64,
+    concurrency: usize,
+    job: F,
+) -> Result<(Vec<TableId>, Histogram<u64>), StoreError>
+where
+    F: Fn(u64) -> Fut + Clone + Send + 'static,
+    Fut: std::future::Future<Output = Result<TableId, StoreError>> + Send,
+{
+    let next = Arc::new(AtomicU64::new(0));
+    let mut tasks = JoinSet::new();
+    for _ in 0..concurrency.max(1) {
+        let (next, job) = (next.clone(), job.clone());
+        tasks.spawn(async move {
+            let mut latency = new_histogram();
+            let mut done = Vec::new();
+            loop {
+                let n = next.fetch_add(1, Ordering::Relaxed);
+                if n >= count {
+                    return Ok::<_, StoreError>((done, latency));
+                }
+                let one = Instant::now();
+                done.push((n, job(n).await?));
+                latency.saturating_record(one.elapsed().as_micros() as u64);
+            }
+        });
+    }
+    let mut results = Vec::new();
+    let mut latency = new_histogram();
+    while let Some(joined) = tasks.join_next().await {
+        let (done, histogram) = joined.map_err(|e| StoreError::Other(format!("a task failed: {e}")))??;
+        results.extend(done);
+        let _ = latency.add(histogram);
+    }
+    results.sort_by_key(|(n, _)| *n);
+    Ok((results.into_iter().map(|(_, table)| table).collect(), latency))
+}
+
+/// Commits single actions of `tables` games through a [`Committer`] for `duration`.
+///
+/// # Errors
+/// The first write that failed.
+pub async fn actions(
+    store: &Store,
+    tables: usize,
+    duration: Duration,
+    max_batch: usize,
+) -> Result<ActionsReport, StoreError> {
+    let players = Arc::new(players(4));
+    save_players(store, &players).await?;
+    let played = Arc::new(play(4, 7).ok_or_else(|| StoreError::Other("the engine could not play a game".into()))?);
+    // First every table and its game, then the timed part.
+    let mut setting_up = JoinSet::new();
+    for _ in 0..tables.max(1) {
+        let (store, players, played) = (store.clone(), players.clone(), played.clone());
+        setting_up.spawn(async move {
+            let table = new_table(&store, players[0].id, 4).await?;
+            store.start_game(table, played.seed, &seated(&players), OffsetDateTime::now_utc()).await?;
+            Ok::<_, StoreError>(table)
+        });
+    }
+    let mut ids = Vec::new();
+    while let Some(joined) = setting_up.join_next().await {
+        ids.push(joined.map_err(|e| StoreError::Other(format!("a task failed: {e}")))??);
+    }
+    let (committer, task) = Committer::spawn(store.clone(), tables.max(1), max_batch);
+    let start = Instant::now();
+    let deadline = start + duration;
+    let mut tasks = JoinSet::new();
+    for table in ids {
+        let (played, committer) = (played.clone(), committer.clone());
+        tasks.spawn(async move {
+            let mut latency = new_histogram();
+            let mut count = 0u64;
+            for (&(seat, action), seq) in played.actions.iter().cycle().zip(0u32..) {
+                if Instant::now() >= deadline {
+                    break;
+                }
+                let one = Instant::now();
+                committer.commit(ActionRow { table, seq, seat, action, by_bot: false, reserve_ms: None }).await?;
+                latency.saturating_record(one.elapsed().as_micros() as u64);
+                count += 1;
+            }
+            Ok::<_, StoreError>((latency, count))
+        });
+    }
+    let before = committer.stats();
+    let mut latency_us = new_histogram();
+    let mut total = 0;
+    while let Some(joined) = tasks.join_next().await {
+        let (histogram, count) = joined.map_err(|e| StoreError::Other(format!("a task failed: {e}")))??;
+        let _ = latency_us.add(histogram);
+        total += count;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let stats = committer.stats();
+    drop(committer);
+    let _ = task.await;
+    Ok(ActionsReport { actions: total, transactions: stats.transactions - before.transactions, seconds, latency_us })
+}

@@ -1,0 +1,148 @@
+//! The load generator against a test server, with small numbers: it plays whole games, holds idle
+//! connections, measures the echo baseline, runs several worker processes, and the server's metrics
+//! count what happened. No figure is checked here: `bench/run.sh` takes them.
+
+mod common;
+
+use std::net::SocketAddr;
+
+use common::{TestServer, fast};
+use romirami_server::load::{self, Aggregate, Snapshot, WorkerPlan, Workload};
+use tokio::sync::mpsc;
+
+fn plan(workload: Workload, servers: Vec<SocketAddr>, path: &str, seconds: f64) -> WorkerPlan {
+    WorkerPlan {
+        index: 0,
+        workload,
+        servers,
+        path: path.to_owned(),
+        source: None,
+        duration_s: seconds,
+        ramp_concurrency: 8,
+    }
+}
+
+/// Runs `plan` in this process and adds up what it reported.
+async fn run(plan: WorkerPlan) -> Aggregate {
+    let (sender, mut snapshots) = mpsc::channel::<Snapshot>(16);
+    let worker = tokio::spawn(load::run_worker(plan, sender));
+    let mut aggregate = Aggregate::new(1);
+    while let Some(snapshot) = snapshots.recv().await {
+        aggregate.add(0, &snapshot, 1.0);
+    }
+    worker.await.expect("the worker ran").expect("the worker succeeded");
+    assert!(aggregate.all_done(), "the last snapshot says done");
+    aggregate
+}
+
+fn assert_clean(aggregate: &Aggregate) {
+    let run = &aggregate.run;
+    assert_eq!(
+        (run.errors, run.disconnects, run.connect_failures),
+        (0, 0, 0),
+        "no errors, disconnects or failed connections: {:?}",
+        aggregate.first_error
+    );
+}
+
+/// `GET /metrics` of the server at `addr`.
+fn metrics(addr: SocketAddr) -> String {
+    ureq::get(&format!("http://{addr}/metrics"))
+        .call()
+        .expect("the metrics are served")
+        .body_mut()
+        .read_to_string()
+        .expect("the metrics are text")
+}
+
+/// The value of the first sample named exactly `name` (with its labels).
+fn sample(text: &str, name: &str) -> f64 {
+    text.lines()
+        .find_map(|line| line.strip_prefix(name).and_then(|rest| rest.strip_prefix(' ')))
+        .and_then(|value| value.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{name} is not in:\n{text}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_of_bots_play_whole_games_and_every_action_reaches_every_seat() {
+    let server = TestServer::start(fast()).await;
+    let workload = Workload::Play { tables: 3, players: 4, interval_ms: 0 };
+    let aggregate = run(plan(workload, vec![server.addr], "/ws", 1.5)).await;
+    assert_clean(&aggregate);
+    assert_eq!(aggregate.peak_connections, 12, "3 tables of 4 seats");
+    assert_eq!(aggregate.peak_tables, 3);
+    let run = &aggregate.run;
+    assert!(run.actions > 0, "actions were played");
+    assert_eq!(run.latency.len(), run.actions, "every action has its latency");
+    assert!(run.frames_received > run.actions * 4, "each action reaches all four seats");
+    assert!(aggregate.window.actions > 0 && aggregate.window_seconds > 0.0, "the measured window saw actions");
+
+    let text = tokio::task::spawn_blocking(move || metrics(server.addr)).await.expect("fetched");
+    assert!(sample(&text, "romirami_actions_total") >= run.actions as f64);
+    assert!(sample(&text, "romirami_action_seconds_count") >= run.actions as f64);
+    assert!(sample(&text, "romirami_db_commit_seconds_count") >= 1.0, "actions were committed");
+    assert!(sample(&text, "romirami_connections_opened_total") >= 12.0);
+    assert!(sample(&text, "romirami_frames_received_total") >= run.actions as f64);
+    sample(&text, "romirami_tables{state=\"playing\"}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_are_held_until_the_end() {
+    let server = TestServer::start(fast()).await;
+    let workload = Workload::Idle { connections: 20, hello: true };
+    let aggregate = run(plan(workload, vec![server.addr], "/ws", 0.5)).await;
+    assert_clean(&aggregate);
+    assert_eq!(aggregate.peak_connections, 20);
+    assert_eq!(aggregate.connections(), 0, "every connection closed at the end");
+    assert_eq!(aggregate.run.actions, 0);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_echo_baseline_answers_every_frame() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let addr = listener.local_addr().expect("bound");
+    let echo = tokio::spawn(load::echo::serve(listener));
+    let workload = Workload::Echo { connections: 4, payload_bytes: 200, interval_ms: 0 };
+    let aggregate = run(plan(workload, vec![addr], "/", 0.5)).await;
+    assert_clean(&aggregate);
+    assert_eq!(aggregate.peak_connections, 4);
+    assert!(aggregate.run.actions > 0);
+    let in_flight = aggregate.run.frames_sent - aggregate.run.frames_received;
+    assert!(in_flight <= 4, "every frame came back, but for one per connection at the stop: {in_flight}");
+    echo.abort();
+}
+
+#[test]
+fn the_command_runs_several_worker_processes_and_writes_its_report() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let report = dir.path().join("report.json");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_romirami"))
+        .args([
+            "load",
+            "--echo",
+            "--connections",
+            "4",
+            "--processes",
+            "2",
+            "--interval-ms",
+            "0",
+            "--duration",
+            "2",
+            "--json",
+        ])
+        .arg(&report)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("romirami load runs");
+    assert!(status.success());
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("the report is written")).expect("JSON");
+    assert_eq!(report["mode"], "echo");
+    assert_eq!(report["processes"], 2);
+    assert_eq!(report["connections"], 4);
+    assert_eq!(report["errors"], 0);
+    assert!(report["actions_per_second"].as_f64().expect("a number") > 0.0);
+    assert!(report["server_bytes_per_connection"].as_f64().is_some(), "the echo server's memory is read");
+}
