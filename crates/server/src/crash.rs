@@ -313,8 +313,19 @@ async fn open_table(url: &str, players: u8, name: &str) -> Result<Vec<(SeatBot, 
         .await
         .map_err(bot_error)?
         .map_err(CrashError::Bot)?;
+    // One join at a time, each answered; the last one starts the game, which is stored by then: a kill
+    // from here on finds the game in the store.
     for (_, client) in &mut seats[1..] {
         client.send(&ClientMsg::Join { table, invite: Some(invite.clone()), since: None }).await.map_err(bot_error)?;
+        client
+            .wait_for(|msg| match msg {
+                ServerMsg::Table { table: summary, .. } if summary.id == table => Some(Ok(())),
+                ServerMsg::Error { message, .. } => Some(Err(message.clone())),
+                _ => None,
+            })
+            .await
+            .map_err(bot_error)?
+            .map_err(CrashError::Bot)?;
     }
     Ok((0u8..)
         .zip(seats)

@@ -10,6 +10,7 @@ use axum::extract::{State, WebSocketUpgrade};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, watch};
 use tower_http::cors::{Any, CorsLayer};
@@ -185,6 +186,11 @@ pub async fn run(
     info!(%address, "serving");
     let signal = state.shutdown_sender.clone();
     let router = app(state.clone());
+    // Small frames go out at once: an `ack` must not wait for the client's delayed ACK of the `events`
+    // written just before it (Nagle's algorithm would hold it back some 40 ms).
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, router)
         .with_graceful_shutdown(async move {
             shutdown.await;
