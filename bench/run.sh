@@ -29,10 +29,10 @@ mkdir -p "$RESULTS"
 
 if [ "$QUICK" = 1 ]; then
   ECHO_CONNS=50; MAX_TABLES=50; ACTIVE_TABLES=200; ACTIVE_SERVERS=1; RATE_TABLES=100; RATE_INTERVAL=200; IDLE_CONNS=4000; IDLE_SERVERS=2
-  DURATION=3; ACTIVE_DURATION=5; PERSIST_GAMES=200; PERSIST_TABLES=100; SKIP_ENGINE=${SKIP_ENGINE:-1}
+  DURATION=3; ACTIVE_DURATION=5; PERSIST_GAMES=200; PERSIST_TABLES=100; SKIP_ENGINE=${SKIP_ENGINE:-1}; CRASH_KILLS=5
 else
   ECHO_CONNS=200; MAX_TABLES=50; ACTIVE_TABLES=5000; ACTIVE_SERVERS=2; RATE_TABLES=2500; RATE_INTERVAL=200; IDLE_CONNS=200000; IDLE_SERVERS=11
-  DURATION=15; ACTIVE_DURATION=20; PERSIST_GAMES=5000; PERSIST_TABLES=2000; SKIP_ENGINE=${SKIP_ENGINE:-0}
+  DURATION=15; ACTIVE_DURATION=20; PERSIST_GAMES=5000; PERSIST_TABLES=2000; SKIP_ENGINE=${SKIP_ENGINE:-0}; CRASH_KILLS=200
 fi
 
 log() { printf '\n== %s\n' "$*" >&2; }
@@ -134,7 +134,13 @@ fresh_db
 run_load persist --persist "$PG_URL" --games "$PERSIST_GAMES" --concurrency 32 --tables "$PERSIST_TABLES" \
   --duration "$DURATION"
 
-# 7. The report.
+# 7. Faults: the crash harness, 200 SIGKILLs of a server playing bot games on PostgreSQL
+#    (docs/reliability.md); the test suite runs it with 20.
+log "crash harness: $CRASH_KILLS kills"
+fresh_db
+"$BIN" crash --kills "$CRASH_KILLS" --tables 6 --database-url "$PG_URL" | tee "$RESULTS/crash.txt"
+
+# 8. The report.
 [ "$QUICK" = 1 ] && { log "QUICK=1: docs/performance.md left as it is"; exit 0; }
 log "writing docs/performance.md"
 bench/report.sh >"$RESULTS/server-section.md"
