@@ -226,31 +226,40 @@ async fn a_spectator_too_slow_to_keep_up_is_disconnected_and_the_games_go_on() {
     slow.send_text(r#"{"type":"hello","protocol":1,"name":"Slow"}"#).await;
     let (mut reader, _, _) = guest(url, "Reader").await;
 
-    // Four games, each watched by both spectators from before its start.
-    let mut tasks = Vec::new();
+    // Four tables, each watched by both spectators from before its start.
     let mut tables = Vec::new();
+    let mut starts = Vec::new();
     let mut ended = Vec::new();
     for game in 0..4 {
         let (mut host, _, _) = guest(url, &format!("Host {game}")).await;
-        let (mut other, _, _) = guest(url, &format!("Guest {game}")).await;
+        let (other, _, _) = guest(url, &format!("Guest {game}")).await;
         let (table, invite) = create_table(&mut host, 2, false, SpectatorPolicy::Link).await;
         let table = table.id;
         slow.send_text(&format!(r#"{{"type":"watch","table":"{table}","invite":"{invite}"}}"#)).await;
         send(&mut reader, ClientMsg::Watch { table, invite: Some(invite.clone()), since: None }).await;
         reader_waits(&mut reader, &mut ended, |msg| matches!(msg, ServerMsg::Table { table: t, .. } if t.id == table))
             .await;
+        starts.push((table, invite, host, other));
+        tables.push(table);
+    }
+    // The reader reads all along from now on, as a client that keeps up does.
+    let reading = tokio::spawn(async move {
+        reader_waits(&mut reader, &mut ended, |_| false).await;
+        ended
+    });
+    let mut tasks = Vec::new();
+    for (table, invite, host, mut other) in starts {
         send(&mut other, ClientMsg::Join { table, invite: Some(invite), since: None }).await;
         for client in [host, other] {
             let mut player = Follower::new(client, table, 0);
             tasks.push(tokio::spawn(async move { player.play_to_end().await }));
         }
-        tables.push(table);
     }
     for task in tasks {
         task.await.expect("every game is played to the end");
     }
     // The reader saw all four games end.
-    reader_waits(&mut reader, &mut ended, |_| false).await;
+    let mut ended = reading.await.expect("the reader reads to the end");
     ended.sort();
     tables.sort();
     assert_eq!(ended, tables);
