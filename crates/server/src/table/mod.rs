@@ -1074,7 +1074,11 @@ impl Table {
     /// Tells every member the clocks, if the table has them.
     fn send_clocks(&mut self) {
         let Some(msg) = self.clocks_msg() else { return };
-        let text: Utf8Bytes = msg.to_json().into();
+        self.send_to_every_member(msg.to_json().into());
+    }
+
+    /// Sends `text` to every member, forgetting those too slow to take it.
+    fn send_to_every_member(&mut self, text: Utf8Bytes) {
         let slow: Vec<ConnId> = self
             .members
             .iter()
@@ -1118,14 +1122,7 @@ impl Table {
         self.store_result();
         if let Some(result) = self.game.as_ref().and_then(Game::result) {
             info!(table = %self.id, winners = ?result.winners, "game over");
-            let text: Utf8Bytes = ServerMsg::GameOver { table: self.id, result }.to_json().into();
-            let slow: Vec<ConnId> = self
-                .members
-                .iter()
-                .filter(|(_, m)| !m.out.send(Outgoing::Text(text.clone())))
-                .map(|(conn, _)| *conn)
-                .collect();
-            self.drop_members(&slow);
+            self.send_to_every_member(ServerMsg::GameOver { table: self.id, result }.to_json().into());
         }
         self.publish();
     }
