@@ -581,15 +581,8 @@ fn stream_games(store: Store, query: GameQuery) -> Response {
     )
 )]
 async fn game(State(state): State<AppState>, Path(id): Path<String>, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        no_query(raw.as_deref())?;
-        let id = TableId(uuid_param("game", &id)?);
-        state.store.game(id).await.map_err(|e| ApiError::from_store(e, "finished game"))
-    };
-    match result.await {
-        Ok(game) => Json(Game::from(game)).into_response(),
-        Err(error) => error.into_response(),
-    }
+    let found = find_by_id(raw, &id, "game", "finished game", |id| state.store.game(TableId(id))).await;
+    respond(found, |game| Json(Game::from(game)))
 }
 
 /// The `romirami-record/1` record of a finished game: its deal, every move, and its result.
@@ -605,15 +598,8 @@ async fn game(State(state): State<AppState>, Path(id): Path<String>, RawQuery(ra
     )
 )]
 async fn record(State(state): State<AppState>, Path(id): Path<String>, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        no_query(raw.as_deref())?;
-        let id = TableId(uuid_param("game", &id)?);
-        state.store.record(id).await.map_err(|e| ApiError::from_store(e, "finished game"))
-    };
-    match result.await {
-        Ok(record) => Json(record).into_response(),
-        Err(error) => error.into_response(),
-    }
+    let found = find_by_id(raw, &id, "game", "finished game", |id| state.store.record(TableId(id))).await;
+    respond(found, Json)
 }
 
 /// A player's name, games played, wins, average score and latest games.
@@ -629,13 +615,31 @@ async fn record(State(state): State<AppState>, Path(id): Path<String>, RawQuery(
     )
 )]
 async fn player(State(state): State<AppState>, Path(id): Path<String>, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        no_query(raw.as_deref())?;
-        let id = PlayerId(uuid_param("player", &id)?);
-        state.store.player_stats(id).await.map_err(|e| ApiError::from_store(e, "player"))
-    };
-    match result.await {
-        Ok(stats) => Json(PlayerPage::from(stats)).into_response(),
+    let found = find_by_id(raw, &id, "player", "player", |id| state.store.player_stats(PlayerId(id))).await;
+    respond(found, |stats| Json(PlayerPage::from(stats)))
+}
+
+/// What the routes that name one stored thing by its UUID share: no query, the id checked, one lookup in
+/// the store. `param` names the path parameter in a bad-id error, `thing` what was not found.
+async fn find_by_id<T, Lookup>(
+    raw: Option<String>,
+    id: &str,
+    param: &str,
+    thing: &str,
+    lookup: impl FnOnce(Uuid) -> Lookup,
+) -> Result<T, ApiError>
+where
+    Lookup: Future<Output = Result<T, StoreError>>,
+{
+    no_query(raw.as_deref())?;
+    let id = uuid_param(param, id)?;
+    lookup(id).await.map_err(|error| ApiError::from_store(error, thing))
+}
+
+/// The response for a lookup: the found thing as `body` makes it, or the error.
+fn respond<T, Body: IntoResponse>(found: Result<T, ApiError>, body: impl FnOnce(T) -> Body) -> Response {
+    match found {
+        Ok(found) => body(found).into_response(),
         Err(error) => error.into_response(),
     }
 }

@@ -38,7 +38,7 @@ async fn run(plan: WorkerPlan) -> Aggregate {
 fn assert_clean(aggregate: &Aggregate) {
     let run = &aggregate.run;
     assert_eq!(
-        (run.errors, run.disconnects, run.connect_failures),
+        (run.counts.errors, run.counts.disconnects, run.counts.connect_failures),
         (0, 0, 0),
         "no errors, disconnects or failed connections: {:?}",
         aggregate.first_error
@@ -72,17 +72,17 @@ async fn tables_of_bots_play_whole_games_and_every_action_reaches_every_seat() {
     assert_eq!(aggregate.peak_connections, 12, "3 tables of 4 seats");
     assert_eq!(aggregate.peak_tables, 3);
     let run = &aggregate.run;
-    assert!(run.actions > 0, "actions were played");
-    assert_eq!(run.latency.len(), run.actions, "every action has its latency");
-    assert!(run.frames_received > run.actions * 4, "each action reaches all four seats");
-    assert!(aggregate.window.actions > 0 && aggregate.window_seconds > 0.0, "the measured window saw actions");
+    assert!(run.counts.actions > 0, "actions were played");
+    assert_eq!(run.latency.len(), run.counts.actions, "every action has its latency");
+    assert!(run.counts.frames_received > run.counts.actions * 4, "each action reaches all four seats");
+    assert!(aggregate.window.counts.actions > 0 && aggregate.window_seconds > 0.0, "the measured window saw actions");
 
     let text = tokio::task::spawn_blocking(move || metrics(server.addr)).await.expect("fetched");
-    assert!(sample(&text, "romirami_actions_total") >= run.actions as f64);
-    assert!(sample(&text, "romirami_action_seconds_count") >= run.actions as f64);
+    assert!(sample(&text, "romirami_actions_total") >= run.counts.actions as f64);
+    assert!(sample(&text, "romirami_action_seconds_count") >= run.counts.actions as f64);
     assert!(sample(&text, "romirami_db_commit_seconds_count") >= 1.0, "actions were committed");
     assert!(sample(&text, "romirami_connections_opened_total") >= 12.0);
-    assert!(sample(&text, "romirami_frames_received_total") >= run.actions as f64);
+    assert!(sample(&text, "romirami_frames_received_total") >= run.counts.actions as f64);
     sample(&text, "romirami_tables{state=\"playing\"}");
     server.shutdown().await;
 }
@@ -95,7 +95,7 @@ async fn idle_connections_are_held_until_the_end() {
     assert_clean(&aggregate);
     assert_eq!(aggregate.peak_connections, 20);
     assert_eq!(aggregate.connections(), 0, "every connection closed at the end");
-    assert_eq!(aggregate.run.actions, 0);
+    assert_eq!(aggregate.run.counts.actions, 0);
     server.shutdown().await;
 }
 
@@ -108,8 +108,8 @@ async fn the_echo_baseline_answers_every_frame() {
     let aggregate = run(plan(workload, vec![addr], "/", 0.5)).await;
     assert_clean(&aggregate);
     assert_eq!(aggregate.peak_connections, 4);
-    assert!(aggregate.run.actions > 0);
-    let in_flight = aggregate.run.frames_sent - aggregate.run.frames_received;
+    assert!(aggregate.run.counts.actions > 0);
+    let in_flight = aggregate.run.counts.frames_sent - aggregate.run.counts.frames_received;
     assert!(in_flight <= 4, "every frame came back, but for one per connection at the stop: {in_flight}");
     echo.abort();
 }

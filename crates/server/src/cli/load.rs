@@ -288,8 +288,7 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
                 }
             }
             if let Ok(Err(error)) = worker.await {
-                let failed =
-                    Snapshot { done: true, errors: 1, first_error: Some(error.to_string()), ..Snapshot::default() };
+                let failed = Snapshot::failed(error.to_string());
                 let _ = sender.send((0, failed)).await;
             }
         });
@@ -324,14 +323,14 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
                 if aggregate.measuring() { "measuring" } else { "setting up" },
                 aggregate.connections(),
                 aggregate.tables(),
-                second.actions as f64 / seconds,
-                (second.frames_sent + second.frames_received) as f64 / seconds,
+                second.counts.actions as f64 / seconds,
+                second.counts.frames() as f64 / seconds,
                 second.latency_ms(0.5),
                 second.latency_ms(0.95),
                 second.latency_ms(0.99),
                 second.max_latency_ms(),
-                aggregate.run.errors,
-                aggregate.run.disconnects,
+                aggregate.run.counts.errors,
+                aggregate.run.counts.disconnects,
                 per_conn,
             );
             if progress.is_hidden() {
@@ -362,18 +361,18 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
         window_seconds: aggregate.window_seconds,
         connections: aggregate.peak_connections,
         tables: aggregate.peak_tables,
-        actions_per_second: window.actions as f64 / seconds,
-        games_per_second: window.games as f64 / seconds,
-        frames_per_second: (window.frames_sent + window.frames_received) as f64 / seconds,
+        actions_per_second: window.counts.actions as f64 / seconds,
+        games_per_second: window.counts.games as f64 / seconds,
+        frames_per_second: window.counts.frames() as f64 / seconds,
         latency_ms: Percentiles {
             p50: window.latency_ms(0.5),
             p95: window.latency_ms(0.95),
             p99: window.latency_ms(0.99),
             max: window.max_latency_ms(),
         },
-        errors: aggregate.run.errors,
-        disconnects: aggregate.run.disconnects,
-        connect_failures: aggregate.run.connect_failures,
+        errors: aggregate.run.counts.errors,
+        disconnects: aggregate.run.counts.disconnects,
+        connect_failures: aggregate.run.counts.connect_failures,
         first_error: aggregate.first_error.clone(),
         server_rss_before: rss_before,
         server_rss_at_peak: rss_at_peak,

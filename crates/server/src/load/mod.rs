@@ -128,20 +128,9 @@ pub struct Snapshot {
     pub connections: u64,
     /// Tables playing now.
     pub tables: u64,
-    /// Actions (round trips, for the echo workload) completed.
-    pub actions: u64,
-    /// Games finished.
-    pub games: u64,
-    /// WebSocket data frames sent.
-    pub frames_sent: u64,
-    /// WebSocket data frames received.
-    pub frames_received: u64,
-    /// Errors: refusals from the server, unexpected answers, timeouts.
-    pub errors: u64,
-    /// Connections the server closed or lost while they should have stayed open.
-    pub disconnects: u64,
-    /// Connections that could not be opened.
-    pub connect_failures: u64,
+    /// What was counted in this second.
+    #[serde(flatten)]
+    pub counts: Counts,
     /// The latency of each action, in microseconds, as `(value, count)` pairs.
     pub latency_us: Vec<(u64, u64)>,
     /// The first error seen in this second, to show what went wrong.
@@ -229,13 +218,15 @@ impl Counters {
             done,
             connections: self.connections.load(Ordering::Relaxed),
             tables: self.tables.load(Ordering::Relaxed),
-            actions: take(&self.actions),
-            games: take(&self.games),
-            frames_sent: take(&self.frames_sent),
-            frames_received: take(&self.frames_received),
-            errors: take(&self.errors),
-            disconnects: take(&self.disconnects),
-            connect_failures: take(&self.connect_failures),
+            counts: Counts {
+                actions: take(&self.actions),
+                games: take(&self.games),
+                frames_sent: take(&self.frames_sent),
+                frames_received: take(&self.frames_received),
+                errors: take(&self.errors),
+                disconnects: take(&self.disconnects),
+                connect_failures: take(&self.connect_failures),
+            },
             latency_us: latency.iter_recorded().map(|v| (v.value_iterated_to(), v.count_at_value())).collect(),
             first_error: lock(&self.first_error).take(),
         }
@@ -261,6 +252,55 @@ pub struct Aggregate {
     pub first_error: Option<String>,
 }
 
+impl Snapshot {
+    /// The last snapshot of a worker that failed: done, with one error saying why.
+    pub fn failed(reason: String) -> Snapshot {
+        Snapshot {
+            done: true,
+            counts: Counts { errors: 1, ..Counts::default() },
+            first_error: Some(reason),
+            ..Snapshot::default()
+        }
+    }
+}
+
+/// The counters a snapshot carries and totals add up.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+pub struct Counts {
+    /// Actions (round trips, for the echo workload) completed.
+    pub actions: u64,
+    /// Games finished.
+    pub games: u64,
+    /// WebSocket data frames sent.
+    pub frames_sent: u64,
+    /// WebSocket data frames received.
+    pub frames_received: u64,
+    /// Errors: refusals from the server, unexpected answers, timeouts.
+    pub errors: u64,
+    /// Connections the server closed or lost while they should have stayed open.
+    pub disconnects: u64,
+    /// Connections that could not be opened.
+    pub connect_failures: u64,
+}
+
+impl Counts {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &Counts) {
+        self.actions += other.actions;
+        self.games += other.games;
+        self.frames_sent += other.frames_sent;
+        self.frames_received += other.frames_received;
+        self.errors += other.errors;
+        self.disconnects += other.disconnects;
+        self.connect_failures += other.connect_failures;
+    }
+
+    /// Data frames sent and received.
+    pub fn frames(&self) -> u64 {
+        self.frames_sent + self.frames_received
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 struct WorkerState {
     ready: bool,
@@ -272,49 +312,22 @@ struct WorkerState {
 /// Sums over a span of snapshots.
 #[derive(Debug)]
 pub struct Totals {
-    /// Actions (or round trips).
-    pub actions: u64,
-    /// Games finished.
-    pub games: u64,
-    /// Data frames sent by the clients.
-    pub frames_sent: u64,
-    /// Data frames received by the clients.
-    pub frames_received: u64,
-    /// Errors.
-    pub errors: u64,
-    /// Unwanted disconnects.
-    pub disconnects: u64,
-    /// Connections that could not be opened.
-    pub connect_failures: u64,
+    /// The counts.
+    pub counts: Counts,
     /// Action latency in microseconds.
     pub latency: Histogram<u64>,
 }
 
 impl Default for Totals {
     fn default() -> Totals {
-        Totals {
-            actions: 0,
-            games: 0,
-            frames_sent: 0,
-            frames_received: 0,
-            errors: 0,
-            disconnects: 0,
-            connect_failures: 0,
-            latency: new_histogram(),
-        }
+        Totals { counts: Counts::default(), latency: new_histogram() }
     }
 }
 
 impl Totals {
     /// Adds what a snapshot counted.
     pub fn add_snapshot(&mut self, snapshot: &Snapshot) {
-        self.actions += snapshot.actions;
-        self.games += snapshot.games;
-        self.frames_sent += snapshot.frames_sent;
-        self.frames_received += snapshot.frames_received;
-        self.errors += snapshot.errors;
-        self.disconnects += snapshot.disconnects;
-        self.connect_failures += snapshot.connect_failures;
+        self.counts.add(&snapshot.counts);
         for &(value, count) in &snapshot.latency_us {
             let _ = self.latency.record_n(value.max(1), count);
         }

@@ -113,12 +113,7 @@ pub fn spawn_worker(
         }
         if !done {
             // A worker that died still counts as done, so that the run ends.
-            let last = Snapshot {
-                done: true,
-                first_error: Some(format!("worker {index} ended early")),
-                errors: 1,
-                ..Snapshot::default()
-            };
+            let last = Snapshot::failed(format!("worker {index} ended early"));
             let _ = snapshots.send((index, last)).await;
         }
     });
