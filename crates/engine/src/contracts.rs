@@ -8,6 +8,7 @@
 
 use std::fmt;
 use std::sync::LazyLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -137,17 +138,20 @@ impl ContractId {
     }
 
     /// For every contract, its patterns of [`ContractId::patterns`] indexed by the hand counts they fit
-    /// in: without the Star, then with it.
-    pub(crate) fn all_fill_indexes() -> impl Fn(ContractId) -> &'static [PatternIndex; 2] + Copy {
+    /// in (without the Star, then with it), and its fill kind (see [`fitting_kinds`]).
+    pub(crate) fn all_fill_indexes() -> impl Fn(ContractId) -> (&'static [PatternIndex; 2], u32) + Copy {
         let table: &'static [TableEntry] = &TABLE;
-        move |contract| &table[contract.index()].indexes
+        move |contract| {
+            let entry = &table[contract.index()];
+            (&entry.indexes, entry.kind)
+        }
     }
 
     /// The patterns of [`ContractId::patterns`] that a hand with these counts per number holds enough
     /// cards for, in the order of [`ContractId::patterns`].
     #[cfg(test)]
     pub(crate) fn patterns_within(self, star: bool, numbers: [u8; 5]) -> impl Iterator<Item = &'static [u8; 5]> {
-        let index = &ContractId::all_fill_indexes()(self)[usize::from(star)];
+        let index = &ContractId::all_fill_indexes()(self).0[usize::from(star)];
         index.iter(index.fitting(PatternIndex::key(numbers)))
     }
 
@@ -188,6 +192,11 @@ impl<'de> Deserialize<'de> for ContractId {
 
 struct TableEntry {
     contract: Contract,
+    /// Contracts with the same patterns share a kind: the first such contract's position among the
+    /// distinct pattern lists, in table order.
+    kind: u32,
+    /// Whether no contract before it in the table has its kind.
+    first_of_kind: bool,
     patterns: Vec<[u8; 5]>,
     star_patterns: Vec<[u8; 5]>,
     /// Without the Star, then with it.
@@ -208,8 +217,6 @@ const MAX_INDEXED_COUNT: usize = 8;
 /// step asks this for every contract of the market, with and without the Star, so it is on the random
 /// player's hot path; most of the time the answer is that no pattern fits.
 pub(crate) struct PatternIndex {
-    /// How many hand cards every pattern holds.
-    pub(crate) cards: usize,
     patterns: Vec<[u8; 5]>,
     at_most: [[u128; MAX_INDEXED_COUNT + 1]; 5],
 }
@@ -228,9 +235,7 @@ impl PatternIndex {
                 }
             }
         }
-        let cards = patterns.first().map_or(0, |p| p.iter().map(|&n| usize::from(n)).sum());
-        assert!(patterns.iter().all(|p| p.iter().map(|&n| usize::from(n)).sum::<usize>() == cards));
-        PatternIndex { cards, patterns, at_most }
+        PatternIndex { patterns, at_most }
     }
 
     /// Counts per number as [`PatternIndex::fitting`] takes them.
@@ -327,6 +332,7 @@ fn printed_cards() -> [(u8, Suit, Vec<Requirement>); CONTRACT_COUNT] {
 }
 
 static TABLE: LazyLock<Vec<TableEntry>> = LazyLock::new(|| {
+    let mut kinds: Vec<Vec<[u8; 5]>> = Vec::new();
     printed_cards()
         .into_iter()
         .zip(1u8..)
@@ -345,8 +351,18 @@ static TABLE: LazyLock<Vec<TableEntry>> = LazyLock::new(|| {
                 }
             }
             star_patterns.sort_unstable();
+            assert!(patterns.iter().flatten().all(|&n| n <= MAX_KEYED_COUNT), "fitting_kinds caps counts at 7");
+            let known = kinds.iter().position(|known| *known == patterns);
+            let kind = known.unwrap_or_else(|| {
+                kinds.push(patterns.clone());
+                kinds.len() - 1
+            });
+            // Bit 63 of a memo entry marks it worked out.
+            assert!(kind < STAR_KINDS as usize - 1, "fitting_kinds has 31 bits for each Star case");
             TableEntry {
                 contract: Contract { id: ContractId(number), score, suit, requirements },
+                kind: kind as u32,
+                first_of_kind: known.is_none(),
                 indexes: [PatternIndex::new(&patterns), PatternIndex::new(&star_patterns)],
                 patterns,
                 star_patterns,
@@ -354,6 +370,53 @@ static TABLE: LazyLock<Vec<TableEntry>> = LazyLock::new(|| {
         })
         .collect()
 });
+
+/// The highest count per number that [`fitting_kinds`] tells apart: no pattern wants more than 6 cards
+/// of one number (the table's construction checks that none wants more than this).
+const MAX_KEYED_COUNT: u8 = 7;
+/// Where [`fitting_kinds`] puts the kinds that fit with the Star.
+const STAR_KINDS: u32 = 32;
+/// The bit of a [`FITS`] entry that says it is worked out.
+const WORKED_OUT: u64 = 1 << 63;
+
+/// Per key of [`fitting_kinds`], its answer with [`WORKED_OUT`] set, or 0 while nobody asked for it: a
+/// memo of a pure function (threads that race to fill an entry store the same value).
+static FITS: [AtomicU64; 1 << 15] = [const { AtomicU64::new(0) }; 1 << 15];
+
+/// The fill kinds (see `TableEntry::kind`) with at least one pattern that hand cards with these
+/// counts per number hold enough cards for: bit `kind` without the Star, bit `32 + kind` with it.
+///
+/// Contracts of one kind fit the same hands, and about half of the contracts share a kind with
+/// another, so a contract step asks this once for the whole hand and then looks up each contract's
+/// bits, instead of asking the [`PatternIndex`] of every contract of the market; in most contract
+/// steps no contract fits at all and that is all there is to do. The answer for each of the 8^5 keys
+/// (counts above 7 fit as 7 do) is worked out the first time it is asked for and kept.
+#[inline]
+pub(crate) fn fitting_kinds(numbers: [u8; 5]) -> u64 {
+    let key = numbers.iter().enumerate().fold(0, |key, (k, &n)| key | usize::from(n.min(MAX_KEYED_COUNT)) << (3 * k));
+    let known = FITS[key].load(Ordering::Relaxed);
+    if known & WORKED_OUT != 0 {
+        return known & !WORKED_OUT;
+    }
+    work_out_fitting_kinds(key)
+}
+
+#[cold]
+fn work_out_fitting_kinds(key: usize) -> u64 {
+    let numbers: [u8; 5] = std::array::from_fn(|k| ((key >> (3 * k)) & 7) as u8);
+    let index_key = PatternIndex::key(numbers);
+    let mut kinds = 0;
+    // One contract of each kind.
+    for entry in TABLE.iter().filter(|entry| entry.first_of_kind) {
+        for (star, index) in entry.indexes.iter().enumerate() {
+            if index.fitting(index_key) != 0 {
+                kinds |= 1 << (entry.kind + STAR_KINDS * star as u32);
+            }
+        }
+    }
+    FITS[key].store(kinds | WORKED_OUT, Ordering::Relaxed);
+    kinds
+}
 
 /// Every distinct sum of one way per requirement: the number patterns that fill all requirements at once.
 fn fill_patterns(requirements: &[Requirement]) -> Vec<[u8; 5]> {
@@ -426,6 +489,25 @@ mod tests {
                         contract.patterns(star).iter().filter(|p| p.iter().zip(hand).all(|(&w, h)| w <= h)).collect();
                     let fast: Vec<_> = contract.patterns_within(star, hand).collect();
                     assert_eq!(slow, fast, "{contract} star {star} hand {hand:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fitting_kinds_match_the_pattern_index() {
+        // Every hand with up to 9 cards of each number (more than any pattern wants, and above the cap).
+        let fill_indexes = ContractId::all_fill_indexes();
+        for code in 0..10u32.pow(5) {
+            let hand: [u8; 5] = std::array::from_fn(|k| (code / 10u32.pow(k as u32) % 10) as u8);
+            let kinds = fitting_kinds(hand);
+            for contract in ContractId::all() {
+                let (indexes, kind) = fill_indexes(contract);
+                for (star, index) in indexes.iter().enumerate() {
+                    let fits = index.fitting(PatternIndex::key(hand)) != 0;
+                    assert_eq!(kinds >> (kind + STAR_KINDS * star as u32) & 1 == 1, fits, "{contract} {hand:?}");
+                    let slow = contract.patterns(star == 1).iter().any(|p| p.iter().zip(hand).all(|(&w, h)| w <= h));
+                    assert_eq!(fits, slow, "{contract} {hand:?}");
                 }
             }
         }

@@ -23,7 +23,7 @@
 use crate::action::{Action, Phase, Seat, TurnStep};
 
 use crate::cards::{CARD_KINDS, Card, Cards};
-use crate::contracts::{ContractId, PatternIndex};
+use crate::contracts::{ContractId, PatternIndex, fitting_kinds};
 use crate::game::{CONTRACT_MARKET_SLOTS, Game, HAND_LIMIT, NUMBER_MARKET_SLOTS};
 
 /// Calls `found` with every distinct sub-multiset of `size` cards of `sorted` (cards in ascending
@@ -442,17 +442,28 @@ impl Game {
     fn for_each_fitting(&self, seat: Seat, mut found: impl FnMut(ContractId, bool, &'static PatternIndex, u128)) {
         let state = &self.seats[seat.index()];
         let numbers = state.hand.number_counts();
-        let held = numbers.iter().map(|&n| usize::from(n)).sum::<usize>();
-        let key = PatternIndex::key(numbers);
+        // The kinds that fit with the Star count while it is still there to use.
+        let kinds = fitting_kinds(numbers) & if state.star_used { 0xffff_ffff } else { u64::MAX };
+        if kinds == 0 {
+            return;
+        }
         let fill_indexes = ContractId::all_fill_indexes();
+        // Most hands that fit some kind fit none of the market's: a mask of the market's kinds says so
+        // without going through the contracts one by one.
+        let market = self
+            .contract_market
+            .iter()
+            .flatten()
+            .fold(0, |market, &contract| market | ((1 | 1 << 32) << fill_indexes(contract).1));
+        if kinds & market == 0 {
+            return;
+        }
+        let key = PatternIndex::key(numbers);
         for contract in self.contract_market.iter().flatten().copied() {
-            for (index, star) in fill_indexes(contract).iter().zip([false, true]) {
-                if (star && state.star_used) || held < index.cards {
-                    continue;
-                }
-                let patterns = index.fitting(key);
-                if patterns != 0 {
-                    found(contract, star, index, patterns);
+            let (indexes, kind) = fill_indexes(contract);
+            for (star, index) in indexes.iter().enumerate() {
+                if kinds >> (kind + 32 * star as u32) & 1 != 0 {
+                    found(contract, star == 1, index, index.fitting(key));
                 }
             }
         }
