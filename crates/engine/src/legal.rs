@@ -84,7 +84,8 @@ fn legal_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS], actions: &mut Vec<A
 }
 
 /// How many takes [`legal_takes`] lists for a market of at most 6 cards whose kinds are
-/// [`MarketKinds`], counted without listing them.
+/// [`MarketKinds`], counted without listing them: the reference that [`market_takes`] is tested
+/// against.
 ///
 /// Group the market's kinds by number (5 groups) and by suit (4 groups). In a group holding `m` kinds,
 /// `d2` of them twice or more and `d3` three times or more, there are `C(m,2) + d2` distinct pairs and
@@ -92,27 +93,134 @@ fn legal_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS], actions: &mut Vec<A
 /// number's and its suit's); any other legal pair or triple lies in exactly one. So the takes are the
 /// `m` single kinds, plus the sum over the nine groups, less the pairs and triples of one kind counted
 /// twice.
+#[cfg(test)]
 fn take_count(kinds: MarketKinds) -> usize {
-    /// `C(m,2) + C(m,3)`: at most 6 cards give at most 6 kinds in a group.
-    const PAIRS_AND_TRIPLES: [usize; 7] = [0, 0, 1, 4, 10, 20, 35];
-    /// How many bits each value of four bits has set.
     const BITS: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
     let MarketKinds { present, pairs, triples } = kinds;
     // One number's kinds are four adjacent bits (`Card::index`).
     let in_number = |set: u32, k: usize| usize::from(BITS[((set >> (4 * k)) & 15) as usize]);
     // One suit's kinds are every fourth bit; multiplying sums the five of them into bits 16 to 19.
     let in_suit = |set: u32, s: usize| ((u64::from((set >> s) & 0x11111) * 0x11111) >> 16 & 15) as usize;
-    let group = |m: usize, d2: usize, d3: usize| PAIRS_AND_TRIPLES[m] + d2 * m + d3;
     let mut count = 0;
     for k in 0..5 {
         let (m, d2, d3) = (in_number(present, k), in_number(pairs, k), in_number(triples, k));
-        count += m + group(m, d2, d3) - d2 - d3;
+        count += m + group_takes(m, d2, d3) - d2 - d3;
     }
     for s in 0..4 {
-        count += group(in_suit(present, s), in_suit(pairs, s), in_suit(triples, s));
+        count += group_takes(in_suit(present, s), in_suit(pairs, s), in_suit(triples, s));
     }
     count
 }
+
+/// The pairs and triples of a number or suit group holding `m` kinds, `d2` of them twice or more and
+/// `d3` three times or more (see [`take_count`]): `C(m,2) + d2 + C(m,3) + d2 (m - 1) + d3`.
+const fn group_takes(m: usize, d2: usize, d3: usize) -> usize {
+    /// `C(m,2) + C(m,3)`: at most 6 cards give at most 6 kinds in a group.
+    const PAIRS_AND_TRIPLES: [usize; 7] = [0, 0, 1, 4, 10, 20, 35];
+    PAIRS_AND_TRIPLES[m] + d2 * m + d3
+}
+
+/// The market's [`MarketKinds`] and how many takes [`legal_takes`] lists for it (the count
+/// [`take_count`] makes), from two tables instead of counting bits.
+///
+/// The market's cards, each kind's count capped at 3, are a [`Cards`]; a number's four kinds are
+/// then a 12-bit key of [`NUMBER_GROUPS`], which gives the number's kinds as sets and its share of
+/// the count; a suit's five kinds, gathered two bits each into a 10-bit key, give the suit's share
+/// from [`SUIT_GROUPS`].
+fn market_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> (MarketKinds, usize) {
+    let mut cards = 0u64;
+    for card in market.iter().flatten() {
+        cards += 1 << (3 * card.index());
+    }
+    // Counts of 4 or more (the top bit of a field) become 3.
+    const BIT0: u64 = 0o1111_1111_1111_1111_1111;
+    let four_or_more = (cards >> 2) & BIT0;
+    let capped = (cards | four_or_more | four_or_more << 1) & (BIT0 * 3);
+    let (mut sets, mut count) = (0u64, 0);
+    for k in 0..5 {
+        let key = ((capped >> (12 * k)) & 0o7777) as usize;
+        sets |= NUMBER_GROUPS[key] << (4 * k);
+        count += usize::from(NUMBER_TAKES[key]);
+    }
+    for s in 0..4 {
+        // The suit's fields, two bits each at bits 12 k, land in bits 40 + 2 k of the product, and
+        // nothing else does: the other partial products fall below bit 40 in separate places (no
+        // carry) or above bit 49.
+        const GATHER: u64 = 1 << 40 | 1 << 30 | 1 << 20 | 1 << 10 | 1;
+        let fields = (capped >> (3 * s)) & 0o0003_0003_0003_0003_0003;
+        count += usize::from(SUIT_GROUPS[(fields.wrapping_mul(GATHER) >> 40 & 0x3ff) as usize]);
+    }
+    let set = |at: u32| ((sets >> at) & 0xf_ffff) as u32;
+    (MarketKinds { present: set(0), pairs: set(20), triples: set(40) }, count)
+}
+
+/// Per number, by its four kinds' counts capped at 3 (three bits each, as in [`Cards`]): the kinds
+/// held (bits 0 to 3), held twice or more (bits 20 to 23) and three times (bits 40 to 43), so that
+/// number `k`'s entry shifted by `4 k` puts them in place in the sets of [`MarketKinds`].
+static NUMBER_GROUPS: [u64; 4096] = {
+    let mut table = [0u64; 4096];
+    let mut key = 0;
+    while key < 4096 {
+        let mut kind = 0;
+        while kind < 4 {
+            let count = (key >> (3 * kind)) & 7;
+            if count >= 1 {
+                table[key] |= 1 << kind;
+            }
+            if count >= 2 {
+                table[key] |= 1 << (20 + kind);
+            }
+            if count >= 3 {
+                table[key] |= 1 << (40 + kind);
+            }
+            kind += 1;
+        }
+        key += 1;
+    }
+    table
+};
+
+/// Per number, keyed as [`NUMBER_GROUPS`]: the number's share of [`take_count`], its single kinds and
+/// its pairs and triples less those of one kind.
+static NUMBER_TAKES: [u8; 4096] = {
+    let mut table = [0u8; 4096];
+    let mut key = 0;
+    while key < 4096 {
+        let (mut m, mut d2, mut d3) = (0, 0, 0);
+        let mut kind = 0;
+        while kind < 4 {
+            let count = (key >> (3 * kind)) & 7;
+            m += (count >= 1) as usize;
+            d2 += (count >= 2) as usize;
+            d3 += (count >= 3) as usize;
+            kind += 1;
+        }
+        table[key] = (m + group_takes(m, d2, d3) - d2 - d3) as u8;
+        key += 1;
+    }
+    table
+};
+
+/// Per suit, by its five kinds' counts capped at 3 (two bits each, the 1s lowest): the suit's share of
+/// [`take_count`], its pairs and triples.
+static SUIT_GROUPS: [u8; 1024] = {
+    let mut table = [0u8; 1024];
+    let mut key = 0;
+    while key < 1024 {
+        let (mut m, mut d2, mut d3) = (0, 0, 0);
+        let mut kind = 0;
+        while kind < 5 {
+            let count = (key >> (2 * kind)) & 3;
+            m += (count >= 1) as usize;
+            d2 += (count >= 2) as usize;
+            d3 += (count >= 3) as usize;
+            kind += 1;
+        }
+        table[key] = group_takes(m, d2, d3) as u8;
+        key += 1;
+    }
+    table
+};
 
 /// The take at position `at` of the list [`legal_takes`] makes, found by walking that list's order
 /// and skipping each pair's triples by counting them.
@@ -356,8 +464,7 @@ impl Game {
         match step {
             TurnStep::Contracts => {}
             TurnStep::Take => {
-                let kinds = market_kinds(&self.number_market);
-                let count = take_count(kinds);
+                let (kinds, count) = market_takes(&self.number_market);
                 return (count > 0)
                     .then(|| pick(count))
                     .and_then(|at| take_at(kinds, at))
@@ -621,6 +728,10 @@ mod tests {
             assert_eq!(listed, takes_card_by_card(&market), "{market:?}");
             let kinds = market_kinds(&market);
             assert_eq!(take_count(kinds), listed.len(), "{market:?}");
+            let (table_kinds, table_count) = market_takes(&market);
+            assert_eq!(table_count, listed.len(), "{market:?}");
+            let sets = |k: MarketKinds| (k.present, k.pairs, k.triples);
+            assert_eq!(sets(table_kinds), sets(kinds), "{market:?}");
             for (at, action) in listed.iter().enumerate() {
                 assert_eq!(take_at(kinds, at).map(|cards| Action::Take { cards }), Some(*action));
             }
