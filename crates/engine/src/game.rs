@@ -474,13 +474,10 @@ impl Game {
         let suit = contract.contract().suit;
         let state = &mut self.seats[seat.index()];
         state.hand.remove_all(&cards);
-        for card in cards.iter() {
-            if card.suit() == suit {
-                state.suit_bonus.add(card);
-            } else {
-                self.discard_pile.push(card);
-            }
-        }
+        // The cards of the contract's suit become suit bonus; the others go to the discard pile.
+        let bonus = cards.of_suit(suit);
+        state.suit_bonus.add_all(&bonus);
+        self.discard_pile.extend(cards.without(&bonus).iter());
         state.contracts.push(contract);
         state.star_used |= star;
         let slot = self.contract_market.iter().position(|c| *c == Some(contract)).unwrap_or(0);
@@ -509,14 +506,9 @@ impl Game {
             Undo::Complete { slot, contract, cards, star } => {
                 let suit = contract.contract().suit;
                 let state = &mut self.seats[seat.index()];
-                let mut to_discard = 0;
-                for card in cards.iter() {
-                    if card.suit() == suit {
-                        state.suit_bonus.remove(card);
-                    } else {
-                        to_discard += 1;
-                    }
-                }
+                let bonus = cards.of_suit(suit);
+                state.suit_bonus.remove_all(&bonus);
+                let to_discard = cards.len() - bonus.len();
                 // The played cards were the last ones put on the discard pile: undo is last in, first out.
                 self.discard_pile.truncate(self.discard_pile.len() - to_discard);
                 state.hand.add_all(&cards);
@@ -612,6 +604,7 @@ impl Game {
     }
 
     /// The top card of the number deck, after turning the discard pile into a new deck if it is empty.
+    #[inline]
     fn draw_card(&mut self) -> Option<Card> {
         if self.number_deck.is_empty() {
             self.reshuffle();
@@ -620,6 +613,7 @@ impl Game {
     }
 
     /// §3 step 3: the discard pile, shuffled, becomes the number deck.
+    #[cold]
     fn reshuffle(&mut self) {
         if self.discard_pile.is_empty() {
             return;
@@ -653,7 +647,7 @@ impl Game {
 
     /// The turn of `seat` is over: the game ends (§4) or the next seat takes its turn (§3).
     fn end_turn(&mut self, seat: Seat) {
-        let next = Seat(((seat.index() + 1) % self.players()) as u8);
+        let next = if seat.index() + 1 == self.players() { Seat(0) } else { Seat(seat.0 + 1) };
         if self.is_last_round() && next == self.setup.first_player {
             self.finish(EndReason::Contracts);
         } else if self.number_market.iter().all(Option::is_none) || self.contract_market.iter().all(Option::is_none) {
