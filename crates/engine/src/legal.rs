@@ -455,6 +455,7 @@ impl Game {
         &self,
         seat: Seat,
         buffer: &mut Vec<Action>,
+        memo: &mut StepMemo,
         pick: impl FnOnce(usize) -> usize,
     ) -> Option<Action> {
         let Phase::Playing { seat: to_act, step } = self.phase else { return None };
@@ -464,7 +465,7 @@ impl Game {
         match step {
             TurnStep::Contracts => {}
             TurnStep::Take => {
-                let (kinds, count) = market_takes(&self.number_market);
+                let (kinds, count) = memo.takes(&self.number_market);
                 return (count > 0)
                     .then(|| pick(count))
                     .and_then(|at| take_at(kinds, at))
@@ -475,36 +476,40 @@ impl Game {
                 return (!buffer.is_empty()).then(|| buffer[pick(buffer.len())]);
             }
         }
-        // Every (contract, star) with a pattern that fits, in list order.
-        let mut fits: [Option<Fit>; 2 * CONTRACT_MARKET_SLOTS] = [None; 2 * CONTRACT_MARKET_SLOTS];
-        let mut found = 0;
-        self.for_each_fitting(seat, |contract, star, index, patterns| {
-            fits[found] = Some(Fit { contract, star, index, patterns, count: 0 });
-            found += 1;
-        });
         let take_back = usize::from(self.can_take_back());
-        if found == 0 {
+        let state = &self.seats[seat.index()];
+        let numbers = state.hand.number_counts();
+        let kinds = self.fitting_market_kinds(numbers, state.star_used);
+        if kinds == 0 {
             // Most contract steps: nothing fits, so only taking back (when possible) and passing.
             return Some(if pick(take_back + 1) < take_back { Action::TakeBack } else { Action::Pass });
         }
-        let hand = self.seats[seat.index()].hand;
+        let hand = state.hand;
         let table = split_table();
         let splits: [&[u8; QUOTAS]; 5] = std::array::from_fn(|k| &table[hand.number_group(k)]);
         // How many completions follow a pattern: the product of the ways to pick each number's cards
         // (one way to pick none).
         let ways =
             |pattern: &[u8; 5]| -> usize { (0..5).map(|k| usize::from(splits[k][usize::from(pattern[k])])).product() };
-        let mut total = take_back + 1;
-        for fit in fits[..found].iter_mut().flatten() {
-            fit.index.for_each(fit.patterns, |pattern| fit.count += ways(pattern));
-            total += fit.count;
-        }
+        let key = FitsKey::new(hand, &self.contract_market, state.star_used);
+        let fits = memo.fits(key, |fits| {
+            // Every (contract, star) with a pattern that fits, in list order, with its completions.
+            self.for_each_fitting(seat, kinds, |contract, star, index, patterns| {
+                let mut count = 0;
+                index.for_each(patterns, |pattern| count += ways(pattern));
+                fits.fits[fits.found] = Some(Fit { contract, star, index, patterns, count });
+                fits.found += 1;
+                fits.completions += count;
+            });
+        });
+        let total = take_back + 1 + fits.completions;
+        let fits = &fits.fits[..fits.found];
         let mut at = pick(total);
         if at < take_back {
             return Some(Action::TakeBack);
         }
         at -= take_back;
-        for fit in fits[..found].iter().flatten() {
+        for fit in fits.iter().flatten() {
             if at >= fit.count {
                 at -= fit.count;
                 continue;
@@ -535,8 +540,10 @@ impl Game {
 
     /// §3 step 2: every distinct way to fill each contract of the market, with and without the Star.
     fn legal_completions(&self, seat: Seat, actions: &mut Vec<Action>) {
-        let mut splits = SuitSplits::new(self.seats[seat.index()].hand);
-        self.for_each_fitting(seat, |contract, star, index, patterns| {
+        let state = &self.seats[seat.index()];
+        let mut splits = SuitSplits::new(state.hand);
+        let kinds = self.fitting_market_kinds(state.hand.number_counts(), state.star_used);
+        self.for_each_fitting(seat, kinds, |contract, star, index, patterns| {
             for pattern in index.iter(patterns) {
                 Fill { contract, star, pattern, splits: &mut splits, actions }.from(0, Cards::EMPTY);
             }
@@ -545,26 +552,16 @@ impl Game {
 
     /// Calls `found` with the number patterns the seat's hand holds enough cards for (a set of
     /// `index`, never empty), contract by contract of the market, without and then with the Star
-    /// (while it is unused): the order completions are listed in.
-    fn for_each_fitting(&self, seat: Seat, mut found: impl FnMut(ContractId, bool, &'static PatternIndex, u128)) {
-        let state = &self.seats[seat.index()];
-        let numbers = state.hand.number_counts();
-        // The kinds that fit with the Star count while it is still there to use.
-        let kinds = fitting_kinds(numbers) & if state.star_used { 0xffff_ffff } else { u64::MAX };
-        if kinds == 0 {
-            return;
-        }
+    /// (while it is unused): the order completions are listed in. `kinds` are the fill kinds that
+    /// [`Game::fitting_market_kinds`] gives for the seat's hand.
+    fn for_each_fitting(
+        &self,
+        seat: Seat,
+        kinds: u64,
+        mut found: impl FnMut(ContractId, bool, &'static PatternIndex, u128),
+    ) {
+        let numbers = self.seats[seat.index()].hand.number_counts();
         let fill_indexes = ContractId::all_fill_indexes();
-        // Most hands that fit some kind fit none of the market's: a mask of the market's kinds says so
-        // without going through the contracts one by one.
-        let market = self
-            .contract_market
-            .iter()
-            .flatten()
-            .fold(0, |market, &contract| market | ((1 | 1 << 32) << fill_indexes(contract).1));
-        if kinds & market == 0 {
-            return;
-        }
         let key = PatternIndex::key(numbers);
         for contract in self.contract_market.iter().flatten().copied() {
             let (indexes, kind) = fill_indexes(contract);
@@ -575,6 +572,116 @@ impl Game {
             }
         }
     }
+}
+
+impl Game {
+    /// The fill kinds (bits as [`fitting_kinds`] gives them) that hand cards with these counts per
+    /// number fit, without the Star and, when it is unused, with it, among the kinds of the contract
+    /// market; 0 in most contract steps.
+    #[inline(always)]
+    fn fitting_market_kinds(&self, numbers: [u8; 5], star_used: bool) -> u64 {
+        let kinds = fitting_kinds(numbers) & if star_used { 0xffff_ffff } else { u64::MAX };
+        if kinds == 0 {
+            return 0;
+        }
+        // Most hands that fit some kind fit none of the market's: a mask of the market's kinds says so
+        // without going through the contracts one by one.
+        let fill_indexes = ContractId::all_fill_indexes();
+        let market = self
+            .contract_market
+            .iter()
+            .flatten()
+            .fold(0, |market, &contract| market | ((1 | 1 << 32) << fill_indexes(contract).1));
+        kinds & market
+    }
+}
+
+/// What the random player keeps from one step to the next so as not to work out twice what a
+/// take-back brings back: the takes of the last number market it saw, and the contracts that fit the
+/// last few hands with something to complete. Taking back a take gives the market back, taking back a
+/// contract gives the hand and the contract market back, and uniform random play takes back often
+/// (about 36 takes and 16 contracts in a 4-player game).
+///
+/// Each entry is kept with everything its answer depends on, and used only when all of it is equal,
+/// so the answers are the ones worked out afresh (a test plays games with and without the memo).
+#[derive(Clone, Default)]
+pub(crate) struct StepMemo {
+    takes: Option<([Option<Card>; NUMBER_MARKET_SLOTS], MarketKinds, usize)>,
+    fits: [Option<Fits>; FITS_KEPT],
+    /// The entry of `fits` to replace next: the oldest.
+    oldest: usize,
+}
+
+/// How many hands [`StepMemo`] keeps the fitting contracts of: a take-back goes back over the
+/// contracts of the turn one by one, and few turns complete more than three.
+const FITS_KEPT: usize = 4;
+
+impl std::fmt::Debug for StepMemo {
+    /// Nothing of the hands it holds.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StepMemo { .. }")
+    }
+}
+
+impl StepMemo {
+    /// [`market_takes`] for `market`.
+    fn takes(&mut self, market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> (MarketKinds, usize) {
+        match self.takes {
+            Some((known, kinds, count)) if known == *market => (kinds, count),
+            _ => {
+                let (kinds, count) = market_takes(market);
+                self.takes = Some((*market, kinds, count));
+                (kinds, count)
+            }
+        }
+    }
+
+    /// The fits for `key`, kept or filled in by `work_out` (from none).
+    fn fits(&mut self, key: FitsKey, work_out: impl FnOnce(&mut Fits)) -> &Fits {
+        let at = match self.fits.iter().position(|fits| fits.as_ref().is_some_and(|fits| fits.key == key)) {
+            Some(at) => at,
+            None => {
+                let at = self.oldest;
+                self.oldest = (at + 1) % FITS_KEPT;
+                let fits = self.fits[at].insert(Fits {
+                    key,
+                    fits: [None; 2 * CONTRACT_MARKET_SLOTS],
+                    found: 0,
+                    completions: 0,
+                });
+                work_out(fits);
+                at
+            }
+        };
+        self.fits[at].as_ref().expect("found or just worked out")
+    }
+}
+
+/// Everything the contracts that fit a hand depend on: the hand, the contract market and whether the
+/// Star is used.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct FitsKey {
+    hand: Cards,
+    market: u64,
+}
+
+impl FitsKey {
+    fn new(hand: Cards, market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS], star_used: bool) -> FitsKey {
+        let market = market.iter().enumerate().fold(u64::from(star_used) << 63, |key, (slot, contract)| {
+            key | u64::from(contract.map_or(0, ContractId::number)) << (8 * slot)
+        });
+        FitsKey { hand, market }
+    }
+}
+
+/// The contracts (with the Star or not) that fit a hand, in list order, and how many completions
+/// they give together.
+#[derive(Clone, Copy)]
+struct Fits {
+    key: FitsKey,
+    fits: [Option<Fit>; 2 * CONTRACT_MARKET_SLOTS],
+    found: usize,
+    completions: usize,
 }
 
 /// A contract of the market, with or without the Star, the number patterns the hand fits for it and
@@ -746,20 +853,27 @@ mod tests {
             let mut game = Game::new(2 + (seed % 3) as usize, seed).expect("2 to 4 players");
             let mut player = RandomPlayer::new(seed);
             let mut buffer = Vec::new();
+            let mut memo = StepMemo::default();
             while let Some(seat) = game.to_act() {
                 let listed = game.legal_actions(seat);
                 for (index, action) in listed.iter().enumerate() {
                     let mut asked = None;
-                    let at = game.legal_action_at(seat, &mut buffer, |count| {
+                    let at = game.legal_action_at(seat, &mut buffer, &mut StepMemo::default(), |count| {
                         asked = Some(count);
                         index
                     });
                     assert_eq!(asked, Some(listed.len()), "the count is the list's length");
                     assert_eq!(at, Some(*action));
+                    // The memo kept over the whole game, as the random player keeps it, gives the same.
+                    let kept = game.legal_action_at(seat, &mut buffer, &mut memo, |count| {
+                        assert_eq!(count, listed.len());
+                        index
+                    });
+                    assert_eq!(kept, Some(*action));
                     checked += 1;
                 }
                 let other = Seat((seat.0 + 1) % game.players() as u8);
-                assert_eq!(game.legal_action_at(other, &mut buffer, |_| 0), None);
+                assert_eq!(game.legal_action_at(other, &mut buffer, &mut memo, |_| 0), None);
                 let action = player.choose(&game).expect("the game goes on");
                 game.apply(seat, &action).expect("chosen actions are legal");
             }
