@@ -289,6 +289,19 @@ impl Cards {
         std::array::from_fn(|n| ((sums >> (12 * n)) & 0o7777) as u8)
     }
 
+    /// How many cards there are of each number, capped at 7, three bits per number from the 1s up: a
+    /// key below 2^15 for tables worked out per counts per number.
+    pub(crate) fn capped_number_key(&self) -> usize {
+        const ONES: u64 = 0o0001_0001_0001_0001_0001;
+        let sums = self.sums_per_number();
+        // A sum (at most 28) of 8 or more has bit 3 or bit 4 set.
+        let eight_or_more = ((sums >> 3) | (sums >> 4)) & ONES;
+        let capped = (sums | eight_or_more * 7) & (ONES * 7);
+        // Fields at bits 12 k: the 2s next to the 1s and the 4s next to the 3s, then those pairs together.
+        let folded = capped | capped >> 9;
+        (((folded | folded >> 18) & 0o7777) | ((capped >> 36) & 0o70000)) as usize
+    }
+
     /// How many cards there are of each number, one twelve-bit field per number from the 1s up.
     fn sums_per_number(&self) -> u64 {
         // Add neighbouring fields in place: pairs of suits into six-bit slots, then pairs of slots into

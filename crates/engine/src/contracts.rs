@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::cards::Suit;
+use crate::cards::{Cards, Suit};
 
 /// One requirement of a contract card (§1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -391,9 +391,21 @@ static FITS: [AtomicU64; 1 << 15] = [const { AtomicU64::new(0) }; 1 << 15];
 /// bits, instead of asking the [`PatternIndex`] of every contract of the market; in most contract
 /// steps no contract fits at all and that is all there is to do. The answer for each of the 8^5 keys
 /// (counts above 7 fit as 7 do) is worked out the first time it is asked for and kept.
-#[inline]
+#[cfg(test)]
 pub(crate) fn fitting_kinds(numbers: [u8; 5]) -> u64 {
     let key = numbers.iter().enumerate().fold(0, |key, (k, &n)| key | usize::from(n.min(MAX_KEYED_COUNT)) << (3 * k));
+    fitting_kinds_by_key(key)
+}
+
+/// [`fitting_kinds`] for the counts per number of `hand`.
+#[inline]
+pub(crate) fn fitting_kinds_of(hand: &Cards) -> u64 {
+    fitting_kinds_by_key(hand.capped_number_key())
+}
+
+/// [`fitting_kinds`] for counts per number capped at 7, three bits each, the 1s lowest.
+#[inline]
+fn fitting_kinds_by_key(key: usize) -> u64 {
     let known = FITS[key].load(Ordering::Relaxed);
     if known & WORKED_OUT != 0 {
         return known & !WORKED_OUT;
@@ -443,6 +455,7 @@ fn fill_patterns(requirements: &[Requirement]) -> Vec<[u8; 5]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Card;
 
     fn id(n: u8) -> ContractId {
         ContractId::new(n).expect("valid contract number")
@@ -501,6 +514,16 @@ mod tests {
         for code in 0..10u32.pow(5) {
             let hand: [u8; 5] = std::array::from_fn(|k| (code / 10u32.pow(k as u32) % 10) as u8);
             let kinds = fitting_kinds(hand);
+            let capped = |n: u8| n.min(MAX_KEYED_COUNT);
+            let cards: Cards = (0..5u8)
+                .flat_map(|k| (0..hand[usize::from(k)]).map(move |i| Card::new(k + 1, Suit::ALL[usize::from(i % 4)])))
+                .flatten()
+                .collect();
+            assert_eq!(fitting_kinds_of(&cards), kinds, "{hand:?}");
+            assert_eq!(
+                cards.capped_number_key(),
+                hand.iter().rev().fold(0, |key, &n| key << 3 | usize::from(capped(n)))
+            );
             for contract in ContractId::all() {
                 let (indexes, kind) = fill_indexes(contract);
                 for (star, index) in indexes.iter().enumerate() {

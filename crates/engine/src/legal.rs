@@ -23,7 +23,7 @@
 use crate::action::{Action, Phase, Seat, TurnStep};
 
 use crate::cards::{CARD_KINDS, Card, Cards};
-use crate::contracts::{ContractId, PatternIndex, fitting_kinds};
+use crate::contracts::{ContractId, PatternIndex, fitting_kinds_of};
 use crate::game::{CONTRACT_MARKET_SLOTS, Game, HAND_LIMIT, NUMBER_MARKET_SLOTS};
 
 /// Calls `found` with every distinct sub-multiset of `size` cards of `sorted` (cards in ascending
@@ -478,8 +478,11 @@ impl Game {
         }
         let take_back = usize::from(self.can_take_back());
         let state = &self.seats[seat.index()];
-        let numbers = state.hand.number_counts();
-        let kinds = self.fitting_market_kinds(numbers, state.star_used);
+        // The kinds that fit with the Star count while it is still there to use.
+        let mut kinds = fitting_kinds_of(&state.hand) & if state.star_used { 0xffff_ffff } else { u64::MAX };
+        if kinds != 0 {
+            kinds &= memo.market_fill_kinds(&self.contract_market);
+        }
         if kinds == 0 {
             // Most contract steps: nothing fits, so only taking back (when possible) and passing.
             return Some(if pick(take_back + 1) < take_back { Action::TakeBack } else { Action::Pass });
@@ -542,7 +545,9 @@ impl Game {
     fn legal_completions(&self, seat: Seat, actions: &mut Vec<Action>) {
         let state = &self.seats[seat.index()];
         let mut splits = SuitSplits::new(state.hand);
-        let kinds = self.fitting_market_kinds(state.hand.number_counts(), state.star_used);
+        let kinds = fitting_kinds_of(&state.hand)
+            & if state.star_used { 0xffff_ffff } else { u64::MAX }
+            & market_fill_kinds(&self.contract_market);
         self.for_each_fitting(seat, kinds, |contract, star, index, patterns| {
             for pattern in index.iter(patterns) {
                 Fill { contract, star, pattern, splits: &mut splits, actions }.from(0, Cards::EMPTY);
@@ -553,7 +558,7 @@ impl Game {
     /// Calls `found` with the number patterns the seat's hand holds enough cards for (a set of
     /// `index`, never empty), contract by contract of the market, without and then with the Star
     /// (while it is unused): the order completions are listed in. `kinds` are the fill kinds that
-    /// [`Game::fitting_market_kinds`] gives for the seat's hand.
+    /// fit the seat's hand among the market's (see [`market_fill_kinds`]).
     fn for_each_fitting(
         &self,
         seat: Seat,
@@ -574,31 +579,18 @@ impl Game {
     }
 }
 
-impl Game {
-    /// The fill kinds (bits as [`fitting_kinds`] gives them) that hand cards with these counts per
-    /// number fit, without the Star and, when it is unused, with it, among the kinds of the contract
-    /// market; 0 in most contract steps.
-    #[inline(always)]
-    fn fitting_market_kinds(&self, numbers: [u8; 5], star_used: bool) -> u64 {
-        let kinds = fitting_kinds(numbers) & if star_used { 0xffff_ffff } else { u64::MAX };
-        if kinds == 0 {
-            return 0;
-        }
-        // Most hands that fit some kind fit none of the market's: a mask of the market's kinds says so
-        // without going through the contracts one by one.
-        let fill_indexes = ContractId::all_fill_indexes();
-        let market = self
-            .contract_market
-            .iter()
-            .flatten()
-            .fold(0, |market, &contract| market | ((1 | 1 << 32) << fill_indexes(contract).1));
-        kinds & market
-    }
+/// The fill kinds (bits as [`crate::contracts::fitting_kinds`] gives them) of the contracts of a
+/// contract market, without and with the Star. Most hands that fit some kind fit none of the market's:
+/// this mask says so without going through the contracts one by one.
+fn market_fill_kinds(market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> u64 {
+    let fill_indexes = ContractId::all_fill_indexes();
+    market.iter().flatten().fold(0, |kinds, &contract| kinds | ((1 | 1 << 32) << fill_indexes(contract).1))
 }
 
 /// What the random player keeps from one step to the next so as not to work out twice what a
-/// take-back brings back: the takes of the last number market it saw, and the contracts that fit the
-/// last few hands with something to complete. Taking back a take gives the market back, taking back a
+/// take-back brings back: the takes of the last number market it saw, the fill kinds of the last
+/// contract market (which changes a few times a turn at most), and the contracts that fit the last
+/// few hands with something to complete. Taking back a take gives the market back, taking back a
 /// contract gives the hand and the contract market back, and uniform random play takes back often
 /// (about 36 takes and 16 contracts in a 4-player game).
 ///
@@ -607,6 +599,7 @@ impl Game {
 #[derive(Clone, Default)]
 pub(crate) struct StepMemo {
     takes: Option<([Option<Card>; NUMBER_MARKET_SLOTS], MarketKinds, usize)>,
+    market_kinds: Option<([Option<ContractId>; CONTRACT_MARKET_SLOTS], u64)>,
     fits: [Option<Fits>; FITS_KEPT],
     /// The entry of `fits` to replace next: the oldest.
     oldest: usize,
@@ -632,6 +625,19 @@ impl StepMemo {
                 let (kinds, count) = market_takes(market);
                 self.takes = Some((*market, kinds, count));
                 (kinds, count)
+            }
+        }
+    }
+
+    /// [`market_fill_kinds`] for `market`.
+    #[inline]
+    fn market_fill_kinds(&mut self, market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> u64 {
+        match self.market_kinds {
+            Some((known, kinds)) if known == *market => kinds,
+            _ => {
+                let kinds = market_fill_kinds(market);
+                self.market_kinds = Some((*market, kinds));
+                kinds
             }
         }
     }
