@@ -44,6 +44,79 @@ fn for_each_sub_multiset(sorted: &[Card], size: usize, found: &mut impl FnMut(Ca
     pick(sorted, 0, size, Cards::EMPTY, found);
 }
 
+/// The distinct multisets of `size` cards of a hand, counted and found by position in the order
+/// [`for_each_sub_multiset`] lists them without listing them (the discards of §3 step 4).
+///
+/// `ways[i][j]` is how many multisets of `j` cards the kinds from `i` on hold; a multiset's first card
+/// (its lowest kind) is then chosen kind by kind, as the listing does, skipping the multisets that start
+/// with each lower kind.
+struct SubMultisets {
+    counts: [u8; CARD_KINDS],
+    size: usize,
+    ways: [[u32; SUB_MULTISET_SIZES]; CARD_KINDS + 1],
+}
+
+/// The sizes [`SubMultisets`] works for: 0 to 3 cards. A discard is of 3 cards at most (a hand of
+/// at most 10 takes at most 3 cards), and larger sizes are listed instead.
+const SUB_MULTISET_SIZES: usize = 4;
+
+impl SubMultisets {
+    /// `None` when `size` is more than [`SubMultisets`] works for.
+    fn new(hand: &Cards, size: usize) -> Option<SubMultisets> {
+        if size >= SUB_MULTISET_SIZES {
+            return None;
+        }
+        let counts = hand.counts();
+        let mut ways = [[0u32; SUB_MULTISET_SIZES]; CARD_KINDS + 1];
+        ways[CARD_KINDS][0] = 1;
+        for kind in (0..CARD_KINDS).rev() {
+            let (held, above) = (usize::from(counts[kind]), ways[kind + 1]);
+            let mut here = above;
+            if held > 0 {
+                // here[j] = above[j] + ... + above[j - min(held, j)], from here[j - 1].
+                for j in 1..SUB_MULTISET_SIZES {
+                    here[j] = above[j] + here[j - 1] - if held < j { above[j - 1 - held] } else { 0 };
+                }
+            }
+            ways[kind] = here;
+        }
+        Some(SubMultisets { counts, size, ways })
+    }
+
+    fn count(&self) -> usize {
+        self.ways[0][self.size] as usize
+    }
+
+    /// The multisets of `left` cards from the kinds above `kind` plus `held` copies of `kind`.
+    fn starting_at(&self, kind: usize, held: u8, left: usize) -> u32 {
+        (0..=left.min(usize::from(held))).map(|t| self.ways[kind + 1][left - t]).sum()
+    }
+
+    /// The multiset at position `n` (below [`SubMultisets::count`]).
+    fn nth(&self, mut n: usize) -> Cards {
+        let mut counts = self.counts;
+        let mut cards = Cards::EMPTY;
+        let mut lowest = 0;
+        for left in (0..self.size).rev() {
+            // The next card: the first kind from `lowest` on whose multisets reach position `n`.
+            for kind in lowest..CARD_KINDS {
+                if counts[kind] == 0 {
+                    continue;
+                }
+                let starting = self.starting_at(kind, counts[kind] - 1, left) as usize;
+                if n < starting {
+                    counts[kind] -= 1;
+                    cards.add_n(Card::from_index(kind), 1);
+                    lowest = kind;
+                    break;
+                }
+                n -= starting;
+            }
+        }
+        cards
+    }
+}
+
 /// §3 step 1: every distinct multiset of 1 to 3 market cards that share a number or a suit.
 ///
 /// Listed as if the market's cards, sorted, were combined in order with an equal card never chosen
@@ -472,6 +545,11 @@ impl Game {
                     .map(|cards| Action::Take { cards });
             }
             TurnStep::Discard => {
+                let hand = self.seats[seat.index()].hand;
+                let excess = hand.len().saturating_sub(HAND_LIMIT);
+                if let Some(multisets) = SubMultisets::new(&hand, excess) {
+                    return Some(Action::Discard { cards: multisets.nth(pick(multisets.count())) });
+                }
                 self.legal_actions_into(seat, buffer);
                 return (!buffer.is_empty()).then(|| buffer[pick(buffer.len())]);
             }
@@ -768,6 +846,30 @@ impl Fill<'_> {
 mod tests {
     use super::*;
     use crate::player::RandomPlayer;
+
+    #[test]
+    fn discards_are_counted_and_found_as_listed() {
+        let mut rng = crate::random::GameRng::from_seed(8);
+        let deck: Vec<Card> = Cards::full_deck().iter().collect();
+        for round in 0..3000 {
+            // Hands of 0 to 16 cards; every other one drawn from few kinds, so that copies repeat.
+            let few = round % 2 == 0;
+            let hand: Cards = (0..rng.below(17))
+                .map(|_| if few { deck[rng.below(14)] } else { deck[rng.below(deck.len())] })
+                .collect();
+            let sorted: Vec<Card> = hand.iter().collect();
+            for size in 0..SUB_MULTISET_SIZES {
+                let mut listed = Vec::new();
+                for_each_sub_multiset(&sorted, size, &mut |cards| listed.push(cards));
+                let multisets = SubMultisets::new(&hand, size).expect("a size it works for");
+                assert_eq!(multisets.count(), listed.len(), "{hand:?} {size}");
+                for (n, cards) in listed.iter().enumerate() {
+                    assert_eq!(multisets.nth(n), *cards, "{hand:?} {size} {n}");
+                }
+            }
+            assert!(SubMultisets::new(&hand, SUB_MULTISET_SIZES).is_none());
+        }
+    }
 
     #[test]
     fn the_split_table_counts_and_finds_what_is_listed() {
