@@ -459,6 +459,9 @@ impl Game {
         for slot in &mut self.number_market {
             if slot.is_some_and(|card| left.remove(card)) {
                 *slot = None;
+                if left.is_empty() {
+                    break;
+                }
             }
         }
         self.seats[seat.index()].hand.add_all(&cards);
@@ -485,7 +488,9 @@ impl Game {
         self.undo.push(Undo::Complete { slot, contract, cards, star });
         self.log.push(LogEntry::Complete { seat, contract, cards, star });
         self.events.push(Event::Completed { seat, contract, cards, star });
-        if !was_last_round && self.is_last_round() {
+        // Only this seat's contracts changed.
+        let target = contract_target(self.players());
+        if !was_last_round && self.seats[seat.index()].contracts.len() >= target {
             self.events.push(Event::LastRound { started: true });
         }
     }
@@ -493,7 +498,6 @@ impl Game {
     /// §7: undoes the last take or contract of this turn. Nothing was drawn since, so nothing hidden
     /// is shown by it.
     fn take_back(&mut self, seat: Seat) {
-        let was_last_round = self.is_last_round();
         let Some(undo) = self.undo.pop() else { return };
         self.log.pop();
         match undo {
@@ -504,6 +508,7 @@ impl Game {
                 self.set_phase(seat, TurnStep::Take);
             }
             Undo::Complete { slot, contract, cards, star } => {
+                let was_last_round = self.is_last_round();
                 let suit = contract.contract().suit;
                 let state = &mut self.seats[seat.index()];
                 let bonus = cards.of_suit(suit);
@@ -648,7 +653,7 @@ impl Game {
     /// The turn of `seat` is over: the game ends (§4) or the next seat takes its turn (§3).
     fn end_turn(&mut self, seat: Seat) {
         let next = if seat.index() + 1 == self.players() { Seat(0) } else { Seat(seat.0 + 1) };
-        if self.is_last_round() && next == self.setup.first_player {
+        if next == self.setup.first_player && self.is_last_round() {
             self.finish(EndReason::Contracts);
         } else if self.number_market.iter().all(Option::is_none) || self.contract_market.iter().all(Option::is_none) {
             self.finish(EndReason::Market);
