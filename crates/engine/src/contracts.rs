@@ -8,7 +8,6 @@
 
 use std::fmt;
 use std::sync::LazyLock;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -357,8 +356,7 @@ static TABLE: LazyLock<Vec<TableEntry>> = LazyLock::new(|| {
                 kinds.push(patterns.clone());
                 kinds.len() - 1
             });
-            // Bit 63 of a memo entry marks it worked out.
-            assert!(kind < STAR_KINDS as usize - 1, "fitting_kinds has 31 bits for each Star case");
+            assert!(kind < STAR_KINDS as usize, "fitting_kinds has 32 bits for each Star case");
             TableEntry {
                 contract: Contract { id: ContractId(number), score, suit, requirements },
                 kind: kind as u32,
@@ -376,12 +374,33 @@ static TABLE: LazyLock<Vec<TableEntry>> = LazyLock::new(|| {
 const MAX_KEYED_COUNT: u8 = 7;
 /// Where [`fitting_kinds`] puts the kinds that fit with the Star.
 const STAR_KINDS: u32 = 32;
-/// The bit of a [`FITS`] entry that says it is worked out.
-const WORKED_OUT: u64 = 1 << 63;
+/// How many keys [`fitting_kinds`] has: five counts per number of three bits each.
+const FIT_KEYS: usize = 1 << 15;
 
-/// Per key of [`fitting_kinds`], its answer with [`WORKED_OUT`] set, or 0 while nobody asked for it: a
-/// memo of a pure function (threads that race to fill an entry store the same value).
-static FITS: [AtomicU64; 1 << 15] = [const { AtomicU64::new(0) }; 1 << 15];
+/// [`fitting_kinds`] for each key, worked out once for all keys: a pattern fits the hand cards of a
+/// key when it equals their counts, or when it fits the cards of a key with one card fewer. So the
+/// table is each pattern marked at its own key, then each key in increasing order takes in what the
+/// five keys with one card fewer fit (a few hundred thousand instructions, once per process).
+static FITS: LazyLock<Vec<u64>> = LazyLock::new(|| {
+    let mut fits = vec![0u64; FIT_KEYS];
+    let key = |pattern: &[u8; 5]| pattern.iter().rev().fold(0, |key, &n| key << 3 | usize::from(n));
+    // One contract of each kind.
+    for entry in TABLE.iter().filter(|entry| entry.first_of_kind) {
+        for (star, index) in entry.indexes.iter().enumerate() {
+            for pattern in &index.patterns {
+                fits[key(pattern)] |= 1 << (entry.kind + STAR_KINDS * star as u32);
+            }
+        }
+    }
+    for key in 0..FIT_KEYS {
+        for k in 0..5 {
+            if (key >> (3 * k)) & 7 != 0 {
+                fits[key] |= fits[key - (1 << (3 * k))];
+            }
+        }
+    }
+    fits
+});
 
 /// The fill kinds (see `TableEntry::kind`) with at least one pattern that hand cards with these
 /// counts per number hold enough cards for: bit `kind` without the Star, bit `32 + kind` with it.
@@ -389,45 +408,18 @@ static FITS: [AtomicU64; 1 << 15] = [const { AtomicU64::new(0) }; 1 << 15];
 /// Contracts of one kind fit the same hands, and about half of the contracts share a kind with
 /// another, so a contract step asks this once for the whole hand and then looks up each contract's
 /// bits, instead of asking the [`PatternIndex`] of every contract of the market; in most contract
-/// steps no contract fits at all and that is all there is to do. The answer for each of the 8^5 keys
-/// (counts above 7 fit as 7 do) is worked out the first time it is asked for and kept.
+/// steps no contract fits at all and that is all there is to do. The answers for all 8^5 keys (counts
+/// above 7 fit as 7 do) are in a table, [`FITS`].
 #[cfg(test)]
 pub(crate) fn fitting_kinds(numbers: [u8; 5]) -> u64 {
     let key = numbers.iter().enumerate().fold(0, |key, (k, &n)| key | usize::from(n.min(MAX_KEYED_COUNT)) << (3 * k));
-    fitting_kinds_by_key(key)
+    FITS[key]
 }
 
 /// [`fitting_kinds`] for the counts per number of `hand`.
 #[inline]
 pub(crate) fn fitting_kinds_of(hand: &Cards) -> u64 {
-    fitting_kinds_by_key(hand.capped_number_key())
-}
-
-/// [`fitting_kinds`] for counts per number capped at 7, three bits each, the 1s lowest.
-#[inline]
-fn fitting_kinds_by_key(key: usize) -> u64 {
-    let known = FITS[key].load(Ordering::Relaxed);
-    if known & WORKED_OUT != 0 {
-        return known & !WORKED_OUT;
-    }
-    work_out_fitting_kinds(key)
-}
-
-#[cold]
-fn work_out_fitting_kinds(key: usize) -> u64 {
-    let numbers: [u8; 5] = std::array::from_fn(|k| ((key >> (3 * k)) & 7) as u8);
-    let index_key = PatternIndex::key(numbers);
-    let mut kinds = 0;
-    // One contract of each kind.
-    for entry in TABLE.iter().filter(|entry| entry.first_of_kind) {
-        for (star, index) in entry.indexes.iter().enumerate() {
-            if index.fitting(index_key) != 0 {
-                kinds |= 1 << (entry.kind + STAR_KINDS * star as u32);
-            }
-        }
-    }
-    FITS[key].store(kinds | WORKED_OUT, Ordering::Relaxed);
-    kinds
+    FITS[hand.capped_number_key()]
 }
 
 /// Every distinct sum of one way per requirement: the number patterns that fill all requirements at once.
