@@ -296,7 +296,7 @@ impl Cards {
         let sums = self.sums_per_number();
         // A sum (at most 28) of 8 or more has bit 3 or bit 4 set.
         let eight_or_more = ((sums >> 3) | (sums >> 4)) & ONES;
-        let capped = (sums | eight_or_more * 7) & (ONES * 7);
+        let capped = (sums | (eight_or_more * 7)) & (ONES * 7);
         // Fields at bits 12 k: the 2s next to the 1s and the 4s next to the 3s, then those pairs together.
         let folded = capped | capped >> 9;
         (((folded | folded >> 18) & 0o7777) | ((capped >> 36) & 0o70000)) as usize

@@ -137,7 +137,7 @@ impl ContractId {
     }
 
     /// For every contract, its patterns of [`ContractId::patterns`] indexed by the hand counts they fit
-    /// in (without the Star, then with it), and its fill kind (see [`fitting_kinds`]).
+    /// in (without the Star, then with it), and its fill kind (see [`fitting_kinds_of`]).
     pub(crate) fn all_fill_indexes() -> impl Fn(ContractId) -> (&'static [PatternIndex; 2], u32) + Copy {
         let table: &'static [TableEntry] = &TABLE;
         move |contract| {
@@ -369,15 +369,15 @@ static TABLE: LazyLock<Vec<TableEntry>> = LazyLock::new(|| {
         .collect()
 });
 
-/// The highest count per number that [`fitting_kinds`] tells apart: no pattern wants more than 6 cards
+/// The highest count per number that [`fitting_kinds_of`] tells apart: no pattern wants more than 6 cards
 /// of one number (the table's construction checks that none wants more than this).
 const MAX_KEYED_COUNT: u8 = 7;
-/// Where [`fitting_kinds`] puts the kinds that fit with the Star.
+/// Where [`fitting_kinds_of`] puts the kinds that fit with the Star.
 const STAR_KINDS: u32 = 32;
-/// How many keys [`fitting_kinds`] has: five counts per number of three bits each.
+/// How many keys [`fitting_kinds_of`] has: five counts per number of three bits each.
 const FIT_KEYS: usize = 1 << 15;
 
-/// [`fitting_kinds`] for each key, worked out once for all keys: a pattern fits the hand cards of a
+/// [`fitting_kinds_of`] for each key, worked out once for all keys: a pattern fits the hand cards of a
 /// key when it equals their counts, or when it fits the cards of a key with one card fewer. So the
 /// table is each pattern marked at its own key, then each key in increasing order takes in what the
 /// five keys with one card fewer fit (a few hundred thousand instructions, once per process).
@@ -402,21 +402,21 @@ static FITS: LazyLock<Vec<u64>> = LazyLock::new(|| {
     fits
 });
 
-/// The fill kinds (see `TableEntry::kind`) with at least one pattern that hand cards with these
-/// counts per number hold enough cards for: bit `kind` without the Star, bit `32 + kind` with it.
-///
-/// Contracts of one kind fit the same hands, and about half of the contracts share a kind with
-/// another, so a contract step asks this once for the whole hand and then looks up each contract's
-/// bits, instead of asking the [`PatternIndex`] of every contract of the market; in most contract
-/// steps no contract fits at all and that is all there is to do. The answers for all 8^5 keys (counts
-/// above 7 fit as 7 do) are in a table, [`FITS`].
+/// [`fitting_kinds_of`] for hand cards with these counts per number.
 #[cfg(test)]
 pub(crate) fn fitting_kinds(numbers: [u8; 5]) -> u64 {
     let key = numbers.iter().enumerate().fold(0, |key, (k, &n)| key | usize::from(n.min(MAX_KEYED_COUNT)) << (3 * k));
     FITS[key]
 }
 
-/// [`fitting_kinds`] for the counts per number of `hand`.
+/// The fill kinds (see `TableEntry::kind`) with at least one pattern that the cards of `hand`
+/// hold enough cards for: bit `kind` without the Star, bit `32 + kind` with it.
+///
+/// Contracts of one kind fit the same hands, and about half of the contracts share a kind with
+/// another, so a contract step asks this once for the whole hand and then looks up each contract's
+/// bits, instead of asking the [`PatternIndex`] of every contract of the market; in most contract
+/// steps no contract fits at all and that is all there is to do. The answers for all 8^5 keys (counts
+/// above 7 fit as 7 do) are in a table, [`FITS`].
 #[inline]
 pub(crate) fn fitting_kinds_of(hand: &Cards) -> u64 {
     FITS[hand.capped_number_key()]

@@ -10,13 +10,20 @@
 //! The random player goes further ([`Game::legal_action_at`]): it needs how many actions there are and
 //! the one at a drawn position, so it counts and builds only that one, in the list's order:
 //! - takes: the market is turned into three sets of kinds (one bit per kind: held, held twice, held
-//!   three times); a closed formula over the nine number and suit groups counts the takes, and a walk
-//!   in list order that skips each pair's triples by counting them finds the drawn one;
-//! - completions: the contracts' number patterns that fit the hand come from
-//!   [`crate::contracts::PatternIndex`] (five mask lookups per contract); each pattern's completions
+//!   three times) and a count, a closed formula over the nine number and suit groups read from tables
+//!   ([`market_takes`]); a walk in list order that skips each pair's triples by counting them finds
+//!   the drawn one;
+//! - completions: one table lookup by the hand's counts per number says which kinds of contract the
+//!   hand fits ([`crate::contracts::fitting_kinds_of`]), a mask of the market's kinds says whether any
+//!   of them is in the market (in most contract steps none is); the number patterns that fit each
+//!   such contract come from [`crate::contracts::PatternIndex`] (five mask lookups); each pattern's completions
 //!   are the product over its numbers of the ways to take that many cards of the number among the
 //!   suits, read from [`split_table`], a table worked out at compile time and indexed by the number's
-//!   four 3-bit counts in [`Cards`]; the drawn completion is decoded number by number ([`nth_split`]).
+//!   four 3-bit counts in [`Cards`]; the drawn completion is decoded number by number ([`nth_split`]);
+//! - discards: counted and found from the ways per kind ([`SubMultisets`]).
+//!
+//! The player keeps a [`StepMemo`] between steps: what a take-back brings back (the market's takes,
+//! the contracts that fit a hand) is not worked out again.
 //!
 //! Tests in this module hold each count and each decoded position to the list.
 
@@ -99,13 +106,13 @@ impl SubMultisets {
         let mut lowest = 0;
         for left in (0..self.size).rev() {
             // The next card: the first kind from `lowest` on whose multisets reach position `n`.
-            for kind in lowest..CARD_KINDS {
-                if counts[kind] == 0 {
+            for (kind, held) in counts.iter_mut().enumerate().skip(lowest) {
+                if *held == 0 {
                     continue;
                 }
-                let starting = self.starting_at(kind, counts[kind] - 1, left) as usize;
+                let starting = self.starting_at(kind, *held - 1, left) as usize;
                 if n < starting {
-                    counts[kind] -= 1;
+                    *held -= 1;
                     cards.add_n(Card::from_index(kind), 1);
                     lowest = kind;
                     break;
@@ -186,7 +193,7 @@ fn take_count(kinds: MarketKinds) -> usize {
 }
 
 /// The pairs and triples of a number or suit group holding `m` kinds, `d2` of them twice or more and
-/// `d3` three times or more (see [`take_count`]): `C(m,2) + d2 + C(m,3) + d2 (m - 1) + d3`.
+/// `d3` three times or more (see `take_count`, the tests' reference count): `C(m,2) + d2 + C(m,3) + d2 (m - 1) + d3`.
 const fn group_takes(m: usize, d2: usize, d3: usize) -> usize {
     /// `C(m,2) + C(m,3)`: at most 6 cards give at most 6 kinds in a group.
     const PAIRS_AND_TRIPLES: [usize; 7] = [0, 0, 1, 4, 10, 20, 35];
@@ -194,7 +201,7 @@ const fn group_takes(m: usize, d2: usize, d3: usize) -> usize {
 }
 
 /// The market's [`MarketKinds`] and how many takes [`legal_takes`] lists for it (the count
-/// [`take_count`] makes), from two tables instead of counting bits.
+/// `take_count`, the tests' reference, makes), from two tables instead of counting bits.
 ///
 /// The market's cards, each kind's count capped at 3, are a [`Cards`]; a number's four kinds are
 /// then a 12-bit key of [`NUMBER_GROUPS`], which gives the number's kinds as sets and its share of
@@ -253,7 +260,7 @@ static NUMBER_GROUPS: [u64; 4096] = {
     table
 };
 
-/// Per number, keyed as [`NUMBER_GROUPS`]: the number's share of [`take_count`], its single kinds and
+/// Per number, keyed as [`NUMBER_GROUPS`]: the number's share of the take count, its single kinds and
 /// its pairs and triples less those of one kind.
 static NUMBER_TAKES: [u8; 4096] = {
     let mut table = [0u8; 4096];
@@ -275,7 +282,7 @@ static NUMBER_TAKES: [u8; 4096] = {
 };
 
 /// Per suit, by its five kinds' counts capped at 3 (two bits each, the 1s lowest): the suit's share of
-/// [`take_count`], its pairs and triples.
+/// the take count, its pairs and triples.
 static SUIT_GROUPS: [u8; 1024] = {
     let mut table = [0u8; 1024];
     let mut key = 0;
@@ -657,7 +664,7 @@ impl Game {
     }
 }
 
-/// The fill kinds (bits as [`crate::contracts::fitting_kinds`] gives them) of the contracts of a
+/// The fill kinds (bits as [`crate::contracts::fitting_kinds_of`] gives them) of the contracts of a
 /// contract market, without and with the Star. Most hands that fit some kind fit none of the market's:
 /// this mask says so without going through the contracts one by one.
 fn market_fill_kinds(market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> u64 {
