@@ -457,12 +457,9 @@ impl Game {
         // The first slots that hold each card taken are emptied.
         let mut left = cards;
         for slot in &mut self.number_market {
-            if slot.is_some_and(|card| left.remove(card)) {
-                *slot = None;
-                if left.is_empty() {
-                    break;
-                }
-            }
+            // Without a branch on the cards: which slots go is as random as the take.
+            let taken = slot.is_some_and(|card| left.take_one(card));
+            *slot = slot.filter(|_| !taken);
         }
         self.seats[seat.index()].hand.add_all(&cards);
         self.undo.push(Undo::Take { cards, market_before });
@@ -577,15 +574,18 @@ impl Game {
     /// §3 step 3 for the number market, reshuffling the discard pile when the deck runs out.
     fn refill_number_market(&mut self) {
         let mut changed = false;
-        for i in 0..NUMBER_MARKET_SLOTS {
-            if self.number_market[i].is_none() {
-                match self.draw_card() {
-                    Some(card) => {
-                        self.number_market[i] = Some(card);
-                        changed = true;
-                    }
-                    None => break,
+        // The empty slots, one bit each, lowest first.
+        let mut empty =
+            self.number_market.iter().enumerate().fold(0u32, |set, (i, slot)| set | u32::from(slot.is_none()) << i);
+        while empty != 0 {
+            let i = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            match self.draw_card() {
+                Some(card) => {
+                    self.number_market[i] = Some(card);
+                    changed = true;
                 }
+                None => break,
             }
         }
         if changed {
