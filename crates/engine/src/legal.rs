@@ -327,13 +327,8 @@ fn take_at(kinds: MarketKinds, mut at: usize) -> Option<Cards> {
             }
             at -= 1;
             let mut thirds = from(b, if b == a { triples } else { pairs }) & shares_with(a, b);
-            // A few kinds at most: clearing them one by one is cheaper than a general bit count.
-            let mut count = 0;
-            let mut rest = thirds;
-            while rest != 0 {
-                rest &= rest - 1;
-                count += 1;
-            }
+            // A bit count without branches: how many kinds there are is as random as the market.
+            let count = thirds.count_ones() as usize;
             if at < count {
                 for _ in 0..at {
                     thirds &= thirds - 1;
@@ -672,6 +667,15 @@ fn market_fill_kinds(market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> u6
     market.iter().flatten().fold(0, |kinds, &contract| kinds | ((1 | 1 << 32) << fill_indexes(contract).1))
 }
 
+/// The number market as one number, a byte per slot (0 for an empty one, the card's index plus one
+/// otherwise): equal exactly when the markets are, compared with one comparison instead of slot by slot.
+fn market_key(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> u64 {
+    market
+        .iter()
+        .enumerate()
+        .fold(0, |key, (slot, card)| key | card.map_or(0, |card| card.index() as u64 + 1) << (8 * slot))
+}
+
 /// What the random player keeps from one step to the next so as not to work out twice what a
 /// take-back brings back: the takes of the last number market it saw, the fill kinds of the last
 /// contract market (which changes a few times a turn at most), and the contracts that fit the last
@@ -683,7 +687,8 @@ fn market_fill_kinds(market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> u6
 /// so the answers are the ones worked out afresh (a test plays games with and without the memo).
 #[derive(Clone, Default)]
 pub(crate) struct StepMemo {
-    takes: Option<([Option<Card>; NUMBER_MARKET_SLOTS], MarketKinds, usize)>,
+    /// A key of the market (see [`market_key`]), its kinds and its take count.
+    takes: Option<(u64, MarketKinds, usize)>,
     market_kinds: Option<([Option<ContractId>; CONTRACT_MARKET_SLOTS], u64)>,
     fits: [Option<Fits>; FITS_KEPT],
     /// The entry of `fits` to replace next: the oldest.
@@ -704,11 +709,12 @@ impl std::fmt::Debug for StepMemo {
 impl StepMemo {
     /// [`market_takes`] for `market`.
     fn takes(&mut self, market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> (MarketKinds, usize) {
+        let key = market_key(market);
         match self.takes {
-            Some((known, kinds, count)) if known == *market => (kinds, count),
+            Some((known, kinds, count)) if known == key => (kinds, count),
             _ => {
                 let (kinds, count) = market_takes(market);
-                self.takes = Some((*market, kinds, count));
+                self.takes = Some((key, kinds, count));
                 (kinds, count)
             }
         }
@@ -729,9 +735,13 @@ impl StepMemo {
 
     /// The fits for `key`, kept or filled in by `work_out` (from none).
     fn fits(&mut self, key: FitsKey, work_out: impl FnOnce(&mut Fits)) -> &Fits {
-        let at = match self.fits.iter().position(|fits| fits.as_ref().is_some_and(|fits| fits.key == key)) {
-            Some(at) => at,
-            None => {
+        // Which entries hold the key, one bit each, looked at all at once.
+        let held =
+            self.fits.iter().enumerate().fold(0u32, |held, (at, fits)| {
+                held | u32::from(fits.as_ref().is_some_and(|fits| fits.key == key)) << at
+            });
+        let at = match held {
+            0 => {
                 let at = self.oldest;
                 self.oldest = (at + 1) % FITS_KEPT;
                 let fits = self.fits[at].insert(Fits {
@@ -743,6 +753,7 @@ impl StepMemo {
                 work_out(fits);
                 at
             }
+            _ => held.trailing_zeros() as usize,
         };
         self.fits[at].as_ref().expect("found or just worked out")
     }
