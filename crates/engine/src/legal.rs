@@ -648,13 +648,21 @@ impl Game {
         let numbers = self.seats[seat.index()].hand.number_counts();
         let fill_indexes = ContractId::all_fill_indexes();
         let key = PatternIndex::key(numbers);
-        for contract in self.contract_market.iter().flatten().copied() {
-            let (indexes, kind) = fill_indexes(contract);
-            for (star, index) in indexes.iter().enumerate() {
-                if kinds >> (kind + 32 * star as u32) & 1 != 0 {
-                    found(contract, star == 1, index, index.fitting(key));
-                }
+        // Which (slot, Star) pairs fit, bit `2 slot + star`, in list order: then only those are visited.
+        let mut fitting = 0u32;
+        for (slot, contract) in self.contract_market.iter().enumerate() {
+            if let Some(contract) = contract {
+                let kind = fill_indexes(*contract).1;
+                let pair = (kinds >> kind & 1) | (kinds >> (kind + 32) & 1) << 1;
+                fitting |= (pair as u32) << (2 * slot);
             }
+        }
+        while fitting != 0 {
+            let at = fitting.trailing_zeros() as usize;
+            fitting &= fitting - 1;
+            let Some(contract) = self.contract_market[at / 2] else { continue };
+            let (star, index) = (at % 2 == 1, &fill_indexes(contract).0[at % 2]);
+            found(contract, star, index, index.fitting(key));
         }
     }
 }
@@ -676,6 +684,15 @@ fn market_key(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> u64 {
         .fold(0, |key, (slot, card)| key | card.map_or(0, |card| card.index() as u64 + 1) << (8 * slot))
 }
 
+/// The contract market as one number, a byte per slot (0 for an empty one, the contract's number
+/// otherwise), as [`market_key`] does for the number market.
+fn contract_market_key(market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> u64 {
+    market
+        .iter()
+        .enumerate()
+        .fold(0, |key, (slot, contract)| key | u64::from(contract.map_or(0, ContractId::number)) << (8 * slot))
+}
+
 /// What the random player keeps from one step to the next so as not to work out twice what a
 /// take-back brings back: the takes of the last number market it saw, the fill kinds of the last
 /// contract market (which changes a few times a turn at most), and the contracts that fit the last
@@ -689,7 +706,8 @@ fn market_key(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> u64 {
 pub(crate) struct StepMemo {
     /// A key of the market (see [`market_key`]), its kinds and its take count.
     takes: Option<(u64, MarketKinds, usize)>,
-    market_kinds: Option<([Option<ContractId>; CONTRACT_MARKET_SLOTS], u64)>,
+    /// A key of the contract market (see [`contract_market_key`]) and its fill kinds.
+    market_kinds: Option<(u64, u64)>,
     fits: [Option<Fits>; FITS_KEPT],
     /// The entry of `fits` to replace next: the oldest.
     oldest: usize,
@@ -723,11 +741,12 @@ impl StepMemo {
     /// [`market_fill_kinds`] for `market`.
     #[inline]
     fn market_fill_kinds(&mut self, market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> u64 {
+        let key = contract_market_key(market);
         match self.market_kinds {
-            Some((known, kinds)) if known == *market => kinds,
+            Some((known, kinds)) if known == key => kinds,
             _ => {
                 let kinds = market_fill_kinds(market);
-                self.market_kinds = Some((*market, kinds));
+                self.market_kinds = Some((key, kinds));
                 kinds
             }
         }
@@ -769,10 +788,7 @@ struct FitsKey {
 
 impl FitsKey {
     fn new(hand: Cards, market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS], star_used: bool) -> FitsKey {
-        let market = market.iter().enumerate().fold(u64::from(star_used) << 63, |key, (slot, contract)| {
-            key | u64::from(contract.map_or(0, ContractId::number)) << (8 * slot)
-        });
-        FitsKey { hand, market }
+        FitsKey { hand, market: contract_market_key(market) | u64::from(star_used) << 63 }
     }
 }
 
