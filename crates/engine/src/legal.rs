@@ -474,14 +474,15 @@ fn nth_split(table: &[[u8; QUOTAS]; 4096], group: usize, quota: u8, mut n: usize
     for (suit, taken) in split.iter_mut().take(3).enumerate() {
         // The group without this suit and the ones before it.
         let later_suits = group & !((8 << (3 * suit)) - 1) & 0o7777;
-        loop {
+        // At most as many cards as the suit holds and the quota leaves: step past the ways that give
+        // the suit each count below the one taken, without branching on `n` (as random as the choice).
+        let mut going = true;
+        for _ in 0..((group >> (3 * suit)) & 7).min(left) {
             let ways = usize::from(table[later_suits][left.min(QUOTAS - 1)]);
-            if n < ways {
-                break;
-            }
-            n -= ways;
-            *taken += 1;
-            left -= 1;
+            going &= n >= ways;
+            n -= if going { ways } else { 0 };
+            *taken += u8::from(going);
+            left -= usize::from(going);
         }
         debug_assert!(usize::from(*taken) <= (group >> (3 * suit)) & 7, "n is below the number of splits");
     }
