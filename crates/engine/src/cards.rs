@@ -255,6 +255,15 @@ impl Cards {
         true
     }
 
+    /// Removes one copy of `card` when there is one, like [`Cards::remove`], without branching on it;
+    /// returns whether there was one.
+    #[inline]
+    pub(crate) fn take_one(&mut self, card: Card) -> bool {
+        let held = (self.packed >> Cards::shift(card)) & 7 != 0;
+        self.packed -= u64::from(held) << Cards::shift(card);
+        held
+    }
+
     /// Adds every card of `other`. The two must not count more than 7 copies of a kind together, which
     /// holds for any two piles of one deck.
     pub fn add_all(&mut self, other: &Cards) {
@@ -289,6 +298,19 @@ impl Cards {
         std::array::from_fn(|n| ((sums >> (12 * n)) & 0o7777) as u8)
     }
 
+    /// How many cards there are of each number, capped at 7, three bits per number from the 1s up: a
+    /// key below 2^15 for tables worked out per counts per number.
+    pub(crate) fn capped_number_key(&self) -> usize {
+        const ONES: u64 = 0o0001_0001_0001_0001_0001;
+        let sums = self.sums_per_number();
+        // A sum (at most 28) of 8 or more has bit 3 or bit 4 set.
+        let eight_or_more = ((sums >> 3) | (sums >> 4)) & ONES;
+        let capped = (sums | (eight_or_more * 7)) & (ONES * 7);
+        // Fields at bits 12 k: the 2s next to the 1s and the 4s next to the 3s, then those pairs together.
+        let folded = capped | capped >> 9;
+        (((folded | folded >> 18) & 0o7777) | ((capped >> 36) & 0o70000)) as usize
+    }
+
     /// How many cards there are of each number, one twelve-bit field per number from the 1s up.
     fn sums_per_number(&self) -> u64 {
         // Add neighbouring fields in place: pairs of suits into six-bit slots, then pairs of slots into
@@ -315,7 +337,28 @@ impl Cards {
 
     /// Every card, one item per copy, in index order.
     pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
-        self.kinds().flat_map(|(card, count)| std::iter::repeat_n(card, usize::from(count)))
+        // One copy off the lowest kind held at each step.
+        let mut rest = self.packed;
+        std::iter::from_fn(move || {
+            if rest == 0 {
+                return None;
+            }
+            let field = rest.trailing_zeros() / 3;
+            rest -= 1 << (3 * field);
+            Some(Card(field as u8))
+        })
+    }
+
+    /// The cards of `suit`.
+    pub fn of_suit(&self, suit: Suit) -> Cards {
+        // The fields of one suit: every fourth field, from the suit's index.
+        Cards { packed: self.packed & (0o0007_0007_0007_0007_0007u64 << (3 * suit.index())) }
+    }
+
+    /// These cards without those of `other`, which must all be here.
+    pub(crate) fn without(&self, other: &Cards) -> Cards {
+        debug_assert!(self.contains(other));
+        Cards { packed: self.packed - other.packed }
     }
 
     /// The distinct kinds of card held, with their counts, in index order.
@@ -334,7 +377,7 @@ impl Cards {
 
     /// The counts per kind, indexed by [`Card::index`].
     pub fn counts(&self) -> [u8; CARD_KINDS] {
-        std::array::from_fn(|i| self.count(Card::from_index(i)))
+        std::array::from_fn(|i| ((self.packed >> (3 * i)) & 7) as u8)
     }
 }
 
@@ -416,11 +459,19 @@ mod tests {
             let (ca, cb): (Cards, Cards) = (a.iter().collect(), b.iter().collect());
             let count = |list: &[Card], card: Card| list.iter().filter(|&&c| c == card).count().min(7) as u8;
             assert_eq!(ca.len(), Card::all().map(|c| usize::from(count(&a, c))).sum::<usize>());
+            for card in Card::all() {
+                let (mut removed, mut taken) = (ca, ca);
+                assert_eq!(taken.take_one(card), removed.remove(card));
+                assert_eq!(taken, removed);
+            }
             let contains = Card::all().all(|c| count(&a, c) >= count(&b, c));
             assert_eq!(ca.contains(&cb), contains, "{a:?} {b:?}");
             for suit in Suit::ALL {
                 let expected: usize = Card::all().filter(|c| c.suit() == suit).map(|c| usize::from(count(&a, c))).sum();
                 assert_eq!(ca.suit_count(suit), expected);
+                let of_suit: Cards = a.iter().filter(|c| c.suit() == suit).collect();
+                assert_eq!(ca.of_suit(suit), of_suit);
+                assert_eq!(ca.without(&of_suit), a.iter().filter(|c| c.suit() != suit).collect());
             }
             let numbers: [u8; 5] =
                 std::array::from_fn(|n| Card::all().filter(|c| c.number() == n as u8 + 1).map(|c| count(&a, c)).sum());

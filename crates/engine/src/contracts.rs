@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::cards::Suit;
+use crate::cards::{Cards, Suit};
 
 /// One requirement of a contract card (§1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -137,17 +137,20 @@ impl ContractId {
     }
 
     /// For every contract, its patterns of [`ContractId::patterns`] indexed by the hand counts they fit
-    /// in: without the Star, then with it.
-    pub(crate) fn all_fill_indexes() -> impl Fn(ContractId) -> &'static [PatternIndex; 2] + Copy {
+    /// in (without the Star, then with it), and its fill kind (see [`fitting_kinds_of`]).
+    pub(crate) fn all_fill_indexes() -> impl Fn(ContractId) -> (&'static [PatternIndex; 2], u32) + Copy {
         let table: &'static [TableEntry] = &TABLE;
-        move |contract| &table[contract.index()].indexes
+        move |contract| {
+            let entry = &table[contract.index()];
+            (&entry.indexes, entry.kind)
+        }
     }
 
     /// The patterns of [`ContractId::patterns`] that a hand with these counts per number holds enough
     /// cards for, in the order of [`ContractId::patterns`].
     #[cfg(test)]
     pub(crate) fn patterns_within(self, star: bool, numbers: [u8; 5]) -> impl Iterator<Item = &'static [u8; 5]> {
-        let index = &ContractId::all_fill_indexes()(self)[usize::from(star)];
+        let index = &ContractId::all_fill_indexes()(self).0[usize::from(star)];
         index.iter(index.fitting(PatternIndex::key(numbers)))
     }
 
@@ -188,6 +191,11 @@ impl<'de> Deserialize<'de> for ContractId {
 
 struct TableEntry {
     contract: Contract,
+    /// Contracts with the same patterns share a kind: the first such contract's position among the
+    /// distinct pattern lists, in table order.
+    kind: u32,
+    /// Whether no contract before it in the table has its kind.
+    first_of_kind: bool,
     patterns: Vec<[u8; 5]>,
     star_patterns: Vec<[u8; 5]>,
     /// Without the Star, then with it.
@@ -208,8 +216,6 @@ const MAX_INDEXED_COUNT: usize = 8;
 /// step asks this for every contract of the market, with and without the Star, so it is on the random
 /// player's hot path; most of the time the answer is that no pattern fits.
 pub(crate) struct PatternIndex {
-    /// How many hand cards every pattern holds.
-    pub(crate) cards: usize,
     patterns: Vec<[u8; 5]>,
     at_most: [[u128; MAX_INDEXED_COUNT + 1]; 5],
 }
@@ -228,9 +234,7 @@ impl PatternIndex {
                 }
             }
         }
-        let cards = patterns.first().map_or(0, |p| p.iter().map(|&n| usize::from(n)).sum());
-        assert!(patterns.iter().all(|p| p.iter().map(|&n| usize::from(n)).sum::<usize>() == cards));
-        PatternIndex { cards, patterns, at_most }
+        PatternIndex { patterns, at_most }
     }
 
     /// Counts per number as [`PatternIndex::fitting`] takes them.
@@ -327,6 +331,7 @@ fn printed_cards() -> [(u8, Suit, Vec<Requirement>); CONTRACT_COUNT] {
 }
 
 static TABLE: LazyLock<Vec<TableEntry>> = LazyLock::new(|| {
+    let mut kinds: Vec<Vec<[u8; 5]>> = Vec::new();
     printed_cards()
         .into_iter()
         .zip(1u8..)
@@ -345,8 +350,17 @@ static TABLE: LazyLock<Vec<TableEntry>> = LazyLock::new(|| {
                 }
             }
             star_patterns.sort_unstable();
+            assert!(patterns.iter().flatten().all(|&n| n <= MAX_KEYED_COUNT), "fitting_kinds caps counts at 7");
+            let known = kinds.iter().position(|known| *known == patterns);
+            let kind = known.unwrap_or_else(|| {
+                kinds.push(patterns.clone());
+                kinds.len() - 1
+            });
+            assert!(kind < STAR_KINDS as usize, "fitting_kinds has 32 bits for each Star case");
             TableEntry {
                 contract: Contract { id: ContractId(number), score, suit, requirements },
+                kind: kind as u32,
+                first_of_kind: known.is_none(),
                 indexes: [PatternIndex::new(&patterns), PatternIndex::new(&star_patterns)],
                 patterns,
                 star_patterns,
@@ -354,6 +368,59 @@ static TABLE: LazyLock<Vec<TableEntry>> = LazyLock::new(|| {
         })
         .collect()
 });
+
+/// The highest count per number that [`fitting_kinds_of`] tells apart: no pattern wants more than 6 cards
+/// of one number (the table's construction checks that none wants more than this).
+const MAX_KEYED_COUNT: u8 = 7;
+/// Where [`fitting_kinds_of`] puts the kinds that fit with the Star.
+const STAR_KINDS: u32 = 32;
+/// How many keys [`fitting_kinds_of`] has: five counts per number of three bits each.
+const FIT_KEYS: usize = 1 << 15;
+
+/// [`fitting_kinds_of`] for each key, worked out once for all keys: a pattern fits the hand cards of a
+/// key when it equals their counts, or when it fits the cards of a key with one card fewer. So the
+/// table is each pattern marked at its own key, then each key in increasing order takes in what the
+/// five keys with one card fewer fit (a few hundred thousand instructions, once per process).
+static FITS: LazyLock<Vec<u64>> = LazyLock::new(|| {
+    let mut fits = vec![0u64; FIT_KEYS];
+    let key = |pattern: &[u8; 5]| pattern.iter().rev().fold(0, |key, &n| key << 3 | usize::from(n));
+    // One contract of each kind.
+    for entry in TABLE.iter().filter(|entry| entry.first_of_kind) {
+        for (star, index) in entry.indexes.iter().enumerate() {
+            for pattern in &index.patterns {
+                fits[key(pattern)] |= 1 << (entry.kind + STAR_KINDS * star as u32);
+            }
+        }
+    }
+    for key in 0..FIT_KEYS {
+        for k in 0..5 {
+            if (key >> (3 * k)) & 7 != 0 {
+                fits[key] |= fits[key - (1 << (3 * k))];
+            }
+        }
+    }
+    fits
+});
+
+/// [`fitting_kinds_of`] for hand cards with these counts per number.
+#[cfg(test)]
+pub(crate) fn fitting_kinds(numbers: [u8; 5]) -> u64 {
+    let key = numbers.iter().enumerate().fold(0, |key, (k, &n)| key | usize::from(n.min(MAX_KEYED_COUNT)) << (3 * k));
+    FITS[key]
+}
+
+/// The fill kinds (see `TableEntry::kind`) with at least one pattern that the cards of `hand`
+/// hold enough cards for: bit `kind` without the Star, bit `32 + kind` with it.
+///
+/// Contracts of one kind fit the same hands, and about half of the contracts share a kind with
+/// another, so a contract step asks this once for the whole hand and then looks up each contract's
+/// bits, instead of asking the [`PatternIndex`] of every contract of the market; in most contract
+/// steps no contract fits at all and that is all there is to do. The answers for all 8^5 keys (counts
+/// above 7 fit as 7 do) are in a table, [`FITS`].
+#[inline]
+pub(crate) fn fitting_kinds_of(hand: &Cards) -> u64 {
+    FITS[hand.capped_number_key()]
+}
 
 /// Every distinct sum of one way per requirement: the number patterns that fill all requirements at once.
 fn fill_patterns(requirements: &[Requirement]) -> Vec<[u8; 5]> {
@@ -380,6 +447,7 @@ fn fill_patterns(requirements: &[Requirement]) -> Vec<[u8; 5]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Card;
 
     fn id(n: u8) -> ContractId {
         ContractId::new(n).expect("valid contract number")
@@ -426,6 +494,35 @@ mod tests {
                         contract.patterns(star).iter().filter(|p| p.iter().zip(hand).all(|(&w, h)| w <= h)).collect();
                     let fast: Vec<_> = contract.patterns_within(star, hand).collect();
                     assert_eq!(slow, fast, "{contract} star {star} hand {hand:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fitting_kinds_match_the_pattern_index() {
+        // Every hand with up to 9 cards of each number (more than any pattern wants, and above the cap).
+        let fill_indexes = ContractId::all_fill_indexes();
+        for code in 0..10u32.pow(5) {
+            let hand: [u8; 5] = std::array::from_fn(|k| (code / 10u32.pow(k as u32) % 10) as u8);
+            let kinds = fitting_kinds(hand);
+            let capped = |n: u8| n.min(MAX_KEYED_COUNT);
+            let cards: Cards = (0..5u8)
+                .flat_map(|k| (0..hand[usize::from(k)]).map(move |i| Card::new(k + 1, Suit::ALL[usize::from(i % 4)])))
+                .flatten()
+                .collect();
+            assert_eq!(fitting_kinds_of(&cards), kinds, "{hand:?}");
+            assert_eq!(
+                cards.capped_number_key(),
+                hand.iter().rev().fold(0, |key, &n| key << 3 | usize::from(capped(n)))
+            );
+            for contract in ContractId::all() {
+                let (indexes, kind) = fill_indexes(contract);
+                for (star, index) in indexes.iter().enumerate() {
+                    let fits = index.fitting(PatternIndex::key(hand)) != 0;
+                    assert_eq!(kinds >> (kind + STAR_KINDS * star as u32) & 1 == 1, fits, "{contract} {hand:?}");
+                    let slow = contract.patterns(star == 1).iter().any(|p| p.iter().zip(hand).all(|(&w, h)| w <= h));
+                    assert_eq!(fits, slow, "{contract} {hand:?}");
                 }
             }
         }

@@ -457,9 +457,9 @@ impl Game {
         // The first slots that hold each card taken are emptied.
         let mut left = cards;
         for slot in &mut self.number_market {
-            if slot.is_some_and(|card| left.remove(card)) {
-                *slot = None;
-            }
+            // Without a branch on the cards: which slots go is as random as the take.
+            let taken = slot.is_some_and(|card| left.take_one(card));
+            *slot = slot.filter(|_| !taken);
         }
         self.seats[seat.index()].hand.add_all(&cards);
         self.undo.push(Undo::Take { cards, market_before });
@@ -474,13 +474,10 @@ impl Game {
         let suit = contract.contract().suit;
         let state = &mut self.seats[seat.index()];
         state.hand.remove_all(&cards);
-        for card in cards.iter() {
-            if card.suit() == suit {
-                state.suit_bonus.add(card);
-            } else {
-                self.discard_pile.push(card);
-            }
-        }
+        // The cards of the contract's suit become suit bonus; the others go to the discard pile.
+        let bonus = cards.of_suit(suit);
+        state.suit_bonus.add_all(&bonus);
+        self.discard_pile.extend(cards.without(&bonus).iter());
         state.contracts.push(contract);
         state.star_used |= star;
         let slot = self.contract_market.iter().position(|c| *c == Some(contract)).unwrap_or(0);
@@ -488,7 +485,9 @@ impl Game {
         self.undo.push(Undo::Complete { slot, contract, cards, star });
         self.log.push(LogEntry::Complete { seat, contract, cards, star });
         self.events.push(Event::Completed { seat, contract, cards, star });
-        if !was_last_round && self.is_last_round() {
+        // Only this seat's contracts changed.
+        let target = contract_target(self.players());
+        if !was_last_round && self.seats[seat.index()].contracts.len() >= target {
             self.events.push(Event::LastRound { started: true });
         }
     }
@@ -496,7 +495,6 @@ impl Game {
     /// §7: undoes the last take or contract of this turn. Nothing was drawn since, so nothing hidden
     /// is shown by it.
     fn take_back(&mut self, seat: Seat) {
-        let was_last_round = self.is_last_round();
         let Some(undo) = self.undo.pop() else { return };
         self.log.pop();
         match undo {
@@ -507,16 +505,12 @@ impl Game {
                 self.set_phase(seat, TurnStep::Take);
             }
             Undo::Complete { slot, contract, cards, star } => {
+                let was_last_round = self.is_last_round();
                 let suit = contract.contract().suit;
                 let state = &mut self.seats[seat.index()];
-                let mut to_discard = 0;
-                for card in cards.iter() {
-                    if card.suit() == suit {
-                        state.suit_bonus.remove(card);
-                    } else {
-                        to_discard += 1;
-                    }
-                }
+                let bonus = cards.of_suit(suit);
+                state.suit_bonus.remove_all(&bonus);
+                let to_discard = cards.len() - bonus.len();
                 // The played cards were the last ones put on the discard pile: undo is last in, first out.
                 self.discard_pile.truncate(self.discard_pile.len() - to_discard);
                 state.hand.add_all(&cards);
@@ -580,15 +574,18 @@ impl Game {
     /// §3 step 3 for the number market, reshuffling the discard pile when the deck runs out.
     fn refill_number_market(&mut self) {
         let mut changed = false;
-        for i in 0..NUMBER_MARKET_SLOTS {
-            if self.number_market[i].is_none() {
-                match self.draw_card() {
-                    Some(card) => {
-                        self.number_market[i] = Some(card);
-                        changed = true;
-                    }
-                    None => break,
+        // The empty slots, one bit each, lowest first.
+        let mut empty =
+            self.number_market.iter().enumerate().fold(0u32, |set, (i, slot)| set | u32::from(slot.is_none()) << i);
+        while empty != 0 {
+            let i = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            match self.draw_card() {
+                Some(card) => {
+                    self.number_market[i] = Some(card);
+                    changed = true;
                 }
+                None => break,
             }
         }
         if changed {
@@ -612,6 +609,7 @@ impl Game {
     }
 
     /// The top card of the number deck, after turning the discard pile into a new deck if it is empty.
+    #[inline]
     fn draw_card(&mut self) -> Option<Card> {
         if self.number_deck.is_empty() {
             self.reshuffle();
@@ -620,6 +618,7 @@ impl Game {
     }
 
     /// §3 step 3: the discard pile, shuffled, becomes the number deck.
+    #[cold]
     fn reshuffle(&mut self) {
         if self.discard_pile.is_empty() {
             return;
@@ -653,8 +652,8 @@ impl Game {
 
     /// The turn of `seat` is over: the game ends (§4) or the next seat takes its turn (§3).
     fn end_turn(&mut self, seat: Seat) {
-        let next = Seat(((seat.index() + 1) % self.players()) as u8);
-        if self.is_last_round() && next == self.setup.first_player {
+        let next = if seat.index() + 1 == self.players() { Seat(0) } else { Seat(seat.0 + 1) };
+        if next == self.setup.first_player && self.is_last_round() {
             self.finish(EndReason::Contracts);
         } else if self.number_market.iter().all(Option::is_none) || self.contract_market.iter().all(Option::is_none) {
             self.finish(EndReason::Market);

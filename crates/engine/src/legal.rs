@@ -10,20 +10,27 @@
 //! The random player goes further ([`Game::legal_action_at`]): it needs how many actions there are and
 //! the one at a drawn position, so it counts and builds only that one, in the list's order:
 //! - takes: the market is turned into three sets of kinds (one bit per kind: held, held twice, held
-//!   three times); a closed formula over the nine number and suit groups counts the takes, and a walk
-//!   in list order that skips each pair's triples by counting them finds the drawn one;
-//! - completions: the contracts' number patterns that fit the hand come from
-//!   [`crate::contracts::PatternIndex`] (five mask lookups per contract); each pattern's completions
+//!   three times) and a count, a closed formula over the nine number and suit groups read from tables
+//!   ([`market_takes`]); a walk in list order that skips each pair's triples by counting them finds
+//!   the drawn one;
+//! - completions: one table lookup by the hand's counts per number says which kinds of contract the
+//!   hand fits ([`crate::contracts::fitting_kinds_of`]), a mask of the market's kinds says whether any
+//!   of them is in the market (in most contract steps none is); the number patterns that fit each
+//!   such contract come from [`crate::contracts::PatternIndex`] (five mask lookups); each pattern's completions
 //!   are the product over its numbers of the ways to take that many cards of the number among the
 //!   suits, read from [`split_table`], a table worked out at compile time and indexed by the number's
-//!   four 3-bit counts in [`Cards`]; the drawn completion is decoded number by number ([`nth_split`]).
+//!   four 3-bit counts in [`Cards`]; the drawn completion is decoded number by number ([`nth_split`]);
+//! - discards: counted and found from the ways per kind ([`SubMultisets`]).
+//!
+//! The player keeps a [`StepMemo`] between steps: what a take-back brings back (the market's takes,
+//! the contracts that fit a hand) is not worked out again.
 //!
 //! Tests in this module hold each count and each decoded position to the list.
 
 use crate::action::{Action, Phase, Seat, TurnStep};
 
 use crate::cards::{CARD_KINDS, Card, Cards};
-use crate::contracts::{ContractId, PatternIndex};
+use crate::contracts::{ContractId, PatternIndex, fitting_kinds_of};
 use crate::game::{CONTRACT_MARKET_SLOTS, Game, HAND_LIMIT, NUMBER_MARKET_SLOTS};
 
 /// Calls `found` with every distinct sub-multiset of `size` cards of `sorted` (cards in ascending
@@ -42,6 +49,79 @@ fn for_each_sub_multiset(sorted: &[Card], size: usize, found: &mut impl FnMut(Ca
         }
     }
     pick(sorted, 0, size, Cards::EMPTY, found);
+}
+
+/// The distinct multisets of `size` cards of a hand, counted and found by position in the order
+/// [`for_each_sub_multiset`] lists them without listing them (the discards of §3 step 4).
+///
+/// `ways[i][j]` is how many multisets of `j` cards the kinds from `i` on hold; a multiset's first card
+/// (its lowest kind) is then chosen kind by kind, as the listing does, skipping the multisets that start
+/// with each lower kind.
+struct SubMultisets {
+    counts: [u8; CARD_KINDS],
+    size: usize,
+    ways: [[u32; SUB_MULTISET_SIZES]; CARD_KINDS + 1],
+}
+
+/// The sizes [`SubMultisets`] works for: 0 to 3 cards. A discard is of 3 cards at most (a hand of
+/// at most 10 takes at most 3 cards), and larger sizes are listed instead.
+const SUB_MULTISET_SIZES: usize = 4;
+
+impl SubMultisets {
+    /// `None` when `size` is more than [`SubMultisets`] works for.
+    fn new(hand: &Cards, size: usize) -> Option<SubMultisets> {
+        if size >= SUB_MULTISET_SIZES {
+            return None;
+        }
+        let counts = hand.counts();
+        let mut ways = [[0u32; SUB_MULTISET_SIZES]; CARD_KINDS + 1];
+        ways[CARD_KINDS][0] = 1;
+        for kind in (0..CARD_KINDS).rev() {
+            let (held, above) = (usize::from(counts[kind]), ways[kind + 1]);
+            let mut here = above;
+            if held > 0 {
+                // here[j] = above[j] + ... + above[j - min(held, j)], from here[j - 1].
+                for j in 1..SUB_MULTISET_SIZES {
+                    here[j] = above[j] + here[j - 1] - if held < j { above[j - 1 - held] } else { 0 };
+                }
+            }
+            ways[kind] = here;
+        }
+        Some(SubMultisets { counts, size, ways })
+    }
+
+    fn count(&self) -> usize {
+        self.ways[0][self.size] as usize
+    }
+
+    /// The multisets of `left` cards from the kinds above `kind` plus `held` copies of `kind`.
+    fn starting_at(&self, kind: usize, held: u8, left: usize) -> u32 {
+        (0..=left.min(usize::from(held))).map(|t| self.ways[kind + 1][left - t]).sum()
+    }
+
+    /// The multiset at position `n` (below [`SubMultisets::count`]).
+    fn nth(&self, mut n: usize) -> Cards {
+        let mut counts = self.counts;
+        let mut cards = Cards::EMPTY;
+        let mut lowest = 0;
+        for left in (0..self.size).rev() {
+            // The next card: the first kind from `lowest` on whose multisets reach position `n`.
+            for (kind, held) in counts.iter_mut().enumerate().skip(lowest) {
+                if *held == 0 {
+                    continue;
+                }
+                let starting = self.starting_at(kind, *held - 1, left) as usize;
+                if n < starting {
+                    *held -= 1;
+                    cards.add_n(Card::from_index(kind), 1);
+                    lowest = kind;
+                    break;
+                }
+                n -= starting;
+            }
+        }
+        cards
+    }
 }
 
 /// §3 step 1: every distinct multiset of 1 to 3 market cards that share a number or a suit.
@@ -84,7 +164,8 @@ fn legal_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS], actions: &mut Vec<A
 }
 
 /// How many takes [`legal_takes`] lists for a market of at most 6 cards whose kinds are
-/// [`MarketKinds`], counted without listing them.
+/// [`MarketKinds`], counted without listing them: the reference that [`market_takes`] is tested
+/// against.
 ///
 /// Group the market's kinds by number (5 groups) and by suit (4 groups). In a group holding `m` kinds,
 /// `d2` of them twice or more and `d3` three times or more, there are `C(m,2) + d2` distinct pairs and
@@ -92,27 +173,134 @@ fn legal_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS], actions: &mut Vec<A
 /// number's and its suit's); any other legal pair or triple lies in exactly one. So the takes are the
 /// `m` single kinds, plus the sum over the nine groups, less the pairs and triples of one kind counted
 /// twice.
+#[cfg(test)]
 fn take_count(kinds: MarketKinds) -> usize {
-    /// `C(m,2) + C(m,3)`: at most 6 cards give at most 6 kinds in a group.
-    const PAIRS_AND_TRIPLES: [usize; 7] = [0, 0, 1, 4, 10, 20, 35];
-    /// How many bits each value of four bits has set.
     const BITS: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
     let MarketKinds { present, pairs, triples } = kinds;
     // One number's kinds are four adjacent bits (`Card::index`).
     let in_number = |set: u32, k: usize| usize::from(BITS[((set >> (4 * k)) & 15) as usize]);
     // One suit's kinds are every fourth bit; multiplying sums the five of them into bits 16 to 19.
     let in_suit = |set: u32, s: usize| ((u64::from((set >> s) & 0x11111) * 0x11111) >> 16 & 15) as usize;
-    let group = |m: usize, d2: usize, d3: usize| PAIRS_AND_TRIPLES[m] + d2 * m + d3;
     let mut count = 0;
     for k in 0..5 {
         let (m, d2, d3) = (in_number(present, k), in_number(pairs, k), in_number(triples, k));
-        count += m + group(m, d2, d3) - d2 - d3;
+        count += m + group_takes(m, d2, d3) - d2 - d3;
     }
     for s in 0..4 {
-        count += group(in_suit(present, s), in_suit(pairs, s), in_suit(triples, s));
+        count += group_takes(in_suit(present, s), in_suit(pairs, s), in_suit(triples, s));
     }
     count
 }
+
+/// The pairs and triples of a number or suit group holding `m` kinds, `d2` of them twice or more and
+/// `d3` three times or more (see `take_count`, the tests' reference count): `C(m,2) + d2 + C(m,3) + d2 (m - 1) + d3`.
+const fn group_takes(m: usize, d2: usize, d3: usize) -> usize {
+    /// `C(m,2) + C(m,3)`: at most 6 cards give at most 6 kinds in a group.
+    const PAIRS_AND_TRIPLES: [usize; 7] = [0, 0, 1, 4, 10, 20, 35];
+    PAIRS_AND_TRIPLES[m] + d2 * m + d3
+}
+
+/// The market's [`MarketKinds`] and how many takes [`legal_takes`] lists for it (the count
+/// `take_count`, the tests' reference, makes), from two tables instead of counting bits.
+///
+/// The market's cards, each kind's count capped at 3, are a [`Cards`]; a number's four kinds are
+/// then a 12-bit key of [`NUMBER_GROUPS`], which gives the number's kinds as sets and its share of
+/// the count; a suit's five kinds, gathered two bits each into a 10-bit key, give the suit's share
+/// from [`SUIT_GROUPS`].
+fn market_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> (MarketKinds, usize) {
+    let mut cards = 0u64;
+    for card in market.iter().flatten() {
+        cards += 1 << (3 * card.index());
+    }
+    // Counts of 4 or more (the top bit of a field) become 3.
+    const BIT0: u64 = 0o1111_1111_1111_1111_1111;
+    let four_or_more = (cards >> 2) & BIT0;
+    let capped = (cards | four_or_more | four_or_more << 1) & (BIT0 * 3);
+    let (mut sets, mut count) = (0u64, 0);
+    for k in 0..5 {
+        let key = ((capped >> (12 * k)) & 0o7777) as usize;
+        sets |= NUMBER_GROUPS[key] << (4 * k);
+        count += usize::from(NUMBER_TAKES[key]);
+    }
+    for s in 0..4 {
+        // The suit's fields, two bits each at bits 12 k, land in bits 40 + 2 k of the product, and
+        // nothing else does: the other partial products fall below bit 40 in separate places (no
+        // carry) or above bit 49.
+        const GATHER: u64 = 1 << 40 | 1 << 30 | 1 << 20 | 1 << 10 | 1;
+        let fields = (capped >> (3 * s)) & 0o0003_0003_0003_0003_0003;
+        count += usize::from(SUIT_GROUPS[(fields.wrapping_mul(GATHER) >> 40 & 0x3ff) as usize]);
+    }
+    let set = |at: u32| ((sets >> at) & 0xf_ffff) as u32;
+    (MarketKinds { present: set(0), pairs: set(20), triples: set(40) }, count)
+}
+
+/// Per number, by its four kinds' counts capped at 3 (three bits each, as in [`Cards`]): the kinds
+/// held (bits 0 to 3), held twice or more (bits 20 to 23) and three times (bits 40 to 43), so that
+/// number `k`'s entry shifted by `4 k` puts them in place in the sets of [`MarketKinds`].
+static NUMBER_GROUPS: [u64; 4096] = {
+    let mut table = [0u64; 4096];
+    let mut key = 0;
+    while key < 4096 {
+        let mut kind = 0;
+        while kind < 4 {
+            let count = (key >> (3 * kind)) & 7;
+            if count >= 1 {
+                table[key] |= 1 << kind;
+            }
+            if count >= 2 {
+                table[key] |= 1 << (20 + kind);
+            }
+            if count >= 3 {
+                table[key] |= 1 << (40 + kind);
+            }
+            kind += 1;
+        }
+        key += 1;
+    }
+    table
+};
+
+/// Per number, keyed as [`NUMBER_GROUPS`]: the number's share of the take count, its single kinds and
+/// its pairs and triples less those of one kind.
+static NUMBER_TAKES: [u8; 4096] = {
+    let mut table = [0u8; 4096];
+    let mut key = 0;
+    while key < 4096 {
+        let (mut m, mut d2, mut d3) = (0, 0, 0);
+        let mut kind = 0;
+        while kind < 4 {
+            let count = (key >> (3 * kind)) & 7;
+            m += (count >= 1) as usize;
+            d2 += (count >= 2) as usize;
+            d3 += (count >= 3) as usize;
+            kind += 1;
+        }
+        table[key] = (m + group_takes(m, d2, d3) - d2 - d3) as u8;
+        key += 1;
+    }
+    table
+};
+
+/// Per suit, by its five kinds' counts capped at 3 (two bits each, the 1s lowest): the suit's share of
+/// the take count, its pairs and triples.
+static SUIT_GROUPS: [u8; 1024] = {
+    let mut table = [0u8; 1024];
+    let mut key = 0;
+    while key < 1024 {
+        let (mut m, mut d2, mut d3) = (0, 0, 0);
+        let mut kind = 0;
+        while kind < 5 {
+            let count = (key >> (2 * kind)) & 3;
+            m += (count >= 1) as usize;
+            d2 += (count >= 2) as usize;
+            d3 += (count >= 3) as usize;
+            kind += 1;
+        }
+        table[key] = group_takes(m, d2, d3) as u8;
+        key += 1;
+    }
+    table
+};
 
 /// The take at position `at` of the list [`legal_takes`] makes, found by walking that list's order
 /// and skipping each pair's triples by counting them.
@@ -139,13 +327,8 @@ fn take_at(kinds: MarketKinds, mut at: usize) -> Option<Cards> {
             }
             at -= 1;
             let mut thirds = from(b, if b == a { triples } else { pairs }) & shares_with(a, b);
-            // A few kinds at most: clearing them one by one is cheaper than a general bit count.
-            let mut count = 0;
-            let mut rest = thirds;
-            while rest != 0 {
-                rest &= rest - 1;
-                count += 1;
-            }
+            // A bit count without branches: how many kinds there are is as random as the market.
+            let count = thirds.count_ones() as usize;
             if at < count {
                 for _ in 0..at {
                     thirds &= thirds - 1;
@@ -291,14 +474,15 @@ fn nth_split(table: &[[u8; QUOTAS]; 4096], group: usize, quota: u8, mut n: usize
     for (suit, taken) in split.iter_mut().take(3).enumerate() {
         // The group without this suit and the ones before it.
         let later_suits = group & !((8 << (3 * suit)) - 1) & 0o7777;
-        loop {
+        // At most as many cards as the suit holds and the quota leaves: step past the ways that give
+        // the suit each count below the one taken, without branching on `n` (as random as the choice).
+        let mut going = true;
+        for _ in 0..((group >> (3 * suit)) & 7).min(left) {
             let ways = usize::from(table[later_suits][left.min(QUOTAS - 1)]);
-            if n < ways {
-                break;
-            }
-            n -= ways;
-            *taken += 1;
-            left -= 1;
+            going &= n >= ways;
+            n -= if going { ways } else { 0 };
+            *taken += u8::from(going);
+            left -= usize::from(going);
         }
         debug_assert!(usize::from(*taken) <= (group >> (3 * suit)) & 7, "n is below the number of splits");
     }
@@ -347,6 +531,7 @@ impl Game {
         &self,
         seat: Seat,
         buffer: &mut Vec<Action>,
+        memo: &mut StepMemo,
         pick: impl FnOnce(usize) -> usize,
     ) -> Option<Action> {
         let Phase::Playing { seat: to_act, step } = self.phase else { return None };
@@ -356,48 +541,59 @@ impl Game {
         match step {
             TurnStep::Contracts => {}
             TurnStep::Take => {
-                let kinds = market_kinds(&self.number_market);
-                let count = take_count(kinds);
+                let (kinds, count) = memo.takes(&self.number_market);
                 return (count > 0)
                     .then(|| pick(count))
                     .and_then(|at| take_at(kinds, at))
                     .map(|cards| Action::Take { cards });
             }
             TurnStep::Discard => {
+                let hand = self.seats[seat.index()].hand;
+                let excess = hand.len().saturating_sub(HAND_LIMIT);
+                if let Some(multisets) = SubMultisets::new(&hand, excess) {
+                    return Some(Action::Discard { cards: multisets.nth(pick(multisets.count())) });
+                }
                 self.legal_actions_into(seat, buffer);
                 return (!buffer.is_empty()).then(|| buffer[pick(buffer.len())]);
             }
         }
-        // Every (contract, star) with a pattern that fits, in list order.
-        let mut fits: [Option<Fit>; 2 * CONTRACT_MARKET_SLOTS] = [None; 2 * CONTRACT_MARKET_SLOTS];
-        let mut found = 0;
-        self.for_each_fitting(seat, |contract, star, index, patterns| {
-            fits[found] = Some(Fit { contract, star, index, patterns, count: 0 });
-            found += 1;
-        });
         let take_back = usize::from(self.can_take_back());
-        if found == 0 {
+        let state = &self.seats[seat.index()];
+        // The kinds that fit with the Star count while it is still there to use.
+        let mut kinds = fitting_kinds_of(&state.hand) & if state.star_used { 0xffff_ffff } else { u64::MAX };
+        if kinds != 0 {
+            kinds &= memo.market_fill_kinds(&self.contract_market);
+        }
+        if kinds == 0 {
             // Most contract steps: nothing fits, so only taking back (when possible) and passing.
             return Some(if pick(take_back + 1) < take_back { Action::TakeBack } else { Action::Pass });
         }
-        let hand = self.seats[seat.index()].hand;
+        let hand = state.hand;
         let table = split_table();
         let splits: [&[u8; QUOTAS]; 5] = std::array::from_fn(|k| &table[hand.number_group(k)]);
         // How many completions follow a pattern: the product of the ways to pick each number's cards
         // (one way to pick none).
         let ways =
             |pattern: &[u8; 5]| -> usize { (0..5).map(|k| usize::from(splits[k][usize::from(pattern[k])])).product() };
-        let mut total = take_back + 1;
-        for fit in fits[..found].iter_mut().flatten() {
-            fit.index.for_each(fit.patterns, |pattern| fit.count += ways(pattern));
-            total += fit.count;
-        }
+        let key = FitsKey::new(hand, &self.contract_market, state.star_used);
+        let fits = memo.fits(key, |fits| {
+            // Every (contract, star) with a pattern that fits, in list order, with its completions.
+            self.for_each_fitting(seat, kinds, |contract, star, index, patterns| {
+                let mut count = 0;
+                index.for_each(patterns, |pattern| count += ways(pattern));
+                fits.fits[fits.found] = Some(Fit { contract, star, index, patterns, count });
+                fits.found += 1;
+                fits.completions += count;
+            });
+        });
+        let total = take_back + 1 + fits.completions;
+        let fits = &fits.fits[..fits.found];
         let mut at = pick(total);
         if at < take_back {
             return Some(Action::TakeBack);
         }
         at -= take_back;
-        for fit in fits[..found].iter().flatten() {
+        for fit in fits.iter().flatten() {
             if at >= fit.count {
                 at -= fit.count;
                 continue;
@@ -428,8 +624,12 @@ impl Game {
 
     /// §3 step 2: every distinct way to fill each contract of the market, with and without the Star.
     fn legal_completions(&self, seat: Seat, actions: &mut Vec<Action>) {
-        let mut splits = SuitSplits::new(self.seats[seat.index()].hand);
-        self.for_each_fitting(seat, |contract, star, index, patterns| {
+        let state = &self.seats[seat.index()];
+        let mut splits = SuitSplits::new(state.hand);
+        let kinds = fitting_kinds_of(&state.hand)
+            & if state.star_used { 0xffff_ffff } else { u64::MAX }
+            & market_fill_kinds(&self.contract_market);
+        self.for_each_fitting(seat, kinds, |contract, star, index, patterns| {
             for pattern in index.iter(patterns) {
                 Fill { contract, star, pattern, splits: &mut splits, actions }.from(0, Cards::EMPTY);
             }
@@ -438,25 +638,169 @@ impl Game {
 
     /// Calls `found` with the number patterns the seat's hand holds enough cards for (a set of
     /// `index`, never empty), contract by contract of the market, without and then with the Star
-    /// (while it is unused): the order completions are listed in.
-    fn for_each_fitting(&self, seat: Seat, mut found: impl FnMut(ContractId, bool, &'static PatternIndex, u128)) {
-        let state = &self.seats[seat.index()];
-        let numbers = state.hand.number_counts();
-        let held = numbers.iter().map(|&n| usize::from(n)).sum::<usize>();
-        let key = PatternIndex::key(numbers);
+    /// (while it is unused): the order completions are listed in. `kinds` are the fill kinds that
+    /// fit the seat's hand among the market's (see [`market_fill_kinds`]).
+    fn for_each_fitting(
+        &self,
+        seat: Seat,
+        kinds: u64,
+        mut found: impl FnMut(ContractId, bool, &'static PatternIndex, u128),
+    ) {
+        let numbers = self.seats[seat.index()].hand.number_counts();
         let fill_indexes = ContractId::all_fill_indexes();
-        for contract in self.contract_market.iter().flatten().copied() {
-            for (index, star) in fill_indexes(contract).iter().zip([false, true]) {
-                if (star && state.star_used) || held < index.cards {
-                    continue;
-                }
-                let patterns = index.fitting(key);
-                if patterns != 0 {
-                    found(contract, star, index, patterns);
-                }
+        let key = PatternIndex::key(numbers);
+        // Which (slot, Star) pairs fit, bit `2 slot + star`, in list order: then only those are visited.
+        let mut fitting = 0u32;
+        for (slot, contract) in self.contract_market.iter().enumerate() {
+            if let Some(contract) = contract {
+                let kind = fill_indexes(*contract).1;
+                let pair = (kinds >> kind & 1) | (kinds >> (kind + 32) & 1) << 1;
+                fitting |= (pair as u32) << (2 * slot);
+            }
+        }
+        while fitting != 0 {
+            let at = fitting.trailing_zeros() as usize;
+            fitting &= fitting - 1;
+            let Some(contract) = self.contract_market[at / 2] else { continue };
+            let (star, index) = (at % 2 == 1, &fill_indexes(contract).0[at % 2]);
+            found(contract, star, index, index.fitting(key));
+        }
+    }
+}
+
+/// The fill kinds (bits as [`crate::contracts::fitting_kinds_of`] gives them) of the contracts of a
+/// contract market, without and with the Star. Most hands that fit some kind fit none of the market's:
+/// this mask says so without going through the contracts one by one.
+fn market_fill_kinds(market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> u64 {
+    let fill_indexes = ContractId::all_fill_indexes();
+    market.iter().flatten().fold(0, |kinds, &contract| kinds | ((1 | 1 << 32) << fill_indexes(contract).1))
+}
+
+/// The number market as one number, a byte per slot (0 for an empty one, the card's index plus one
+/// otherwise): equal exactly when the markets are, compared with one comparison instead of slot by slot.
+fn market_key(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> u64 {
+    market
+        .iter()
+        .enumerate()
+        .fold(0, |key, (slot, card)| key | card.map_or(0, |card| card.index() as u64 + 1) << (8 * slot))
+}
+
+/// The contract market as one number, a byte per slot (0 for an empty one, the contract's number
+/// otherwise), as [`market_key`] does for the number market.
+fn contract_market_key(market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> u64 {
+    market
+        .iter()
+        .enumerate()
+        .fold(0, |key, (slot, contract)| key | u64::from(contract.map_or(0, ContractId::number)) << (8 * slot))
+}
+
+/// What the random player keeps from one step to the next so as not to work out twice what a
+/// take-back brings back: the takes of the last number market it saw, the fill kinds of the last
+/// contract market (which changes a few times a turn at most), and the contracts that fit the last
+/// few hands with something to complete. Taking back a take gives the market back, taking back a
+/// contract gives the hand and the contract market back, and uniform random play takes back often
+/// (about 36 takes and 16 contracts in a 4-player game).
+///
+/// Each entry is kept with everything its answer depends on, and used only when all of it is equal,
+/// so the answers are the ones worked out afresh (a test plays games with and without the memo).
+#[derive(Clone, Default)]
+pub(crate) struct StepMemo {
+    /// A key of the market (see [`market_key`]), its kinds and its take count.
+    takes: Option<(u64, MarketKinds, usize)>,
+    /// A key of the contract market (see [`contract_market_key`]) and its fill kinds.
+    market_kinds: Option<(u64, u64)>,
+    fits: [Option<Fits>; FITS_KEPT],
+    /// The entry of `fits` to replace next: the oldest.
+    oldest: usize,
+}
+
+/// How many hands [`StepMemo`] keeps the fitting contracts of: a take-back goes back over the
+/// contracts of the turn one by one, and few turns complete more than three.
+const FITS_KEPT: usize = 4;
+
+impl std::fmt::Debug for StepMemo {
+    /// Nothing of the hands it holds.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StepMemo { .. }")
+    }
+}
+
+impl StepMemo {
+    /// [`market_takes`] for `market`.
+    fn takes(&mut self, market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> (MarketKinds, usize) {
+        let key = market_key(market);
+        match self.takes {
+            Some((known, kinds, count)) if known == key => (kinds, count),
+            _ => {
+                let (kinds, count) = market_takes(market);
+                self.takes = Some((key, kinds, count));
+                (kinds, count)
             }
         }
     }
+
+    /// [`market_fill_kinds`] for `market`.
+    #[inline]
+    fn market_fill_kinds(&mut self, market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> u64 {
+        let key = contract_market_key(market);
+        match self.market_kinds {
+            Some((known, kinds)) if known == key => kinds,
+            _ => {
+                let kinds = market_fill_kinds(market);
+                self.market_kinds = Some((key, kinds));
+                kinds
+            }
+        }
+    }
+
+    /// The fits for `key`, kept or filled in by `work_out` (from none).
+    fn fits(&mut self, key: FitsKey, work_out: impl FnOnce(&mut Fits)) -> &Fits {
+        // Which entries hold the key, one bit each, looked at all at once.
+        let held =
+            self.fits.iter().enumerate().fold(0u32, |held, (at, fits)| {
+                held | u32::from(fits.as_ref().is_some_and(|fits| fits.key == key)) << at
+            });
+        let at = match held {
+            0 => {
+                let at = self.oldest;
+                self.oldest = (at + 1) % FITS_KEPT;
+                let fits = self.fits[at].insert(Fits {
+                    key,
+                    fits: [None; 2 * CONTRACT_MARKET_SLOTS],
+                    found: 0,
+                    completions: 0,
+                });
+                work_out(fits);
+                at
+            }
+            _ => held.trailing_zeros() as usize,
+        };
+        self.fits[at].as_ref().expect("found or just worked out")
+    }
+}
+
+/// Everything the contracts that fit a hand depend on: the hand, the contract market and whether the
+/// Star is used.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct FitsKey {
+    hand: Cards,
+    market: u64,
+}
+
+impl FitsKey {
+    fn new(hand: Cards, market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS], star_used: bool) -> FitsKey {
+        FitsKey { hand, market: contract_market_key(market) | u64::from(star_used) << 63 }
+    }
+}
+
+/// The contracts (with the Star or not) that fit a hand, in list order, and how many completions
+/// they give together.
+#[derive(Clone, Copy)]
+struct Fits {
+    key: FitsKey,
+    fits: [Option<Fit>; 2 * CONTRACT_MARKET_SLOTS],
+    found: usize,
+    completions: usize,
 }
 
 /// A contract of the market, with or without the Star, the number patterns the hand fits for it and
@@ -539,6 +883,30 @@ mod tests {
     use crate::player::RandomPlayer;
 
     #[test]
+    fn discards_are_counted_and_found_as_listed() {
+        let mut rng = crate::random::GameRng::from_seed(8);
+        let deck: Vec<Card> = Cards::full_deck().iter().collect();
+        for round in 0..3000 {
+            // Hands of 0 to 16 cards; every other one drawn from few kinds, so that copies repeat.
+            let few = round % 2 == 0;
+            let hand: Cards = (0..rng.below(17))
+                .map(|_| if few { deck[rng.below(14)] } else { deck[rng.below(deck.len())] })
+                .collect();
+            let sorted: Vec<Card> = hand.iter().collect();
+            for size in 0..SUB_MULTISET_SIZES {
+                let mut listed = Vec::new();
+                for_each_sub_multiset(&sorted, size, &mut |cards| listed.push(cards));
+                let multisets = SubMultisets::new(&hand, size).expect("a size it works for");
+                assert_eq!(multisets.count(), listed.len(), "{hand:?} {size}");
+                for (n, cards) in listed.iter().enumerate() {
+                    assert_eq!(multisets.nth(n), *cards, "{hand:?} {size} {n}");
+                }
+            }
+            assert!(SubMultisets::new(&hand, SUB_MULTISET_SIZES).is_none());
+        }
+    }
+
+    #[test]
     fn the_split_table_counts_and_finds_what_is_listed() {
         for group in 0..4096 {
             for quota in 0..=8 {
@@ -610,6 +978,10 @@ mod tests {
             assert_eq!(listed, takes_card_by_card(&market), "{market:?}");
             let kinds = market_kinds(&market);
             assert_eq!(take_count(kinds), listed.len(), "{market:?}");
+            let (table_kinds, table_count) = market_takes(&market);
+            assert_eq!(table_count, listed.len(), "{market:?}");
+            let sets = |k: MarketKinds| (k.present, k.pairs, k.triples);
+            assert_eq!(sets(table_kinds), sets(kinds), "{market:?}");
             for (at, action) in listed.iter().enumerate() {
                 assert_eq!(take_at(kinds, at).map(|cards| Action::Take { cards }), Some(*action));
             }
@@ -624,20 +996,27 @@ mod tests {
             let mut game = Game::new(2 + (seed % 3) as usize, seed).expect("2 to 4 players");
             let mut player = RandomPlayer::new(seed);
             let mut buffer = Vec::new();
+            let mut memo = StepMemo::default();
             while let Some(seat) = game.to_act() {
                 let listed = game.legal_actions(seat);
                 for (index, action) in listed.iter().enumerate() {
                     let mut asked = None;
-                    let at = game.legal_action_at(seat, &mut buffer, |count| {
+                    let at = game.legal_action_at(seat, &mut buffer, &mut StepMemo::default(), |count| {
                         asked = Some(count);
                         index
                     });
                     assert_eq!(asked, Some(listed.len()), "the count is the list's length");
                     assert_eq!(at, Some(*action));
+                    // The memo kept over the whole game, as the random player keeps it, gives the same.
+                    let kept = game.legal_action_at(seat, &mut buffer, &mut memo, |count| {
+                        assert_eq!(count, listed.len());
+                        index
+                    });
+                    assert_eq!(kept, Some(*action));
                     checked += 1;
                 }
                 let other = Seat((seat.0 + 1) % game.players() as u8);
-                assert_eq!(game.legal_action_at(other, &mut buffer, |_| 0), None);
+                assert_eq!(game.legal_action_at(other, &mut buffer, &mut memo, |_| 0), None);
                 let action = player.choose(&game).expect("the game goes on");
                 game.apply(seat, &action).expect("chosen actions are legal");
             }

@@ -2,6 +2,7 @@
 
 use crate::action::Action;
 use crate::game::Game;
+use crate::legal::StepMemo;
 use crate::random::GameRng;
 
 /// Plays uniformly random legal actions, from its own seeded generator, so simulations reproduce.
@@ -9,12 +10,13 @@ use crate::random::GameRng;
 pub struct RandomPlayer {
     rng: GameRng,
     buffer: Vec<Action>,
+    memo: StepMemo,
 }
 
 impl RandomPlayer {
     /// A random player seeded with `seed`.
     pub fn new(seed: u64) -> RandomPlayer {
-        RandomPlayer { rng: GameRng::from_seed(seed), buffer: Vec::with_capacity(256) }
+        RandomPlayer { rng: GameRng::from_seed(seed), buffer: Vec::with_capacity(256), memo: StepMemo::default() }
     }
 
     /// A uniformly chosen legal action for the seat to act, or `None` when the game is over.
@@ -24,7 +26,7 @@ impl RandomPlayer {
     pub fn choose(&mut self, game: &Game) -> Option<Action> {
         let seat = game.to_act()?;
         let rng = &mut self.rng;
-        game.legal_action_at(seat, &mut self.buffer, |count| rng.below(count))
+        game.legal_action_at(seat, &mut self.buffer, &mut self.memo, |count| rng.below(count))
     }
 
     /// Plays `game` to its end with random legal actions for every seat; returns how many actions it
