@@ -432,6 +432,7 @@ struct PersistReport {
     games_per_second: f64,
     tables_set_up_per_second: f64,
     setup_writes_per_second: f64,
+    setup_transactions: u64,
     games_with_actions_per_second: f64,
     game_actions_per_second: f64,
     game_latency_ms: Percentiles,
@@ -456,8 +457,14 @@ async fn run_persist(args: &LoadArgs, url: &str) -> anyhow::Result<()> {
     let tables_set_up_per_second = games.games as f64 / games.setup_seconds;
     let setup_writes_per_second = games.setup_writes as f64 / games.setup_seconds;
     println!(
-        "games: {} {}-player tables set up in {:.2} s ({:.0} tables/s, {:.0} durable writes/s: guests, tables, seats, starts)",
-        games.games, args.players, games.setup_seconds, tables_set_up_per_second, setup_writes_per_second,
+        "games: {} {}-player tables set up in {:.2} s ({:.0} tables/s; {:.0} durable writes/s: guests, tables, seats, starts; {} writes in {} transactions)",
+        games.games,
+        args.players,
+        games.setup_seconds,
+        tables_set_up_per_second,
+        setup_writes_per_second,
+        games.setup_writes,
+        games.setup_transactions,
     );
     println!(
         "  {} action rows stored in {:.2} s, then finished in {:.2} s: {:.0} finished games/s ({:.0} games/s with their set-up and actions)",
@@ -487,6 +494,7 @@ async fn run_persist(args: &LoadArgs, url: &str) -> anyhow::Result<()> {
             games_per_second,
             tables_set_up_per_second,
             setup_writes_per_second,
+            setup_transactions: games.setup_transactions,
             games_with_actions_per_second: lifecycle_per_second,
             game_actions_per_second: games.actions as f64 / games.play_seconds,
             game_latency_ms: game_latency,

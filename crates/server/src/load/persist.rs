@@ -38,6 +38,8 @@ pub struct GamesReport {
     pub setup_seconds: f64,
     /// Durable writes that took (each the server's write for one step of a table's set-up).
     pub setup_writes: u64,
+    /// Transactions (durable commits) those writes took, grouped by the writer.
+    pub setup_transactions: u64,
     /// Seconds it took then to store every game's actions.
     pub play_seconds: f64,
     /// Seconds it took then to finish every game (record and results).
@@ -186,6 +188,7 @@ pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) 
     })
     .await?;
     let setup_seconds = start.elapsed().as_secs_f64();
+    let setup_transactions = writer.stats().batches;
     let tables = Arc::new(tables);
     let actions = Arc::new(AtomicU64::new(0));
     let playing = Instant::now();
@@ -240,6 +243,7 @@ pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) 
         actions: actions.load(Ordering::Relaxed),
         setup_seconds,
         setup_writes: setup_writes.load(Ordering::Relaxed),
+        setup_transactions,
         play_seconds,
         finish_seconds,
         latency_us,
