@@ -783,3 +783,48 @@ async fn a_stopped_writer_says_so() {
     let late = writer.set_seats(tables[0], &[None, None]).await;
     assert!(matches!(late, Err(StoreError::Unavailable(_))), "{late:?}");
 }
+
+#[tokio::test]
+async fn records_stored_as_jsonb_read_back_after_migration_4() {
+    let Some(admin_url) = postgres_url() else {
+        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must test PostgreSQL: set DATABASE_URL");
+        eprintln!("skipped: no postgres:// URL in TEST_DATABASE_URL or DATABASE_URL");
+        return;
+    };
+    let database = format!("romirami_test_{}", Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&admin_url).await.expect("the PostgreSQL server answers");
+    sqlx::query(&format!("CREATE DATABASE {database}")).execute(&admin).await.expect("create a database");
+    let url = with_database(&admin_url, &database);
+    // The schema as it was before migration 4, with a finished game whose record is jsonb.
+    let old = sqlx::PgPool::connect(&url).await.expect("connect");
+    let mut migrator = sqlx::migrate!("../../migrations/postgres");
+    migrator.migrations = migrator.migrations.iter().filter(|m| m.version < 4).cloned().collect::<Vec<_>>().into();
+    migrator.run(&old).await.expect("migrations 1 to 3");
+    let mut game = Game::new(2, 7).expect("2 players");
+    let mut bot = RandomPlayer::new(7);
+    while step(&mut game, &mut bot).is_some() {}
+    let (ana, table) = (player("Ana"), TableId(Uuid::new_v4()));
+    let meta =
+        RecordMeta { id: table.0, started_at: EPOCH, finished_at: EPOCH, names: vec!["Ana".into(), "Ana".into()] };
+    let record = game.record(meta).expect("over");
+    let json = serde_json::to_string(&record).expect("a record writes");
+    sqlx::raw_sql(&format!(
+        "INSERT INTO players (id, name, token_hash, created_at) VALUES ('{id}', 'Ana', decode(repeat('ab', 32), 'hex'), now());
+         INSERT INTO tables (id, host, seat_count, public, spectators, created_at) VALUES ('{t}', '{id}', 2, true, 'everyone', now());
+         INSERT INTO games (table_id, seed, player_count, started_at, finished_at, ended_by, record)
+             VALUES ('{t}', 7, 2, now(), now(), 'contracts', '{json}'::jsonb);",
+        id = ana.id.0,
+        t = table.0,
+        json = json.replace('\'', "''"),
+    ))
+    .execute(&old)
+    .await
+    .expect("a game finished before migration 4");
+    old.close().await;
+    // Migration 4 turns the column into text: the record reads back the same.
+    let store = Store::connect(&url).await.expect("connect and migrate");
+    assert_eq!(store.record(table).await, Ok(record));
+    store.close().await;
+    sqlx::query(&format!("DROP DATABASE {database} WITH (FORCE)")).execute(&admin).await.expect("drop it");
+    admin.close().await;
+}
