@@ -178,6 +178,25 @@ async fn raw(store: &Store, sqlite_sql: &str, postgres_sql: &str) {
     .expect("raw SQL runs");
 }
 
+/// Who sits where at `table`, as stored: (seat, player) in seat order.
+async fn stored_seats(store: &Store, table: TableId) -> Vec<(i64, String)> {
+    let rows: Vec<(i64, String)> = match store {
+        Store::Sqlite(s) => sqlx::query_as("SELECT seat, player_id FROM seats WHERE table_id = ?1 ORDER BY seat")
+            .bind(table.0.hyphenated().to_string())
+            .fetch_all(s.pool())
+            .await
+            .expect("read the seats"),
+        Store::Postgres(s) => {
+            sqlx::query_as("SELECT seat::int8, player_id::text FROM seats WHERE table_id = $1 ORDER BY seat")
+                .bind(table.0)
+                .fetch_all(s.pool())
+                .await
+                .expect("read the seats")
+        }
+    };
+    rows
+}
+
 /// The whole story, against one store.
 async fn story(store: &Store) {
     store.health().await.expect("healthy");
@@ -678,6 +697,21 @@ async fn writer_story(store: &Store) {
     );
     assert!(seated_outcomes.iter().all(Result::is_ok), "{seated_outcomes:?}");
     assert!(stranger_outcome.is_err());
+    assert!(stored_seats(store, stranger.id).await.is_empty());
+    let (ana_id, bo_id, cy_id) = (ana.id.0.to_string(), bo.id.0.to_string(), cy.id.0.to_string());
+    assert_eq!(stored_seats(store, tables[5].id).await, vec![(0, ana_id.clone()), (1, bo_id.clone()), (2, cy_id)]);
+    // Seats change hands and free up: what is stored is the last seating, nothing else.
+    let changes = join_all([
+        writer.set_seats(tables[4].id, &[Some(bo.id), None]),
+        writer.set_seats(tables[5].id, &[Some(ana.id), None, Some(bo.id)]),
+    ])
+    .await;
+    assert!(changes.iter().all(Result::is_ok), "{changes:?}");
+    assert_eq!(stored_seats(store, tables[4].id).await, vec![(0, bo_id.clone())]);
+    assert_eq!(stored_seats(store, tables[5].id).await, vec![(0, ana_id.clone()), (2, bo_id.clone())]);
+    let back = join_all([writer.set_seats(tables[4].id, &seats[4]), writer.set_seats(tables[5].id, &seats[5])]).await;
+    assert!(back.iter().all(Result::is_ok), "{back:?}");
+    assert_eq!(stored_seats(store, tables[4].id).await, vec![(0, ana_id), (1, bo_id)]);
     let (ana_ref, bo_ref, cy_ref) = (&ana, &bo, &cy);
     let players_of = |t: &TableRow| if t.seats == 3 { vec![ana_ref, bo_ref, cy_ref] } else { vec![ana_ref, bo_ref] };
     let game_players: Vec<Vec<GamePlayer>> = tables.iter().map(|t| seated(&players_of(t))).collect();

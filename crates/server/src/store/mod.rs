@@ -185,9 +185,11 @@ impl Write {
 struct WritesByKind<'a> {
     players: Vec<(&'a PlayerInfo, &'a [u8; 32], OffsetDateTime)>,
     tables: Vec<&'a TableRow>,
-    /// Tables whose seats are replaced (their old rows deleted first).
+    /// The seat rows of the new tables: table, seat number, player.
+    table_seats: Vec<(TableId, i16, PlayerId)>,
+    /// Tables whose seats are replaced (their other rows deleted).
     reseated: Vec<TableId>,
-    /// Every seat row written: table, seat number, player.
+    /// Their new seat rows.
     seats: Vec<(TableId, i16, PlayerId)>,
     starts: Vec<(TableId, u64, &'a [GamePlayer], OffsetDateTime)>,
     finishes: Vec<(usize, TableId, &'a Record, &'a str)>,
@@ -204,7 +206,7 @@ impl<'a> WritesByKind<'a> {
                 Write::Player { player, token_hash, at } => kinds.players.push((player, token_hash, *at)),
                 Write::Table { table, seats } => {
                     kinds.tables.push(table);
-                    kinds.seats.extend(seat_rows(table.id, seats));
+                    kinds.table_seats.extend(seat_rows(table.id, seats));
                 }
                 Write::Seats { table, seats } => {
                     kinds.reseated.push(*table);
@@ -219,6 +221,20 @@ impl<'a> WritesByKind<'a> {
             }
         }
         kinds
+    }
+
+    /// How many of the kinds are present: with one, the backend's batch can be a single statement.
+    fn kinds(&self) -> usize {
+        [
+            self.players.is_empty(),
+            self.tables.is_empty(),
+            self.reseated.is_empty(),
+            self.starts.is_empty(),
+            self.finishes.is_empty(),
+        ]
+        .iter()
+        .filter(|empty| !**empty)
+        .count()
     }
 }
 

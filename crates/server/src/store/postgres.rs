@@ -124,86 +124,123 @@ impl PgStore {
         Ok(PlayerInfo { id: PlayerId(row.try_get("id")?), name: row.try_get("name")? })
     }
 
-    /// Writes a batch in one transaction, one statement per kind of write; see [`Store::write`].
+    /// Writes a batch in one transaction, one statement per kind of write; see [`Store::write`]. A batch
+    /// of one kind is that one statement, a transaction of its own without the round trips of `BEGIN`
+    /// and `COMMIT`.
     pub(super) async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
         let kinds = WritesByKind::of(batch);
         let mut outcomes = vec![Ok(()); batch.len()];
-        if kinds.finishes.len() == batch.len() {
-            // Only finishes: their one statement is a transaction of its own, without the round trips
-            // of BEGIN and COMMIT.
-            Self::write_finishes(&self.pool, &self.pool, &kinds, &mut outcomes).await?;
+        // Writes each kind present with its statement, through `$executor` (evaluated for each).
+        macro_rules! write_kinds {
+            ($executor:expr) => {
+                if !kinds.players.is_empty() {
+                    Self::write_players($executor, &kinds).await?;
+                }
+                if !kinds.tables.is_empty() {
+                    Self::write_tables($executor, &kinds).await?;
+                }
+                if !kinds.reseated.is_empty() {
+                    Self::write_seats($executor, &kinds).await?;
+                }
+                if !kinds.starts.is_empty() {
+                    Self::write_starts($executor, &kinds).await?;
+                }
+                if !kinds.finishes.is_empty() {
+                    Self::write_finishes($executor, &self.pool, &kinds, &mut outcomes).await?;
+                }
+            };
+        }
+        if kinds.kinds() == 1 {
+            write_kinds!(&self.pool);
             return Ok(outcomes);
         }
         let mut tx = self.pool.begin().await?;
-        if !kinds.players.is_empty() {
-            let ids: Vec<Uuid> = kinds.players.iter().map(|(p, _, _)| p.id.0).collect();
-            let names: Vec<&str> = kinds.players.iter().map(|(p, _, _)| p.name.as_str()).collect();
-            let hashes: Vec<Vec<u8>> = kinds.players.iter().map(|(_, hash, _)| hash.to_vec()).collect();
-            let created: Vec<OffsetDateTime> = kinds.players.iter().map(|(_, _, at)| *at).collect();
-            sqlx::query(
-                "INSERT INTO players (id, name, token_hash, created_at)
-                 SELECT * FROM UNNEST($1::uuid[], $2::text[], $3::bytea[], $4::timestamptz[])
-                 ON CONFLICT (id) DO UPDATE SET name = excluded.name",
-            )
-            .bind(ids)
-            .bind(names)
-            .bind(hashes)
-            .bind(created)
-            .execute(&mut *tx)
-            .await?;
-        }
-        if !kinds.tables.is_empty() {
-            let tables = &kinds.tables;
-            let clocks = |part: fn(&Clock) -> u64| {
-                tables
-                    .iter()
-                    .map(|t| t.clock.as_ref().map(|c| super::ms_to_sql(part(c))).transpose())
-                    .collect::<Result<Vec<_>, _>>()
-            };
-            let turns: Vec<Option<i64>> = clocks(|c| c.turn_ms)?;
-            let reserves: Vec<Option<i64>> = clocks(|c| c.reserve_ms)?;
-            sqlx::query(
-                "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms)
-                 SELECT * FROM UNNEST($1::uuid[], $2::uuid[], $3::int2[], $4::bool[], $5::text[], $6::timestamptz[],
-                                      $7::text[], $8::int8[], $9::int8[])",
-            )
-            .bind(tables.iter().map(|t| t.id.0).collect::<Vec<_>>())
-            .bind(tables.iter().map(|t| t.host.0).collect::<Vec<_>>())
-            .bind(tables.iter().map(|t| i16::from(t.seats)).collect::<Vec<_>>())
-            .bind(tables.iter().map(|t| t.public).collect::<Vec<_>>())
-            .bind(tables.iter().map(|t| super::spectators_to_sql(t.spectators)).collect::<Vec<_>>())
-            .bind(tables.iter().map(|t| t.created_at).collect::<Vec<_>>())
-            .bind(tables.iter().map(|t| t.invite.as_str()).collect::<Vec<_>>())
-            .bind(turns)
-            .bind(reserves)
-            .execute(&mut *tx)
-            .await?;
-        }
-        if !kinds.reseated.is_empty() {
-            let tables: Vec<Uuid> = kinds.reseated.iter().map(|t| t.0).collect();
-            sqlx::query("DELETE FROM seats WHERE table_id = ANY($1::uuid[])").bind(tables).execute(&mut *tx).await?;
-        }
-        if !kinds.seats.is_empty() {
-            sqlx::query(
-                "INSERT INTO seats (table_id, seat, player_id) SELECT * FROM UNNEST($1::uuid[], $2::int2[], $3::uuid[])",
-            )
-            .bind(kinds.seats.iter().map(|(t, _, _)| t.0).collect::<Vec<_>>())
-            .bind(kinds.seats.iter().map(|(_, seat, _)| *seat).collect::<Vec<_>>())
-            .bind(kinds.seats.iter().map(|(_, _, p)| p.0).collect::<Vec<_>>())
-            .execute(&mut *tx)
-            .await?;
-        }
-        if !kinds.starts.is_empty() {
-            Self::write_starts(&mut tx, &kinds).await?;
-        }
-        if !kinds.finishes.is_empty() {
-            Self::write_finishes(&mut *tx, &self.pool, &kinds, &mut outcomes).await?;
-        }
+        write_kinds!(&mut *tx);
         tx.commit().await?;
         Ok(outcomes)
     }
 
-    async fn write_starts(tx: &mut Transaction<'_, Postgres>, kinds: &WritesByKind<'_>) -> Result<(), StoreError> {
+    async fn write_players<'c>(executor: impl PgExecutor<'c>, kinds: &WritesByKind<'_>) -> Result<(), StoreError> {
+        let ids: Vec<Uuid> = kinds.players.iter().map(|(p, _, _)| p.id.0).collect();
+        let names: Vec<&str> = kinds.players.iter().map(|(p, _, _)| p.name.as_str()).collect();
+        let hashes: Vec<Vec<u8>> = kinds.players.iter().map(|(_, hash, _)| hash.to_vec()).collect();
+        let created: Vec<OffsetDateTime> = kinds.players.iter().map(|(_, _, at)| *at).collect();
+        sqlx::query(
+            "INSERT INTO players (id, name, token_hash, created_at)
+             SELECT * FROM UNNEST($1::uuid[], $2::text[], $3::bytea[], $4::timestamptz[])
+             ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+        )
+        .bind(ids)
+        .bind(names)
+        .bind(hashes)
+        .bind(created)
+        .execute(executor)
+        .await?;
+        Ok(())
+    }
+
+    /// The new tables and their first seats, in one statement.
+    async fn write_tables<'c>(executor: impl PgExecutor<'c>, kinds: &WritesByKind<'_>) -> Result<(), StoreError> {
+        let tables = &kinds.tables;
+        let clocks = |part: fn(&Clock) -> u64| {
+            tables
+                .iter()
+                .map(|t| t.clock.as_ref().map(|c| super::ms_to_sql(part(c))).transpose())
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let turns: Vec<Option<i64>> = clocks(|c| c.turn_ms)?;
+        let reserves: Vec<Option<i64>> = clocks(|c| c.reserve_ms)?;
+        let seats = &kinds.table_seats;
+        sqlx::query(
+            "WITH new_tables AS (
+                 INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms)
+                 SELECT * FROM UNNEST($1::uuid[], $2::uuid[], $3::int2[], $4::bool[], $5::text[], $6::timestamptz[],
+                                      $7::text[], $8::int8[], $9::int8[])
+             )
+             INSERT INTO seats (table_id, seat, player_id) SELECT * FROM UNNEST($10::uuid[], $11::int2[], $12::uuid[])",
+        )
+        .bind(tables.iter().map(|t| t.id.0).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| t.host.0).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| i16::from(t.seats)).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| t.public).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| super::spectators_to_sql(t.spectators)).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| t.created_at).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| t.invite.as_str()).collect::<Vec<_>>())
+        .bind(turns)
+        .bind(reserves)
+        .bind(seats.iter().map(|(t, _, _)| t.0).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, seat, _)| *seat).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, _, p)| p.0).collect::<Vec<_>>())
+        .execute(executor)
+        .await?;
+        Ok(())
+    }
+
+    /// The new seats of tables that wait, in one statement: each new seat row written (over the old
+    /// one of its seat), every other row of those tables deleted.
+    async fn write_seats<'c>(executor: impl PgExecutor<'c>, kinds: &WritesByKind<'_>) -> Result<(), StoreError> {
+        let seats = &kinds.seats;
+        sqlx::query(
+            "WITH new_seats AS (
+                 SELECT * FROM UNNEST($2::uuid[], $3::int2[], $4::uuid[]) AS u (table_id, seat, player_id)
+             ), freed AS (
+                 DELETE FROM seats s WHERE s.table_id = ANY($1::uuid[])
+                     AND NOT EXISTS (SELECT 1 FROM new_seats n WHERE n.table_id = s.table_id AND n.seat = s.seat)
+             )
+             INSERT INTO seats (table_id, seat, player_id) SELECT table_id, seat, player_id FROM new_seats
+             ON CONFLICT (table_id, seat) DO UPDATE SET player_id = excluded.player_id",
+        )
+        .bind(kinds.reseated.iter().map(|t| t.0).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(t, _, _)| t.0).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, seat, _)| *seat).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, _, p)| p.0).collect::<Vec<_>>())
+        .execute(executor)
+        .await?;
+        Ok(())
+    }
+
+    /// The starts of games and their players, in one statement.
+    async fn write_starts<'c>(executor: impl PgExecutor<'c>, kinds: &WritesByKind<'_>) -> Result<(), StoreError> {
         let starts = &kinds.starts;
         let counts = starts
             .iter()
@@ -212,28 +249,26 @@ impl PgStore {
                     .map_err(|_| StoreError::Other(format!("{} players cannot play one game", players.len())))
             })
             .collect::<Result<Vec<i16>, _>>()?;
+        let players: Vec<(TableId, &GamePlayer)> =
+            starts.iter().flat_map(|(t, _, players, _)| players.iter().map(move |p| (*t, p))).collect();
         sqlx::query(
-            "INSERT INTO games (table_id, seed, player_count, started_at)
-             SELECT * FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::timestamptz[])",
+            "WITH new_games AS (
+                 INSERT INTO games (table_id, seed, player_count, started_at)
+                 SELECT * FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::timestamptz[])
+             )
+             INSERT INTO game_players (table_id, seat, player_id, name, bot)
+             SELECT * FROM UNNEST($5::uuid[], $6::int2[], $7::uuid[], $8::text[], $9::bool[])",
         )
         .bind(starts.iter().map(|(t, _, _, _)| t.0).collect::<Vec<_>>())
         .bind(starts.iter().map(|(_, seed, _, _)| super::seed_to_sql(*seed)).collect::<Vec<_>>())
         .bind(counts)
         .bind(starts.iter().map(|(_, _, _, at)| *at).collect::<Vec<_>>())
-        .execute(&mut **tx)
-        .await?;
-        let players: Vec<(TableId, &GamePlayer)> =
-            starts.iter().flat_map(|(t, _, players, _)| players.iter().map(move |p| (*t, p))).collect();
-        sqlx::query(
-            "INSERT INTO game_players (table_id, seat, player_id, name, bot)
-             SELECT * FROM UNNEST($1::uuid[], $2::int2[], $3::uuid[], $4::text[], $5::bool[])",
-        )
         .bind(players.iter().map(|(t, _)| t.0).collect::<Vec<_>>())
         .bind(players.iter().map(|(_, p)| i16::from(p.seat.0)).collect::<Vec<_>>())
         .bind(players.iter().map(|(_, p)| p.id.0).collect::<Vec<_>>())
         .bind(players.iter().map(|(_, p)| p.name.as_str()).collect::<Vec<_>>())
         .bind(players.iter().map(|(_, p)| p.bot).collect::<Vec<_>>())
-        .execute(&mut **tx)
+        .execute(executor)
         .await?;
         Ok(())
     }

@@ -161,6 +161,14 @@ impl SqliteStore {
             .execute(&mut *tx)
             .await?;
         }
+        for (table, seat, player) in &kinds.table_seats {
+            sqlx::query("INSERT INTO seats (table_id, seat, player_id) VALUES (?1, ?2, ?3)")
+                .bind(id_text(table.0))
+                .bind(i64::from(*seat))
+                .bind(id_text(player.0))
+                .execute(&mut *tx)
+                .await?;
+        }
         for table in &kinds.reseated {
             sqlx::query("DELETE FROM seats WHERE table_id = ?1").bind(id_text(table.0)).execute(&mut *tx).await?;
         }
