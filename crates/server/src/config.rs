@@ -54,6 +54,11 @@ pub struct Config {
     pub commit_queue: usize,
     /// The most actions written in one transaction.
     pub commit_batch: usize,
+    /// Other writes (guests, tables, seats, starts and finishes of games) waiting for their group
+    /// commit; a caller waits for room beyond it.
+    pub write_queue: usize,
+    /// The most of those other writes in one transaction.
+    pub write_batch: usize,
     /// The folder of the web client, served at `/`; `None` serves no pages (the API and the WebSocket
     /// still work).
     pub web_dir: Option<PathBuf>,
@@ -82,6 +87,8 @@ impl Default for Config {
             abandon_after: Duration::from_secs(10 * 60),
             commit_queue: 65_536,
             commit_batch: 1024,
+            write_queue: 65_536,
+            write_batch: 256,
             web_dir: None,
         }
     }

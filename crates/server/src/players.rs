@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::protocol::{PlayerId, PlayerInfo};
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, Writer};
 
 /// The longest display name, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
@@ -54,13 +54,15 @@ pub fn hash_token(token: &str) -> [u8; 32] {
 #[derive(Debug)]
 pub struct Players {
     store: Store,
+    /// Writes new guests, in a group commit with other set-up writes.
+    writer: Writer,
     by_token_hash: Mutex<HashMap<[u8; 32], PlayerInfo>>,
 }
 
 impl Players {
-    /// Players kept in `store`.
-    pub fn new(store: Store) -> Players {
-        Players { store, by_token_hash: Mutex::default() }
+    /// Players kept in `store`, new ones written through `writer` (a writer of the same store).
+    pub fn new(store: Store, writer: Writer) -> Players {
+        Players { store, writer, by_token_hash: Mutex::default() }
     }
 
     fn remember(&self, hash: [u8; 32], player: &PlayerInfo) {
@@ -76,7 +78,7 @@ impl Players {
         let token = new_token();
         let hash = hash_token(&token);
         let player = PlayerInfo { id: PlayerId(Uuid::new_v4()), name };
-        self.store.save_player(&player, &hash).await?;
+        self.writer.save_player(&player, &hash).await?;
         self.remember(hash, &player);
         Ok((player, token))
     }
@@ -118,13 +120,15 @@ mod tests {
     async fn a_token_finds_its_player_also_after_a_restart_and_nothing_else_does() {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let url = format!("sqlite://{}", dir.path().join("players.db").display());
-        let players = Players::new(Store::connect(&url).await.expect("the store opens"));
+        let store = Store::connect(&url).await.expect("the store opens");
+        let players = Players::new(store.clone(), Writer::spawn(store, 16, 16).0);
         let (ana, token) = players.create_guest("Ana".into()).await.expect("stored");
         assert_eq!(token.len(), 64);
         assert_eq!(players.authenticate(&token).await, Ok(Some(ana.clone())));
         assert_eq!(players.authenticate("not a token").await, Ok(None));
         // A new server on the same database knows the token, from the store.
-        let restarted = Players::new(Store::connect(&url).await.expect("the store opens"));
+        let store = Store::connect(&url).await.expect("the store opens");
+        let restarted = Players::new(store.clone(), Writer::spawn(store, 16, 16).0);
         assert_eq!(restarted.authenticate(&token).await, Ok(Some(ana)));
     }
 }

@@ -20,7 +20,7 @@ use tracing::info;
 use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::players::Players;
-use crate::store::{Committer, Store, StoreError};
+use crate::store::{Committer, Store, StoreError, Writer};
 use crate::table::{self, ConnId};
 
 /// What every request handler and connection shares.
@@ -36,6 +36,8 @@ pub struct AppState {
     pub store: Store,
     /// Commits actions in groups.
     pub committer: Committer,
+    /// Commits the other writes (guests, tables, seats, starts and finishes of games) in groups.
+    pub writer: Writer,
     /// Turns true when the server shuts down.
     pub(crate) shutdown: watch::Receiver<bool>,
     shutdown_sender: Arc<watch::Sender<bool>>,
@@ -46,19 +48,21 @@ pub struct AppState {
 
 impl AppState {
     /// The server's state with these settings over `store`, with every game that was in play when the
-    /// server last stopped back at its table. Starts the group-commit task on the current runtime.
+    /// server last stopped back at its table. Starts the group-commit tasks on the current runtime.
     ///
     /// # Errors
     /// When the store cannot be read.
     pub async fn open(config: Config, store: Store) -> Result<AppState, StoreError> {
         let (shutdown_sender, shutdown) = watch::channel(false);
         let (committer, _task) = Committer::spawn(store.clone(), config.commit_queue, config.commit_batch);
+        let (writer, _task) = Writer::spawn(store.clone(), config.write_queue, config.write_batch);
         let state = AppState {
             config: Arc::new(config),
-            players: Arc::new(Players::new(store.clone())),
+            players: Arc::new(Players::new(store.clone(), writer.clone())),
             lobby: Arc::new(Lobby::default()),
             store,
             committer,
+            writer,
             shutdown,
             shutdown_sender: Arc::new(shutdown_sender),
             connections: Arc::default(),
@@ -78,6 +82,7 @@ impl AppState {
             config: self.config.clone(),
             store: self.store.clone(),
             committer: self.committer.clone(),
+            writer: self.writer.clone(),
         }
     }
 }

@@ -9,7 +9,7 @@ use romirami_engine::{Action, Game, RandomPlayer, Record, RecordMeta, Seat, View
 use romirami_server::protocol::{Clock, PlayerId, PlayerInfo, SpectatorPolicy, TableId};
 use romirami_server::store::{
     ActionRow, Committer, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, Store, StoreError,
-    StoredAction, TableRow,
+    StoredAction, TableRow, Writer,
 };
 use sha2::{Digest, Sha256};
 use time::macros::datetime;
@@ -176,6 +176,25 @@ async fn raw(store: &Store, sqlite_sql: &str, postgres_sql: &str) {
         Store::Postgres(s) => sqlx::query(postgres_sql).execute(s.pool()).await.map(drop),
     }
     .expect("raw SQL runs");
+}
+
+/// Who sits where at `table`, as stored: (seat, player) in seat order.
+async fn stored_seats(store: &Store, table: TableId) -> Vec<(i64, String)> {
+    let rows: Vec<(i64, String)> = match store {
+        Store::Sqlite(s) => sqlx::query_as("SELECT seat, player_id FROM seats WHERE table_id = ?1 ORDER BY seat")
+            .bind(table.0.hyphenated().to_string())
+            .fetch_all(s.pool())
+            .await
+            .expect("read the seats"),
+        Store::Postgres(s) => {
+            sqlx::query_as("SELECT seat::int8, player_id::text FROM seats WHERE table_id = $1 ORDER BY seat")
+                .bind(table.0)
+                .fetch_all(s.pool())
+                .await
+                .expect("read the seats")
+        }
+    };
+    rows
 }
 
 /// The whole story, against one store.
@@ -621,4 +640,225 @@ async fn a_failed_batch_fails_every_waiter_and_writes_nothing() {
     let _ = task.await;
     let late = committer.commit(rows(tables[0], 0, &actions)[0].clone()).await;
     assert!(matches!(late, Err(StoreError::Unavailable(_))), "{late:?}");
+}
+
+// The writer: the group commit of guests, tables, seats, starts and finishes.
+
+/// Sets tables up, plays and finishes games through a [`Writer`], with bad writes among good ones in
+/// the same batches: each bad write fails alone, the others are written.
+async fn writer_story(store: &Store) {
+    let (writer, task) = Writer::spawn(store.clone(), 256, 256);
+    // Guests: one has the token hash of another, which the database refuses (the batch is then
+    // written one by one).
+    let (ana, bo, cy, clash) = (player("Ana"), player("Bo"), player("Cy"), player("Clash"));
+    let guests = join_all([
+        writer.save_player(&ana, &token_hash("w-ana")),
+        writer.save_player(&bo, &token_hash("w-bo")),
+        writer.save_player(&clash, &token_hash("w-ana")),
+        writer.save_player(&cy, &token_hash("w-cy")),
+    ])
+    .await;
+    assert!(guests[0].is_ok() && guests[1].is_ok() && guests[3].is_ok(), "{guests:?}");
+    assert!(matches!(guests[2], Err(StoreError::Other(_))), "{guests:?}");
+    assert_eq!(store.player_by_token_hash(&token_hash("w-ana")).await, Ok(ana.clone()));
+    assert_eq!(store.player_by_token_hash(&token_hash("w-cy")).await, Ok(cy.clone()));
+
+    // Five tables of 2 and one of 3 set up at once, each step in one batch: the table with its host,
+    // the second (and third) player's seat, the start.
+    let tables: Vec<TableRow> = (0..6u8)
+        .map(|n| TableRow {
+            id: TableId(Uuid::new_v4()),
+            host: ana.id,
+            seats: if n == 5 { 3 } else { 2 },
+            public: true,
+            spectators: SpectatorPolicy::Everyone,
+            created_at: EPOCH,
+            invite: format!("key{n}"),
+            clock: None,
+        })
+        .collect();
+    let seating = |t: &TableRow| -> Vec<Option<PlayerId>> {
+        let mut seats = vec![Some(ana.id), Some(bo.id)];
+        if t.seats == 3 {
+            seats.push(Some(cy.id));
+        }
+        seats
+    };
+    let host_only = [Some(ana.id)];
+    let created = join_all(tables.iter().map(|t| writer.create_table(t, &host_only))).await;
+    assert!(created.iter().all(Result::is_ok), "{created:?}");
+    // A table whose host is not a stored player is refused alone.
+    let stranger = TableRow { id: TableId(Uuid::new_v4()), host: PlayerId(Uuid::new_v4()), ..tables[0].clone() };
+    let seats: Vec<Vec<Option<PlayerId>>> = tables.iter().map(seating).collect();
+    let stranger_seats = [Some(stranger.host)];
+    let (seated_outcomes, stranger_outcome) = tokio::join!(
+        join_all(tables.iter().zip(&seats).map(|(t, s)| writer.set_seats(t.id, s))),
+        writer.create_table(&stranger, &stranger_seats),
+    );
+    assert!(seated_outcomes.iter().all(Result::is_ok), "{seated_outcomes:?}");
+    assert!(stranger_outcome.is_err());
+    assert!(stored_seats(store, stranger.id).await.is_empty());
+    let (ana_id, bo_id, cy_id) = (ana.id.0.to_string(), bo.id.0.to_string(), cy.id.0.to_string());
+    assert_eq!(stored_seats(store, tables[5].id).await, vec![(0, ana_id.clone()), (1, bo_id.clone()), (2, cy_id)]);
+    // Seats change hands and free up: what is stored is the last seating, nothing else.
+    let changes = join_all([
+        writer.set_seats(tables[4].id, &[Some(bo.id), None]),
+        writer.set_seats(tables[5].id, &[Some(ana.id), None, Some(bo.id)]),
+    ])
+    .await;
+    assert!(changes.iter().all(Result::is_ok), "{changes:?}");
+    assert_eq!(stored_seats(store, tables[4].id).await, vec![(0, bo_id.clone())]);
+    assert_eq!(stored_seats(store, tables[5].id).await, vec![(0, ana_id.clone()), (2, bo_id.clone())]);
+    let back = join_all([writer.set_seats(tables[4].id, &seats[4]), writer.set_seats(tables[5].id, &seats[5])]).await;
+    assert!(back.iter().all(Result::is_ok), "{back:?}");
+    assert_eq!(stored_seats(store, tables[4].id).await, vec![(0, ana_id), (1, bo_id)]);
+    let (ana_ref, bo_ref, cy_ref) = (&ana, &bo, &cy);
+    let players_of = |t: &TableRow| if t.seats == 3 { vec![ana_ref, bo_ref, cy_ref] } else { vec![ana_ref, bo_ref] };
+    let game_players: Vec<Vec<GamePlayer>> = tables.iter().map(|t| seated(&players_of(t))).collect();
+    let started = join_all(
+        tables.iter().zip(&game_players).zip(1u64..).map(|((t, p), seed)| writer.start_game(t.id, seed, p, EPOCH)),
+    )
+    .await;
+    assert!(started.iter().all(Result::is_ok), "{started:?}");
+    let again = writer.start_game(tables[0].id, 9, &seated(&[&ana, &bo]), EPOCH).await;
+    assert!(again.is_err(), "a game starts once");
+
+    // Every game played to its end.
+    let mut records = Vec::new();
+    for (t, seed) in tables.iter().zip(1u64..) {
+        let players = players_of(t);
+        let mut game = Game::new(players.len(), seed).expect("2 to 4 players");
+        let mut bot = RandomPlayer::new(seed);
+        let actions: Vec<_> = std::iter::from_fn(|| step(&mut game, &mut bot)).collect();
+        store.append_actions(&rows(t.id, 0, &actions)).await.expect("append");
+        let names = players.iter().map(|p| p.name.clone()).collect();
+        let finished_at = EPOCH + Duration::minutes(i64::try_from(seed).expect("small"));
+        records.push(game.record(RecordMeta { id: t.id.0, started_at: EPOCH, finished_at, names }).expect("over"));
+    }
+
+    // The finishes, all in one batch: three good ones, a second finish of the first game, a game
+    // that never started, and the 3-player game finished with a 2-player game's record.
+    let mut unstarted = records[3].clone();
+    unstarted.id = Uuid::new_v4();
+    let mut unfit = records[4].clone();
+    unfit.id = tables[5].id.0;
+    let before = writer.stats();
+    let outcomes = join_all([
+        writer.finish_game(tables[0].id, records[0].clone()),
+        writer.finish_game(tables[1].id, records[1].clone()),
+        writer.finish_game(tables[0].id, records[0].clone()),
+        writer.finish_game(TableId(unstarted.id), unstarted),
+        writer.finish_game(tables[5].id, unfit),
+        writer.finish_game(tables[2].id, records[2].clone()),
+    ])
+    .await;
+    assert!(outcomes[0].is_ok() && outcomes[1].is_ok() && outcomes[5].is_ok(), "{outcomes:?}");
+    assert!(matches!(outcomes[2], Err(StoreError::Other(_))), "finished twice: {outcomes:?}");
+    assert_eq!(outcomes[3], Err(StoreError::NotFound));
+    assert!(matches!(outcomes[4], Err(StoreError::Other(_))), "a record that does not fit: {outcomes:?}");
+    let after = writer.stats();
+    assert_eq!(after.writes - before.writes, 3);
+    assert_eq!(after.failed_writes - before.failed_writes, 3);
+    // A record that does not name its table is refused before it is submitted.
+    let misnamed = writer.finish_game(tables[3].id, records[4].clone()).await;
+    assert!(matches!(misnamed, Err(StoreError::Other(_))), "{misnamed:?}");
+
+    // What was written reads back: the three games with their records and results, the others
+    // still in play.
+    for (t, record) in tables.iter().zip(&records).take(3) {
+        assert_eq!(store.record(t.id).await.as_ref(), Ok(record));
+        let summary = store.game(t.id).await.expect("a finished game");
+        let ids: Vec<PlayerId> = summary.results.iter().map(|r| r.player.id).collect();
+        assert_eq!(ids, vec![ana.id, bo.id]);
+        let winners: Vec<Seat> = summary.results.iter().filter(|r| r.winner).map(|r| r.player.seat).collect();
+        assert_eq!(winners, record.result.winners);
+    }
+    let unfinished: HashSet<TableId> =
+        store.unfinished_games().await.expect("read back").iter().map(|g| g.table.id).collect();
+    assert_eq!(unfinished, tables[3..].iter().map(|t| t.id).collect());
+    // The results count the actions the bot played (the story marks every third action so).
+    let summary = store.game(tables[0].id).await.expect("a finished game");
+    assert!(summary.results.iter().map(|r| r.bot_actions).sum::<u32>() > 0, "{summary:?}");
+
+    drop(writer);
+    task.await.expect("the writer ends once its handles are gone");
+}
+
+#[tokio::test]
+async fn the_writer_on_sqlite() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let store = Store::connect(&format!("sqlite://{}", dir.path().join("w.db").display())).await.expect("open");
+    writer_story(&store).await;
+}
+
+#[tokio::test]
+async fn the_writer_on_postgres() {
+    let Some(admin_url) = postgres_url() else {
+        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must test PostgreSQL: set DATABASE_URL");
+        eprintln!("skipped: no postgres:// URL in TEST_DATABASE_URL or DATABASE_URL");
+        return;
+    };
+    let database = format!("romirami_test_{}", Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&admin_url).await.expect("the PostgreSQL server answers");
+    sqlx::query(&format!("CREATE DATABASE {database}")).execute(&admin).await.expect("create a database");
+    let store = Store::connect(&with_database(&admin_url, &database)).await.expect("connect and migrate");
+    writer_story(&store).await;
+    store.close().await;
+    sqlx::query(&format!("DROP DATABASE {database} WITH (FORCE)")).execute(&admin).await.expect("drop it");
+    admin.close().await;
+}
+
+#[tokio::test]
+async fn a_stopped_writer_says_so() {
+    let (store, _dir, tables) = store_with_games(1).await;
+    let (writer, task) = Writer::spawn(store.clone(), 4, 4);
+    task.abort();
+    let _ = task.await;
+    let late = writer.set_seats(tables[0], &[None, None]).await;
+    assert!(matches!(late, Err(StoreError::Unavailable(_))), "{late:?}");
+}
+
+#[tokio::test]
+async fn records_stored_as_jsonb_read_back_after_migration_4() {
+    let Some(admin_url) = postgres_url() else {
+        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must test PostgreSQL: set DATABASE_URL");
+        eprintln!("skipped: no postgres:// URL in TEST_DATABASE_URL or DATABASE_URL");
+        return;
+    };
+    let database = format!("romirami_test_{}", Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&admin_url).await.expect("the PostgreSQL server answers");
+    sqlx::query(&format!("CREATE DATABASE {database}")).execute(&admin).await.expect("create a database");
+    let url = with_database(&admin_url, &database);
+    // The schema as it was before migration 4, with a finished game whose record is jsonb.
+    let old = sqlx::PgPool::connect(&url).await.expect("connect");
+    let mut migrator = sqlx::migrate!("../../migrations/postgres");
+    migrator.migrations = migrator.migrations.iter().filter(|m| m.version < 4).cloned().collect::<Vec<_>>().into();
+    migrator.run(&old).await.expect("migrations 1 to 3");
+    let mut game = Game::new(2, 7).expect("2 players");
+    let mut bot = RandomPlayer::new(7);
+    while step(&mut game, &mut bot).is_some() {}
+    let (ana, table) = (player("Ana"), TableId(Uuid::new_v4()));
+    let meta =
+        RecordMeta { id: table.0, started_at: EPOCH, finished_at: EPOCH, names: vec!["Ana".into(), "Ana".into()] };
+    let record = game.record(meta).expect("over");
+    let json = serde_json::to_string(&record).expect("a record writes");
+    sqlx::raw_sql(&format!(
+        "INSERT INTO players (id, name, token_hash, created_at) VALUES ('{id}', 'Ana', decode(repeat('ab', 32), 'hex'), now());
+         INSERT INTO tables (id, host, seat_count, public, spectators, created_at) VALUES ('{t}', '{id}', 2, true, 'everyone', now());
+         INSERT INTO games (table_id, seed, player_count, started_at, finished_at, ended_by, record)
+             VALUES ('{t}', 7, 2, now(), now(), 'contracts', '{json}'::jsonb);",
+        id = ana.id.0,
+        t = table.0,
+        json = json.replace('\'', "''"),
+    ))
+    .execute(&old)
+    .await
+    .expect("a game finished before migration 4");
+    old.close().await;
+    // Migration 4 turns the column into text: the record reads back the same.
+    let store = Store::connect(&url).await.expect("connect and migrate");
+    assert_eq!(store.record(table).await, Ok(record));
+    store.close().await;
+    sqlx::query(&format!("DROP DATABASE {database} WITH (FORCE)")).execute(&admin).await.expect("drop it");
+    admin.close().await;
 }

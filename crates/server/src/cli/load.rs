@@ -429,6 +429,9 @@ fn print_report(report: &LoadReport, with_memory: bool) {
 struct PersistReport {
     games: u64,
     games_per_second: f64,
+    tables_set_up_per_second: f64,
+    setup_writes_per_second: f64,
+    setup_transactions: u64,
     games_with_actions_per_second: f64,
     game_actions_per_second: f64,
     game_latency_ms: Percentiles,
@@ -449,16 +452,22 @@ async fn run_persist(args: &LoadArgs, url: &str) -> anyhow::Result<()> {
     let store = Store::connect(url).await.context("connecting to the database")?;
     let games = persist::games(&store, args.games, usize::from(args.players), args.concurrency).await?;
     let games_per_second = games.games as f64 / games.finish_seconds;
-    let lifecycle_per_second = games.games as f64 / (games.play_seconds + games.finish_seconds);
+    let lifecycle_per_second = games.games as f64 / (games.setup_seconds + games.play_seconds + games.finish_seconds);
+    let tables_set_up_per_second = games.games as f64 / games.setup_seconds;
+    let setup_writes_per_second = games.setup_writes as f64 / games.setup_seconds;
     println!(
-        "games: {} {}-player games with {} action rows stored in {:.2} s, then finished in {:.2} s: {:.0} finished games/s ({:.0} games/s with their actions)",
+        "games: {} {}-player tables set up in {:.2} s ({:.0} tables/s; {:.0} durable writes/s: guests, tables, seats, starts; {} writes in {} transactions)",
         games.games,
         args.players,
-        games.actions,
-        games.play_seconds,
-        games.finish_seconds,
-        games_per_second,
-        lifecycle_per_second,
+        games.setup_seconds,
+        tables_set_up_per_second,
+        setup_writes_per_second,
+        games.setup_writes,
+        games.setup_transactions,
+    );
+    println!(
+        "  {} action rows stored in {:.2} s, then finished in {:.2} s: {:.0} finished games/s ({:.0} games/s with their set-up and actions)",
+        games.actions, games.play_seconds, games.finish_seconds, games_per_second, lifecycle_per_second,
     );
     let game_latency = percentiles(&games.latency_us);
     println!(
@@ -482,6 +491,9 @@ async fn run_persist(args: &LoadArgs, url: &str) -> anyhow::Result<()> {
         let report = PersistReport {
             games: games.games,
             games_per_second,
+            tables_set_up_per_second,
+            setup_writes_per_second,
+            setup_transactions: games.setup_transactions,
             games_with_actions_per_second: lifecycle_per_second,
             game_actions_per_second: games.actions as f64 / games.play_seconds,
             game_latency_ms: game_latency,

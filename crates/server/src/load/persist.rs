@@ -1,11 +1,14 @@
 //! The store under load, without the network: how many finished games, and how many single actions,
 //! a database commits per second.
 //!
-//! - *Games*: `concurrency` tasks store whole games as a table does over a game's life: the table, the
-//!   start (seed and players) and every action (one batch); then, timed on its own, the finish of each
-//!   game (its record and a result per seat, one transaction), which is what "a finished game
-//!   committed" costs once its actions are stored. A game's actions are those of a real game, played
-//!   beforehand by the engine's random player, so the rows have their real sizes.
+//! - *Games*: `concurrency` tasks store whole games with the server's own calls, in three timed steps.
+//!   First each table's set-up, through a [`Writer`] as the server does it: a guest per seat (as at
+//!   `hello`), the table with its host seated, each other player's seat, the start of the game. Then
+//!   every action of each game (one batch per game). Then the finish of each game through the same
+//!   [`Writer`] as the table's (its record and a result per seat, group-committed with the other
+//!   games finishing at the same time), which is what "a finished game committed" costs once its
+//!   actions are stored. A game's actions are those of a real game, played beforehand by the engine's
+//!   random player, so the rows have their real sizes.
 //! - *Actions*: `tables` tasks each append one action at a time through the [`Committer`], waiting for
 //!   each to be durable before the next, as a table acknowledges an action only once it is committed;
 //!   the committer groups what waits into one transaction.
@@ -22,7 +25,7 @@ use uuid::Uuid;
 
 use super::new_histogram;
 use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId};
-use crate::store::{ActionRow, Committer, GamePlayer, Store, StoreError, TableRow};
+use crate::store::{ActionRow, Committer, GamePlayer, Store, StoreError, TableRow, Writer};
 
 /// What the games benchmark measured.
 #[derive(Debug)]
@@ -31,7 +34,13 @@ pub struct GamesReport {
     pub games: u64,
     /// Action rows stored with them.
     pub actions: u64,
-    /// Seconds it took to store every game's table, start and actions.
+    /// Seconds it took to set every table up: guests, table, seats, start.
+    pub setup_seconds: f64,
+    /// Durable writes that took (each the server's write for one step of a table's set-up).
+    pub setup_writes: u64,
+    /// Transactions (durable commits) those writes took, grouped by the writer.
+    pub setup_transactions: u64,
+    /// Seconds it took then to store every game's actions.
     pub play_seconds: f64,
     /// Seconds it took then to finish every game (record and results).
     pub finish_seconds: f64,
@@ -75,11 +84,16 @@ fn players(count: usize) -> Vec<PlayerInfo> {
     (0..count).map(|i| PlayerInfo { id: PlayerId(Uuid::new_v4()), name: format!("bench{i}") }).collect()
 }
 
+/// The token hash stored for a benchmark player: derived from the id, so that it is unique.
+fn token_hash_of(player: &PlayerInfo) -> [u8; 32] {
+    let mut hash = [0u8; 32];
+    hash[..16].copy_from_slice(player.id.0.as_bytes());
+    hash
+}
+
 async fn save_players(store: &Store, players: &[PlayerInfo]) -> Result<(), StoreError> {
     for player in players {
-        let mut hash = [0u8; 32];
-        hash[..16].copy_from_slice(player.id.0.as_bytes());
-        store.save_player(player, &hash).await?;
+        store.save_player(player, &token_hash_of(player)).await?;
     }
     Ok(())
 }
@@ -92,9 +106,9 @@ fn seated(players: &[PlayerInfo]) -> Vec<GamePlayer> {
         .collect()
 }
 
-async fn new_table(store: &Store, host: PlayerId, seats: usize) -> Result<TableId, StoreError> {
+fn new_table_row(host: PlayerId, seats: usize) -> TableRow {
     let id = TableId(Uuid::new_v4());
-    let row = TableRow {
+    TableRow {
         id,
         host,
         seats: seats as u8,
@@ -103,9 +117,36 @@ async fn new_table(store: &Store, host: PlayerId, seats: usize) -> Result<TableI
         created_at: OffsetDateTime::now_utc(),
         invite: id.0.simple().to_string(),
         clock: None,
-    };
+    }
+}
+
+async fn new_table(store: &Store, host: PlayerId, seats: usize) -> Result<TableId, StoreError> {
+    let row = new_table_row(host, seats);
     store.create_table(&row).await?;
-    Ok(id)
+    Ok(row.id)
+}
+
+/// Sets a table up as the server does, each step written durably before the next: a guest per seat,
+/// the table with its host seated, the other players' seats one by one, the start of the game.
+/// Returns the table and how many writes it took.
+async fn set_up(writer: &Writer, players: &[PlayerInfo], seed: u64) -> Result<(TableId, u64), StoreError> {
+    let mut writes = 0;
+    for player in players {
+        writer.save_player(player, &token_hash_of(player)).await?;
+        writes += 1;
+    }
+    let row = new_table_row(players[0].id, players.len());
+    let mut seats = vec![None; players.len()];
+    seats[0] = Some(players[0].id);
+    writer.create_table(&row, &seats).await?;
+    writes += 1;
+    for (seat, player) in players.iter().enumerate().skip(1) {
+        seats[seat] = Some(player.id);
+        writer.set_seats(row.id, &seats).await?;
+        writes += 1;
+    }
+    writer.start_game(row.id, seed, &seated(players), OffsetDateTime::now_utc()).await?;
+    Ok((row.id, writes + 1))
 }
 
 fn record_for(played: &Played, table: TableId, players: &[PlayerInfo], at: OffsetDateTime) -> Option<Record> {
@@ -113,29 +154,51 @@ fn record_for(played: &Played, table: TableId, players: &[PlayerInfo], at: Offse
     played.game.record(RecordMeta { id: table.0, started_at: at, finished_at: at, names }).ok()
 }
 
-/// Stores `games` complete games of `seats` players with `concurrency` tasks: first each game's table,
-/// start and actions, then (timed on its own) each game's finish.
+/// Stores `games` complete games of `seats` players with `concurrency` tasks: first each table's
+/// set-up, then each game's actions, then each game's finish, each step timed on its own.
 ///
 /// # Errors
 /// The first write that failed.
 pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) -> Result<GamesReport, StoreError> {
-    let players = Arc::new(players(seats));
-    save_players(store, &players).await?;
+    if !(2..=4).contains(&seats) {
+        return Err(StoreError::Other(format!("a game has 2 to 4 players, not {seats}")));
+    }
     // A few dozen different games, each stored many times under new ids.
     let played: Arc<Vec<Played>> = Arc::new((0..32).filter_map(|seed| play(seats, 1000 + seed)).collect());
     if played.is_empty() {
         return Err(StoreError::Other("the engine could not play a game".into()));
     }
-    let actions = Arc::new(AtomicU64::new(0));
+    // The server's writer, with its default queue and batch size.
+    let defaults = crate::config::Config::default();
+    let (writer, writer_task) = Writer::spawn(store.clone(), defaults.write_queue, defaults.write_batch);
+    let setup_writes = Arc::new(AtomicU64::new(0));
     let start = Instant::now();
-    let (started, _) = in_parallel(games, concurrency, {
-        let (store, players, played, actions) = (store.clone(), players.clone(), played.clone(), actions.clone());
+    let (tables, _) = in_parallel(games, concurrency, {
+        let (writer, played, setup_writes) = (writer.clone(), played.clone(), setup_writes.clone());
         move |n| {
-            let (store, players, played, actions) = (store.clone(), players.clone(), played.clone(), actions.clone());
+            let (writer, played, setup_writes) = (writer.clone(), played.clone(), setup_writes.clone());
             async move {
                 let game = &played[n as usize % played.len()];
-                let table = new_table(&store, players[0].id, seats).await?;
-                store.start_game(table, game.seed, &seated(&players), OffsetDateTime::now_utc()).await?;
+                let players = players(seats);
+                let (table, writes) = set_up(&writer, &players, game.seed).await?;
+                setup_writes.fetch_add(writes, Ordering::Relaxed);
+                Ok((table, players))
+            }
+        }
+    })
+    .await?;
+    let setup_seconds = start.elapsed().as_secs_f64();
+    let setup_transactions = writer.stats().batches;
+    let tables = Arc::new(tables);
+    let actions = Arc::new(AtomicU64::new(0));
+    let playing = Instant::now();
+    in_parallel(games, concurrency, {
+        let (store, played, tables, actions) = (store.clone(), played.clone(), tables.clone(), actions.clone());
+        move |n| {
+            let (store, played, tables, actions) = (store.clone(), played.clone(), tables.clone(), actions.clone());
+            async move {
+                let game = &played[n as usize % played.len()];
+                let table = tables[n as usize].0;
                 let rows: Vec<ActionRow> = game
                     .actions
                     .iter()
@@ -151,43 +214,49 @@ pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) 
                     .collect();
                 store.append_actions(&rows).await?;
                 actions.fetch_add(rows.len() as u64, Ordering::Relaxed);
-                Ok(table)
+                Ok(())
             }
         }
     })
     .await?;
-    let play_seconds = start.elapsed().as_secs_f64();
-    let tables = Arc::new(started);
+    let play_seconds = playing.elapsed().as_secs_f64();
     let finishing = Instant::now();
     let (_, latency_us) = in_parallel(games, concurrency, {
-        let (store, players, played, tables) = (store.clone(), players.clone(), played.clone(), tables.clone());
+        let (writer, played, tables) = (writer.clone(), played.clone(), tables.clone());
         move |n| {
-            let (store, players, played, tables) = (store.clone(), players.clone(), played.clone(), tables.clone());
+            let (writer, played, tables) = (writer.clone(), played.clone(), tables.clone());
             async move {
                 let game = &played[n as usize % played.len()];
-                let table = tables[n as usize];
-                let record = record_for(game, table, &players, OffsetDateTime::now_utc())
+                let (table, players) = &tables[n as usize];
+                let record = record_for(game, *table, players, OffsetDateTime::now_utc())
                     .ok_or_else(|| StoreError::Other("a finished game has no record".into()))?;
-                store.finish_game(table, &record).await?;
-                Ok(table)
+                writer.finish_game(*table, record).await
             }
         }
     })
     .await?;
     let finish_seconds = finishing.elapsed().as_secs_f64();
-    Ok(GamesReport { games, actions: actions.load(Ordering::Relaxed), play_seconds, finish_seconds, latency_us })
+    drop(writer);
+    let _ = writer_task.await;
+    Ok(GamesReport {
+        games,
+        actions: actions.load(Ordering::Relaxed),
+        setup_seconds,
+        setup_writes: setup_writes.load(Ordering::Relaxed),
+        setup_transactions,
+        play_seconds,
+        finish_seconds,
+        latency_us,
+    })
 }
 
 /// Runs `job(0)` to `job(count - 1)`, `concurrency` at a time; returns what each returned, in order,
 /// and how long each took (microseconds).
-async fn in_parallel<F, Fut>(
-    count: u64,
-    concurrency: usize,
-    job: F,
-) -> Result<(Vec<TableId>, Histogram<u64>), StoreError>
+async fn in_parallel<F, Fut, T>(count: u64, concurrency: usize, job: F) -> Result<(Vec<T>, Histogram<u64>), StoreError>
 where
     F: Fn(u64) -> Fut + Clone + Send + 'static,
-    Fut: std::future::Future<Output = Result<TableId, StoreError>> + Send,
+    Fut: std::future::Future<Output = Result<T, StoreError>> + Send,
+    T: Send + 'static,
 {
     let next = Arc::new(AtomicU64::new(0));
     let mut tasks = JoinSet::new();
@@ -215,7 +284,7 @@ where
         let _ = latency.add(histogram);
     }
     results.sort_by_key(|(n, _)| *n);
-    Ok((results.into_iter().map(|(_, table)| table).collect(), latency))
+    Ok((results.into_iter().map(|(_, done)| done).collect(), latency))
 }
 
 /// Commits single actions of `tables` games through a [`Committer`] for `duration`.

@@ -11,7 +11,13 @@
 //! ([`Store::unfinished_games`] returns what a restart needs). Actions are appended in batches that
 //! each commit in one transaction ([`Store::append_actions`]); [`Committer`] gathers the actions of
 //! many tables into such batches (group commit). A finished game keeps its `romirami-record/1` record
-//! and one result row per seat ([`Store::finish_game`]), for the game list and player statistics.
+//! (as the text the server wrote) and one result row per seat ([`Store::finish_game`]), for the game
+//! list and player statistics.
+//!
+//! The other writes (guests, tables, seats, the start and the finish of games) go through the
+//! [`Writer`], the group commit for them: each backend writes a batch of them with one statement per
+//! kind in one transaction, so that many tables' set-ups and many finished games share one durable
+//! commit. One bad write in a batch does not fail the others (see [`Writer`]).
 //!
 //! A table's game shares the table's id: a table hosts one game, so [`TableId`] names the game in every
 //! method, and a record stored for it carries that id.
@@ -41,8 +47,10 @@ use crate::protocol::{Clock, PlayerId, PlayerInfo, SpectatorPolicy, TableId};
 mod committer;
 pub mod postgres;
 pub mod sqlite;
+mod writer;
 
 pub use committer::{Committer, CommitterStats};
+pub use writer::{Writer, WriterStats};
 
 /// The database used when none is given: a SQLite file in the working directory.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://romirami.db";
@@ -135,6 +143,121 @@ pub struct TableRow {
     pub invite: String,
     /// Its turn clock, if it has one.
     pub clock: Option<Clock>,
+}
+
+/// One durable write other than an action: what [`Store::write`] writes in batches, for the
+/// [`Writer`].
+#[derive(Clone, Debug)]
+pub(crate) enum Write {
+    /// Stores a player, or renames one already stored.
+    Player { player: PlayerInfo, token_hash: [u8; 32], at: OffsetDateTime },
+    /// Stores a new table, and who sits where at it (`seats[i]` is seat `i`'s player).
+    Table { table: TableRow, seats: Vec<Option<PlayerId>> },
+    /// Replaces who sits where at a table that waits for its game.
+    Seats { table: TableId, seats: Vec<Option<PlayerId>> },
+    /// Stores the start of a table's game.
+    Start { table: TableId, seed: u64, players: Vec<GamePlayer>, started_at: OffsetDateTime },
+    /// Stores the end of a table's game: its record (whose `id` is the table's, see [`Write::finish`])
+    /// as the JSON text stored, and a result per seat.
+    Finish { table: TableId, record: Box<Record>, record_json: String },
+}
+
+impl Write {
+    fn player(player: &PlayerInfo, token_hash: &[u8; 32]) -> Write {
+        Write::Player { player: player.clone(), token_hash: *token_hash, at: OffsetDateTime::now_utc() }
+    }
+
+    /// The finish of `table`'s game with `record`, written as JSON here, by the caller, rather than by
+    /// the task that writes the batch.
+    fn finish(table: TableId, record: Record) -> Result<Write, StoreError> {
+        if record.id != table.0 {
+            return Err(StoreError::Other(format!("the record of game {} is not the record of {table}", record.id)));
+        }
+        let record_json = serde_json::to_string(&record).map_err(|e| StoreError::Other(e.to_string()))?;
+        Ok(Write::Finish { table, record: Box::new(record), record_json })
+    }
+}
+
+/// The writes of a batch by kind, each with its index in the batch: the backends write each kind with
+/// one statement (PostgreSQL) or in one loop (SQLite), in this order, so that a write never depends on
+/// a later kind.
+#[derive(Default)]
+struct WritesByKind<'a> {
+    players: Vec<(&'a PlayerInfo, &'a [u8; 32], OffsetDateTime)>,
+    tables: Vec<&'a TableRow>,
+    /// The seat rows of the new tables: table, seat number, player.
+    table_seats: Vec<(TableId, i16, PlayerId)>,
+    /// Tables whose seats are replaced (their other rows deleted).
+    reseated: Vec<TableId>,
+    /// Their new seat rows.
+    seats: Vec<(TableId, i16, PlayerId)>,
+    starts: Vec<(TableId, u64, &'a [GamePlayer], OffsetDateTime)>,
+    finishes: Vec<(usize, TableId, &'a Record, &'a str)>,
+}
+
+impl<'a> WritesByKind<'a> {
+    fn of(batch: &'a [Write]) -> WritesByKind<'a> {
+        let mut kinds = WritesByKind::default();
+        fn seat_rows(table: TableId, seats: &[Option<PlayerId>]) -> impl Iterator<Item = (TableId, i16, PlayerId)> {
+            (0i16..).zip(seats).filter_map(move |(seat, player)| player.map(|p| (table, seat, p)))
+        }
+        for (index, write) in batch.iter().enumerate() {
+            match write {
+                Write::Player { player, token_hash, at } => kinds.players.push((player, token_hash, *at)),
+                Write::Table { table, seats } => {
+                    kinds.tables.push(table);
+                    kinds.table_seats.extend(seat_rows(table.id, seats));
+                }
+                Write::Seats { table, seats } => {
+                    kinds.reseated.push(*table);
+                    kinds.seats.extend(seat_rows(*table, seats));
+                }
+                Write::Start { table, seed, players, started_at } => {
+                    kinds.starts.push((*table, *seed, players, *started_at));
+                }
+                Write::Finish { table, record, record_json } => {
+                    kinds.finishes.push((index, *table, record, record_json));
+                }
+            }
+        }
+        kinds
+    }
+
+    /// How many of the kinds are present: with one, the backend's batch can be a single statement.
+    fn kinds(&self) -> usize {
+        [
+            self.players.is_empty(),
+            self.tables.is_empty(),
+            self.reseated.is_empty(),
+            self.starts.is_empty(),
+            self.finishes.is_empty(),
+        ]
+        .iter()
+        .filter(|empty| !**empty)
+        .count()
+    }
+}
+
+/// What a batch's finishes found when they read their games: `Ok` with the results to write, or the
+/// error of that one finish.
+fn check_finish(
+    table: TableId,
+    record: &Record,
+    finished: Option<bool>,
+    players: &[GamePlayer],
+    finishing: &mut std::collections::HashSet<TableId>,
+) -> Result<Vec<SeatResult>, StoreError> {
+    match finished {
+        None => return Err(StoreError::NotFound),
+        Some(true) => return Err(StoreError::Other(format!("game {table} is already finished"))),
+        Some(false) => {}
+    }
+    let results = seat_results(record, players)?;
+    // Two finishes of one game in one batch: the second finds it finished.
+    if !finishing.insert(table) {
+        return Err(StoreError::Other(format!("game {table} is already finished")));
+    }
+    Ok(results)
 }
 
 /// A seated player of a game: the seat, who, and the name shown in that game.
@@ -374,7 +497,7 @@ impl Store {
     /// # Errors
     /// When the write fails, e.g. another player has the same token hash.
     pub async fn save_player(&self, player: &PlayerInfo, token_hash: &[u8; 32]) -> Result<(), StoreError> {
-        dispatch!(self, s => s.save_player(player, token_hash, OffsetDateTime::now_utc()).await)
+        self.write_alone(&Write::player(player, token_hash)).await
     }
 
     /// The player whose token has this SHA-256 hash.
@@ -385,12 +508,12 @@ impl Store {
         dispatch!(self, s => s.player_by_token_hash(token_hash).await)
     }
 
-    /// Stores a new table.
+    /// Stores a new table, with nobody seated.
     ///
     /// # Errors
     /// When the write fails, e.g. the host is not a stored player or the id is taken.
     pub async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
-        dispatch!(self, s => s.create_table(table).await)
+        self.write_alone(&Write::Table { table: table.clone(), seats: Vec::new() }).await
     }
 
     /// Replaces who sits where at a table that waits for its game: `seats[i]` is seat `i`'s player.
@@ -398,7 +521,7 @@ impl Store {
     /// # Errors
     /// When the write fails, e.g. a player is not stored.
     pub async fn set_seats(&self, table: TableId, seats: &[Option<PlayerId>]) -> Result<(), StoreError> {
-        dispatch!(self, s => s.set_seats(table, seats).await)
+        self.write_alone(&Write::Seats { table, seats: seats.to_vec() }).await
     }
 
     /// Stores the start of a table's game: its seed and its players in seat order.
@@ -412,7 +535,7 @@ impl Store {
         players: &[GamePlayer],
         started_at: OffsetDateTime,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.start_game(table, seed, players, started_at).await)
+        self.write_alone(&Write::Start { table, seed, players: players.to_vec(), started_at }).await
     }
 
     /// Appends actions to the logs of one or more games, in one transaction: when this returns `Ok`,
@@ -438,17 +561,43 @@ impl Store {
     }
 
     /// Stores the end of a table's game, in one transaction: its record, and a result per seat.
-    /// The record's `id` must be the table's.
+    /// The record's `id` must be the table's. [`Writer::finish_game`] does the same in a group commit.
     ///
     /// # Errors
     /// [`StoreError::NotFound`] when the game was not started, [`StoreError::Other`] when it already
     /// finished or the record does not fit it.
     pub async fn finish_game(&self, table: TableId, record: &Record) -> Result<(), StoreError> {
-        if record.id != table.0 {
-            return Err(StoreError::Other(format!("the record of game {} is not the record of {table}", record.id)));
+        self.write_alone(&Write::finish(table, record.clone())?).await
+    }
+
+    /// Writes `batch`, in one transaction when every write succeeds; returns each write's outcome, in
+    /// order. A write that the database refuses is retried alone, so that it fails alone: a finish
+    /// whose game is missing or already finished gets its error without failing the batch, and any
+    /// other refusal (a constraint, say) makes each write of the batch go in a transaction of its own.
+    /// When the database is unavailable, every write fails with [`StoreError::Unavailable`].
+    pub(crate) async fn write(&self, batch: &[Write]) -> Vec<Result<(), StoreError>> {
+        if batch.is_empty() {
+            return Vec::new();
         }
-        let record_json = serde_json::to_string(record).map_err(|e| StoreError::Other(e.to_string()))?;
-        dispatch!(self, s => s.finish_game(table, record, &record_json).await)
+        match dispatch!(self, s => s.write_batch(batch).await) {
+            Ok(outcomes) => outcomes,
+            Err(error @ StoreError::Unavailable(_)) => vec![Err(error); batch.len()],
+            Err(error) if batch.len() == 1 => vec![Err(error)],
+            Err(error) => {
+                tracing::warn!(writes = batch.len(), %error, "a batch of writes was refused; writing each alone");
+                let mut outcomes = Vec::with_capacity(batch.len());
+                for write in batch {
+                    outcomes.push(self.write_alone(write).await);
+                }
+                outcomes
+            }
+        }
+    }
+
+    /// Writes one write in a transaction of its own.
+    async fn write_alone(&self, write: &Write) -> Result<(), StoreError> {
+        let outcome = dispatch!(self, s => s.write_batch(std::slice::from_ref(write)).await);
+        outcome?.pop().unwrap_or(Ok(()))
     }
 
     /// Every game that started and has not finished, with what it takes to bring it back.
@@ -613,35 +762,47 @@ fn contiguous_actions(
         .collect()
 }
 
+/// A finished game's scores in seat order, each with its place and whether it wins, from its record
+/// alone. The record must have a name and a score for each seat 0 to n-1.
+fn scored_seats(record: &Record) -> Result<Vec<(ScoreBreakdown, u8, bool)>, StoreError> {
+    let scores = &record.result.scores;
+    if scores.len() != record.players.len() {
+        return Err(StoreError::Other(format!(
+            "the record has {} players and {} scores",
+            record.players.len(),
+            scores.len()
+        )));
+    }
+    (0u8..)
+        .take(scores.len())
+        .map(|seat| {
+            let score = *scores
+                .iter()
+                .find(|s| s.seat == Seat(seat))
+                .ok_or_else(|| StoreError::Other(format!("the record has no score for {}", Seat(seat))))?;
+            let key = |s: &ScoreBreakdown| (s.total, s.suit_bonus);
+            let better = scores.iter().filter(|other| key(other) > key(&score)).count();
+            // At most 3 others are better.
+            let place = u8::try_from(better + 1).unwrap_or(u8::MAX);
+            Ok((score, place, record.result.winners.contains(&score.seat)))
+        })
+        .collect()
+}
+
 /// The result rows of a finished game: one per seat, from the record's scores and winners and the
 /// players as the game started.
 fn seat_results(record: &Record, players: &[GamePlayer]) -> Result<Vec<SeatResult>, StoreError> {
-    let scores = &record.result.scores;
-    if scores.len() != players.len() || record.players.len() != players.len() {
-        return Err(StoreError::Other(format!(
-            "the record has {} players and {} scores, the game {}",
-            record.players.len(),
-            scores.len(),
-            players.len()
-        )));
+    let scored = scored_seats(record)?;
+    if scored.len() != players.len() {
+        return Err(StoreError::Other(format!("the record has {} players, the game {}", scored.len(), players.len())));
     }
     players
         .iter()
         .map(|player| {
-            let score = *scores
-                .iter()
-                .find(|s| s.seat == player.seat)
+            let &(score, place, winner) = scored
+                .get(player.seat.index())
                 .ok_or_else(|| StoreError::Other(format!("the record has no score for {}", player.seat)))?;
-            let key = |s: &ScoreBreakdown| (s.total, s.suit_bonus);
-            let better = scores.iter().filter(|other| key(other) > key(&score)).count();
-            Ok(SeatResult {
-                player: player.clone(),
-                score,
-                // At most 3 others are better.
-                place: u8::try_from(better + 1).unwrap_or(u8::MAX),
-                winner: record.result.winners.contains(&player.seat),
-                bot_actions: 0,
-            })
+            Ok(SeatResult { player: player.clone(), score, place, winner, bot_actions: 0 })
         })
         .collect()
 }

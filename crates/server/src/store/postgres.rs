@@ -1,22 +1,24 @@
 //! The PostgreSQL backend, for production.
 //!
-//! Its schema is `migrations/postgres`, with native types: `uuid`, `timestamptz`, `boolean`, `jsonb`.
-//! A batch of actions is one `INSERT ... SELECT FROM UNNEST(...)`, one round trip whatever its size.
+//! Its schema is `migrations/postgres`, with native types: `uuid`, `timestamptz`, `boolean`, `jsonb` (a
+//! finished game's record is `text`: it is only read whole). A batch of actions is one
+//! `INSERT ... SELECT FROM UNNEST(...)`, one round trip whatever its size; a batch of other writes is one
+//! such statement per kind of write.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use romirami_engine::{Record, ScoreBreakdown};
-use sqlx::postgres::{PgPool, PgPoolOptions, PgRow};
+use sqlx::postgres::{PgExecutor, PgPool, PgPoolOptions, PgRow};
 use sqlx::{Postgres, Row, Transaction};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{
     ActionRow, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES, SeatResult,
-    StoreError, StoredAction, TableRow, UnfinishedGame,
+    StoreError, StoredAction, TableRow, UnfinishedGame, Write, WritesByKind,
 };
-use crate::protocol::{PlayerId, PlayerInfo, TableId};
+use crate::protocol::{Clock, PlayerId, PlayerInfo, TableId};
 
 /// How long a call waits for a connection before giving up with [`StoreError::Unavailable`].
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -65,6 +67,16 @@ fn seat_result(row: &PgRow) -> Result<(TableId, SeatResult), StoreError> {
     Ok((table, SeatResult { player, score, place, winner: row.try_get("winner")?, bot_actions }))
 }
 
+/// A row of `game_players`.
+fn game_player(row: &PgRow) -> Result<GamePlayer, StoreError> {
+    Ok(GamePlayer {
+        seat: seat(row, "seat")?,
+        id: PlayerId(row.try_get("player_id")?),
+        name: row.try_get("name")?,
+        bot: row.try_get("bot")?,
+    })
+}
+
 /// A finished game's row of `games g`, without its results.
 fn game_head(row: &PgRow) -> Result<GameSummary, StoreError> {
     Ok(GameSummary {
@@ -103,25 +115,6 @@ impl PgStore {
         Ok(())
     }
 
-    pub(super) async fn save_player(
-        &self,
-        player: &PlayerInfo,
-        token_hash: &[u8; 32],
-        now: OffsetDateTime,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO players (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (id) DO UPDATE SET name = excluded.name",
-        )
-        .bind(player.id.0)
-        .bind(&player.name)
-        .bind(&token_hash[..])
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
     pub(super) async fn player_by_token_hash(&self, token_hash: &[u8; 32]) -> Result<PlayerInfo, StoreError> {
         let row = sqlx::query("SELECT id, name FROM players WHERE token_hash = $1")
             .bind(&token_hash[..])
@@ -131,69 +124,264 @@ impl PgStore {
         Ok(PlayerInfo { id: PlayerId(row.try_get("id")?), name: row.try_get("name")? })
     }
 
-    pub(super) async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
+    /// Writes a batch in one transaction, one statement per kind of write; see [`Store::write`]. A batch
+    /// of one kind is that one statement, a transaction of its own without the round trips of `BEGIN`
+    /// and `COMMIT`.
+    pub(super) async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let kinds = WritesByKind::of(batch);
+        let mut outcomes = vec![Ok(()); batch.len()];
+        // Writes each kind present with its statement, through `$executor` (evaluated for each).
+        macro_rules! write_kinds {
+            ($executor:expr) => {
+                if !kinds.players.is_empty() {
+                    Self::write_players($executor, &kinds).await?;
+                }
+                if !kinds.tables.is_empty() {
+                    Self::write_tables($executor, &kinds).await?;
+                }
+                if !kinds.reseated.is_empty() {
+                    Self::write_seats($executor, &kinds).await?;
+                }
+                if !kinds.starts.is_empty() {
+                    Self::write_starts($executor, &kinds).await?;
+                }
+                if !kinds.finishes.is_empty() {
+                    Self::write_finishes($executor, &self.pool, &kinds, &mut outcomes).await?;
+                }
+            };
+        }
+        if kinds.kinds() == 1 {
+            write_kinds!(&self.pool);
+            return Ok(outcomes);
+        }
+        let mut tx = self.pool.begin().await?;
+        write_kinds!(&mut *tx);
+        tx.commit().await?;
+        Ok(outcomes)
+    }
+
+    async fn write_players<'c>(executor: impl PgExecutor<'c>, kinds: &WritesByKind<'_>) -> Result<(), StoreError> {
+        let ids: Vec<Uuid> = kinds.players.iter().map(|(p, _, _)| p.id.0).collect();
+        let names: Vec<&str> = kinds.players.iter().map(|(p, _, _)| p.name.as_str()).collect();
+        let hashes: Vec<Vec<u8>> = kinds.players.iter().map(|(_, hash, _)| hash.to_vec()).collect();
+        let created: Vec<OffsetDateTime> = kinds.players.iter().map(|(_, _, at)| *at).collect();
         sqlx::query(
-            "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            "INSERT INTO players (id, name, token_hash, created_at)
+             SELECT * FROM UNNEST($1::uuid[], $2::text[], $3::bytea[], $4::timestamptz[])
+             ON CONFLICT (id) DO UPDATE SET name = excluded.name",
         )
-        .bind(table.id.0)
-        .bind(table.host.0)
-        .bind(i16::from(table.seats))
-        .bind(table.public)
-        .bind(super::spectators_to_sql(table.spectators))
-        .bind(table.created_at)
-        .bind(&table.invite)
-        .bind(table.clock.map(|c| super::ms_to_sql(c.turn_ms)).transpose()?)
-        .bind(table.clock.map(|c| super::ms_to_sql(c.reserve_ms)).transpose()?)
-        .execute(&self.pool)
+        .bind(ids)
+        .bind(names)
+        .bind(hashes)
+        .bind(created)
+        .execute(executor)
         .await?;
         Ok(())
     }
 
-    pub(super) async fn set_seats(&self, table: TableId, seats: &[Option<PlayerId>]) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM seats WHERE table_id = $1").bind(table.0).execute(&mut *tx).await?;
-        for (seat, player) in (0i16..).zip(seats) {
-            let Some(player) = player else { continue };
-            sqlx::query("INSERT INTO seats (table_id, seat, player_id) VALUES ($1, $2, $3)")
-                .bind(table.0)
-                .bind(seat)
-                .bind(player.0)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
+    /// The new tables and their first seats, in one statement.
+    async fn write_tables<'c>(executor: impl PgExecutor<'c>, kinds: &WritesByKind<'_>) -> Result<(), StoreError> {
+        let tables = &kinds.tables;
+        let clocks = |part: fn(&Clock) -> u64| {
+            tables
+                .iter()
+                .map(|t| t.clock.as_ref().map(|c| super::ms_to_sql(part(c))).transpose())
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let turns: Vec<Option<i64>> = clocks(|c| c.turn_ms)?;
+        let reserves: Vec<Option<i64>> = clocks(|c| c.reserve_ms)?;
+        let seats = &kinds.table_seats;
+        sqlx::query(
+            "WITH new_tables AS (
+                 INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms)
+                 SELECT * FROM UNNEST($1::uuid[], $2::uuid[], $3::int2[], $4::bool[], $5::text[], $6::timestamptz[],
+                                      $7::text[], $8::int8[], $9::int8[])
+             )
+             INSERT INTO seats (table_id, seat, player_id) SELECT * FROM UNNEST($10::uuid[], $11::int2[], $12::uuid[])",
+        )
+        .bind(tables.iter().map(|t| t.id.0).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| t.host.0).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| i16::from(t.seats)).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| t.public).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| super::spectators_to_sql(t.spectators)).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| t.created_at).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| t.invite.as_str()).collect::<Vec<_>>())
+        .bind(turns)
+        .bind(reserves)
+        .bind(seats.iter().map(|(t, _, _)| t.0).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, seat, _)| *seat).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, _, p)| p.0).collect::<Vec<_>>())
+        .execute(executor)
+        .await?;
         Ok(())
     }
 
-    pub(super) async fn start_game(
-        &self,
-        table: TableId,
-        seed: u64,
-        players: &[GamePlayer],
-        started_at: OffsetDateTime,
+    /// The new seats of tables that wait, in one statement: each new seat row written (over the old
+    /// one of its seat), every other row of those tables deleted.
+    async fn write_seats<'c>(executor: impl PgExecutor<'c>, kinds: &WritesByKind<'_>) -> Result<(), StoreError> {
+        let seats = &kinds.seats;
+        sqlx::query(
+            "WITH new_seats AS (
+                 SELECT * FROM UNNEST($2::uuid[], $3::int2[], $4::uuid[]) AS u (table_id, seat, player_id)
+             ), freed AS (
+                 DELETE FROM seats s WHERE s.table_id = ANY($1::uuid[])
+                     AND NOT EXISTS (SELECT 1 FROM new_seats n WHERE n.table_id = s.table_id AND n.seat = s.seat)
+             )
+             INSERT INTO seats (table_id, seat, player_id) SELECT table_id, seat, player_id FROM new_seats
+             ON CONFLICT (table_id, seat) DO UPDATE SET player_id = excluded.player_id",
+        )
+        .bind(kinds.reseated.iter().map(|t| t.0).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(t, _, _)| t.0).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, seat, _)| *seat).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, _, p)| p.0).collect::<Vec<_>>())
+        .execute(executor)
+        .await?;
+        Ok(())
+    }
+
+    /// The starts of games and their players, in one statement.
+    async fn write_starts<'c>(executor: impl PgExecutor<'c>, kinds: &WritesByKind<'_>) -> Result<(), StoreError> {
+        let starts = &kinds.starts;
+        let counts = starts
+            .iter()
+            .map(|(_, _, players, _)| {
+                i16::try_from(players.len())
+                    .map_err(|_| StoreError::Other(format!("{} players cannot play one game", players.len())))
+            })
+            .collect::<Result<Vec<i16>, _>>()?;
+        let players: Vec<(TableId, &GamePlayer)> =
+            starts.iter().flat_map(|(t, _, players, _)| players.iter().map(move |p| (*t, p))).collect();
+        sqlx::query(
+            "WITH new_games AS (
+                 INSERT INTO games (table_id, seed, player_count, started_at)
+                 SELECT * FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::timestamptz[])
+             )
+             INSERT INTO game_players (table_id, seat, player_id, name, bot)
+             SELECT * FROM UNNEST($5::uuid[], $6::int2[], $7::uuid[], $8::text[], $9::bool[])",
+        )
+        .bind(starts.iter().map(|(t, _, _, _)| t.0).collect::<Vec<_>>())
+        .bind(starts.iter().map(|(_, seed, _, _)| super::seed_to_sql(*seed)).collect::<Vec<_>>())
+        .bind(counts)
+        .bind(starts.iter().map(|(_, _, _, at)| *at).collect::<Vec<_>>())
+        .bind(players.iter().map(|(t, _)| t.0).collect::<Vec<_>>())
+        .bind(players.iter().map(|(_, p)| i16::from(p.seat.0)).collect::<Vec<_>>())
+        .bind(players.iter().map(|(_, p)| p.id.0).collect::<Vec<_>>())
+        .bind(players.iter().map(|(_, p)| p.name.as_str()).collect::<Vec<_>>())
+        .bind(players.iter().map(|(_, p)| p.bot).collect::<Vec<_>>())
+        .execute(executor)
+        .await?;
+        Ok(())
+    }
+
+    /// Writes the finishes of a batch with one statement, which finishes only games still unfinished
+    /// with as many players as their records (a game being finished by another transaction is waited
+    /// for, then found finished) and writes the results of those it finished, their players read from
+    /// `game_players`. Each finish that it did not write gets its error in `outcomes`; they are told
+    /// apart (not started, already finished, not fitting) by a read on `pool` afterwards.
+    async fn write_finishes<'c>(
+        executor: impl PgExecutor<'c>,
+        pool: &PgPool,
+        kinds: &WritesByKind<'_>,
+        outcomes: &mut [Result<(), StoreError>],
     ) -> Result<(), StoreError> {
-        let count = i16::try_from(players.len())
-            .map_err(|_| StoreError::Other(format!("{} players cannot play one game", players.len())))?;
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO games (table_id, seed, player_count, started_at) VALUES ($1, $2, $3, $4)")
-            .bind(table.0)
-            .bind(super::seed_to_sql(seed))
-            .bind(count)
-            .bind(started_at)
-            .execute(&mut *tx)
-            .await?;
-        for player in players {
-            sqlx::query("INSERT INTO game_players (table_id, seat, player_id, name, bot) VALUES ($1, $2, $3, $4, $5)")
-                .bind(table.0)
-                .bind(i16::from(player.seat.0))
-                .bind(player.id.0)
-                .bind(&player.name)
-                .bind(player.bot)
-                .execute(&mut *tx)
-                .await?;
+        let mut finishing = HashSet::new();
+        let mut games = Vec::new();
+        let mut seats = Vec::new();
+        for &(index, table, record, json) in &kinds.finishes {
+            let scored = match super::scored_seats(record) {
+                Ok(scored) => scored,
+                Err(error) => {
+                    outcomes[index] = Err(error);
+                    continue;
+                }
+            };
+            // Two finishes of one game in one batch: the second finds it finished.
+            if !finishing.insert(table) {
+                outcomes[index] = Err(already_finished(table));
+                continue;
+            }
+            // At most 4 seats.
+            let count = i16::try_from(scored.len()).unwrap_or(i16::MAX);
+            games.push((index, table, record, json, count));
+            seats.extend(scored.into_iter().map(|seat| (table, seat)));
         }
-        tx.commit().await?;
+        if games.is_empty() {
+            return Ok(());
+        }
+        let score = |part: fn(&ScoreBreakdown) -> u32| {
+            seats.iter().map(|(_, (score, _, _))| points_to_sql(part(score))).collect::<Result<Vec<_>, _>>()
+        };
+        let totals: Vec<i32> = score(|s| s.total)?;
+        let contracts: Vec<i32> = score(|s| s.contracts)?;
+        let trophies: Vec<i32> = score(|s| s.trophies)?;
+        let suit_bonuses: Vec<i32> = score(|s| s.suit_bonus)?;
+        let stars: Vec<i32> = score(|s| s.star)?;
+        let finished: Vec<Uuid> = sqlx::query_scalar(
+            "WITH finished AS (
+                 UPDATE games g SET finished_at = u.finished_at, ended_by = u.ended_by, record = u.record
+                 FROM UNNEST($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::int2[])
+                      AS u (table_id, finished_at, ended_by, record, player_count)
+                 WHERE g.table_id = u.table_id AND g.finished_at IS NULL AND g.player_count = u.player_count
+                 RETURNING g.table_id
+             ), stored AS (
+                 INSERT INTO results (table_id, seat, player_id, name, total, contracts, trophies, suit_bonus, star,
+                                      place, winner, bot, bot_actions)
+                 SELECT s.table_id, s.seat, p.player_id, p.name, s.total, s.contracts, s.trophies, s.suit_bonus,
+                        s.star, s.place, s.winner, p.bot,
+                        (SELECT COUNT(*) FROM actions a WHERE a.table_id = s.table_id AND a.seat = s.seat AND a.by_bot)
+                 FROM UNNEST($6::uuid[], $7::int2[], $8::int4[], $9::int4[], $10::int4[], $11::int4[], $12::int4[],
+                             $13::int2[], $14::bool[])
+                      AS s (table_id, seat, total, contracts, trophies, suit_bonus, star, place, winner)
+                 JOIN finished f ON f.table_id = s.table_id
+                 JOIN game_players p ON p.table_id = s.table_id AND p.seat = s.seat
+             )
+             SELECT table_id FROM finished",
+        )
+        .bind(games.iter().map(|(_, t, _, _, _)| t.0).collect::<Vec<_>>())
+        .bind(games.iter().map(|(_, _, r, _, _)| r.finished_at).collect::<Vec<_>>())
+        .bind(games.iter().map(|(_, _, r, _, _)| super::ended_by_to_sql(r.result.ended_by)).collect::<Vec<_>>())
+        .bind(games.iter().map(|(_, _, _, json, _)| *json).collect::<Vec<_>>())
+        .bind(games.iter().map(|(_, _, _, _, count)| *count).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(t, _)| t.0).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, (score, _, _))| i16::from(score.seat.0)).collect::<Vec<_>>())
+        .bind(totals)
+        .bind(contracts)
+        .bind(trophies)
+        .bind(suit_bonuses)
+        .bind(stars)
+        .bind(seats.iter().map(|(_, (_, place, _))| i16::from(*place)).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, (_, _, winner))| *winner).collect::<Vec<_>>())
+        .fetch_all(executor)
+        .await?;
+        let finished: HashSet<Uuid> = finished.into_iter().collect();
+        let refused: Vec<(usize, TableId)> = games
+            .iter()
+            .filter(|(_, table, _, _, _)| !finished.contains(&table.0))
+            .map(|(index, table, _, _, _)| (*index, *table))
+            .collect();
+        if refused.is_empty() {
+            return Ok(());
+        }
+        let mut state: HashMap<TableId, (bool, i16)> = HashMap::new();
+        for row in sqlx::query(
+            "SELECT table_id, finished_at IS NOT NULL AS finished, player_count FROM games
+             WHERE table_id = ANY($1::uuid[])",
+        )
+        .bind(refused.iter().map(|(_, t)| t.0).collect::<Vec<_>>())
+        .fetch_all(pool)
+        .await?
+        {
+            state.insert(TableId(row.try_get("table_id")?), (row.try_get("finished")?, row.try_get("player_count")?));
+        }
+        for (index, table) in refused {
+            outcomes[index] = Err(match state.get(&table) {
+                None => StoreError::NotFound,
+                Some((true, _)) => already_finished(table),
+                Some((false, players)) => {
+                    StoreError::Other(format!("the record of game {table} does not fit its {players} players"))
+                }
+            });
+        }
         Ok(())
     }
 
@@ -228,14 +416,7 @@ impl PgStore {
             .fetch_all(&mut **tx)
             .await?
             .iter()
-            .map(|row| {
-                Ok(GamePlayer {
-                    seat: seat(row, "seat")?,
-                    id: PlayerId(row.try_get("player_id")?),
-                    name: row.try_get("name")?,
-                    bot: row.try_get("bot")?,
-                })
-            })
+            .map(game_player)
             .collect()
     }
 
@@ -245,58 +426,6 @@ impl PgStore {
             .bind(i64::from(from))
             .execute(&self.pool)
             .await?;
-        Ok(())
-    }
-
-    pub(super) async fn finish_game(
-        &self,
-        table: TableId,
-        record: &Record,
-        record_json: &str,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        // FOR UPDATE: two finishes of one game cannot both see it unfinished.
-        let state: Option<Option<OffsetDateTime>> =
-            sqlx::query_scalar("SELECT finished_at FROM games WHERE table_id = $1 FOR UPDATE")
-                .bind(table.0)
-                .fetch_optional(&mut *tx)
-                .await?;
-        match state {
-            None => return Err(StoreError::NotFound),
-            Some(Some(_)) => return Err(StoreError::Other(format!("game {table} is already finished"))),
-            Some(None) => {}
-        }
-        let results = super::seat_results(record, &Self::game_players(&mut tx, table).await?)?;
-        sqlx::query("UPDATE games SET finished_at = $2, ended_by = $3, record = $4::jsonb WHERE table_id = $1")
-            .bind(table.0)
-            .bind(record.finished_at)
-            .bind(super::ended_by_to_sql(record.result.ended_by))
-            .bind(record_json)
-            .execute(&mut *tx)
-            .await?;
-        for result in &results {
-            sqlx::query(
-                "INSERT INTO results (table_id, seat, player_id, name, total, contracts, trophies, suit_bonus, star,
-                                      place, winner, bot, bot_actions)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
-                         (SELECT COUNT(*) FROM actions a WHERE a.table_id = $1 AND a.seat = $2 AND a.by_bot))",
-            )
-            .bind(table.0)
-            .bind(i16::from(result.player.seat.0))
-            .bind(result.player.id.0)
-            .bind(&result.player.name)
-            .bind(points_to_sql(result.score.total)?)
-            .bind(points_to_sql(result.score.contracts)?)
-            .bind(points_to_sql(result.score.trophies)?)
-            .bind(points_to_sql(result.score.suit_bonus)?)
-            .bind(points_to_sql(result.score.star)?)
-            .bind(i16::from(result.place))
-            .bind(result.winner)
-            .bind(result.player.bot)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
         Ok(())
     }
 
@@ -433,12 +562,11 @@ impl PgStore {
     }
 
     pub(super) async fn record(&self, id: TableId) -> Result<Record, StoreError> {
-        let json: String =
-            sqlx::query_scalar("SELECT record::text FROM games WHERE table_id = $1 AND record IS NOT NULL")
-                .bind(id.0)
-                .fetch_optional(&self.pool)
-                .await?
-                .ok_or(StoreError::NotFound)?;
+        let json: String = sqlx::query_scalar("SELECT record FROM games WHERE table_id = $1 AND record IS NOT NULL")
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::NotFound)?;
         super::record_from_json(&id, &json)
     }
 
@@ -468,6 +596,10 @@ impl PgStore {
             recent: self.list_games(&filter, RECENT_GAMES, None).await?,
         })
     }
+}
+
+fn already_finished(table: TableId) -> StoreError {
+    StoreError::Other(format!("game {table} is already finished"))
 }
 
 fn points_to_sql(points: u32) -> Result<i32, StoreError> {

@@ -2,9 +2,10 @@
 //! survives a power cut (an acknowledged action is durable), and with foreign keys enforced.
 //!
 //! Its schema is `migrations/sqlite`: ids are hyphenated TEXT, instants INTEGER microseconds since the
-//! Unix epoch, JSON TEXT.
+//! Unix epoch, JSON TEXT. A batch of writes is one transaction (one commit, one sync of the file),
+//! with a statement per row.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -13,12 +14,11 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
 };
 use sqlx::{Row, Sqlite, Transaction};
-use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{
     ActionRow, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES, SeatResult,
-    StoreError, StoredAction, TableRow, UnfinishedGame,
+    StoreError, StoredAction, TableRow, UnfinishedGame, Write, WritesByKind,
 };
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
 
@@ -118,25 +118,6 @@ impl SqliteStore {
         Ok(())
     }
 
-    pub(super) async fn save_player(
-        &self,
-        player: &PlayerInfo,
-        token_hash: &[u8; 32],
-        now: OffsetDateTime,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO players (id, name, token_hash, created_at) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (id) DO UPDATE SET name = excluded.name",
-        )
-        .bind(id_text(player.id.0))
-        .bind(&player.name)
-        .bind(&token_hash[..])
-        .bind(super::micros(now))
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
     pub(super) async fn player_by_token_hash(&self, token_hash: &[u8; 32]) -> Result<PlayerInfo, StoreError> {
         let row = sqlx::query("SELECT id, name FROM players WHERE token_hash = ?1")
             .bind(&token_hash[..])
@@ -146,58 +127,71 @@ impl SqliteStore {
         Ok(PlayerInfo { id: PlayerId(uuid_from(row.try_get("id")?)?), name: row.try_get("name")? })
     }
 
-    pub(super) async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        )
-        .bind(id_text(table.id.0))
-        .bind(id_text(table.host.0))
-        .bind(i64::from(table.seats))
-        .bind(table.public)
-        .bind(super::spectators_to_sql(table.spectators))
-        .bind(super::micros(table.created_at))
-        .bind(&table.invite)
-        .bind(table.clock.map(|c| super::ms_to_sql(c.turn_ms)).transpose()?)
-        .bind(table.clock.map(|c| super::ms_to_sql(c.reserve_ms)).transpose()?)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    pub(super) async fn set_seats(&self, table: TableId, seats: &[Option<PlayerId>]) -> Result<(), StoreError> {
+    /// Writes a batch in one transaction; see [`Store::write`].
+    pub(super) async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let kinds = WritesByKind::of(batch);
+        let mut outcomes = vec![Ok(()); batch.len()];
         let mut tx = self.write_transaction().await?;
-        sqlx::query("DELETE FROM seats WHERE table_id = ?1").bind(id_text(table.0)).execute(&mut *tx).await?;
-        for (seat, player) in (0i64..).zip(seats) {
-            let Some(player) = player else { continue };
+        for (player, token_hash, at) in &kinds.players {
+            sqlx::query(
+                "INSERT INTO players (id, name, token_hash, created_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+            )
+            .bind(id_text(player.id.0))
+            .bind(&player.name)
+            .bind(&token_hash[..])
+            .bind(super::micros(*at))
+            .execute(&mut *tx)
+            .await?;
+        }
+        for table in &kinds.tables {
+            sqlx::query(
+                "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            )
+            .bind(id_text(table.id.0))
+            .bind(id_text(table.host.0))
+            .bind(i64::from(table.seats))
+            .bind(table.public)
+            .bind(super::spectators_to_sql(table.spectators))
+            .bind(super::micros(table.created_at))
+            .bind(&table.invite)
+            .bind(table.clock.map(|c| super::ms_to_sql(c.turn_ms)).transpose()?)
+            .bind(table.clock.map(|c| super::ms_to_sql(c.reserve_ms)).transpose()?)
+            .execute(&mut *tx)
+            .await?;
+        }
+        for (table, seat, player) in &kinds.table_seats {
             sqlx::query("INSERT INTO seats (table_id, seat, player_id) VALUES (?1, ?2, ?3)")
                 .bind(id_text(table.0))
-                .bind(seat)
+                .bind(i64::from(*seat))
                 .bind(id_text(player.0))
                 .execute(&mut *tx)
                 .await?;
         }
-        tx.commit().await?;
-        Ok(())
-    }
-
-    pub(super) async fn start_game(
-        &self,
-        table: TableId,
-        seed: u64,
-        players: &[GamePlayer],
-        started_at: OffsetDateTime,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.write_transaction().await?;
-        sqlx::query("INSERT INTO games (table_id, seed, player_count, started_at) VALUES (?1, ?2, ?3, ?4)")
-            .bind(id_text(table.0))
-            .bind(super::seed_to_sql(seed))
-            .bind(players.len() as i64)
-            .bind(super::micros(started_at))
-            .execute(&mut *tx)
-            .await?;
-        for player in players {
-            sqlx::query("INSERT INTO game_players (table_id, seat, player_id, name, bot) VALUES (?1, ?2, ?3, ?4, ?5)")
+        for table in &kinds.reseated {
+            sqlx::query("DELETE FROM seats WHERE table_id = ?1").bind(id_text(table.0)).execute(&mut *tx).await?;
+        }
+        for (table, seat, player) in &kinds.seats {
+            sqlx::query("INSERT INTO seats (table_id, seat, player_id) VALUES (?1, ?2, ?3)")
+                .bind(id_text(table.0))
+                .bind(i64::from(*seat))
+                .bind(id_text(player.0))
+                .execute(&mut *tx)
+                .await?;
+        }
+        for (table, seed, players, started_at) in &kinds.starts {
+            sqlx::query("INSERT INTO games (table_id, seed, player_count, started_at) VALUES (?1, ?2, ?3, ?4)")
+                .bind(id_text(table.0))
+                .bind(super::seed_to_sql(*seed))
+                .bind(players.len() as i64)
+                .bind(super::micros(*started_at))
+                .execute(&mut *tx)
+                .await?;
+            for player in *players {
+                sqlx::query(
+                    "INSERT INTO game_players (table_id, seat, player_id, name, bot) VALUES (?1, ?2, ?3, ?4, ?5)",
+                )
                 .bind(id_text(table.0))
                 .bind(i64::from(player.seat.0))
                 .bind(id_text(player.id.0))
@@ -205,8 +199,60 @@ impl SqliteStore {
                 .bind(player.bot)
                 .execute(&mut *tx)
                 .await?;
+            }
+        }
+        let mut finishing = HashSet::new();
+        for &(index, table, record, json) in &kinds.finishes {
+            let state: Option<Option<i64>> = sqlx::query_scalar("SELECT finished_at FROM games WHERE table_id = ?1")
+                .bind(id_text(table.0))
+                .fetch_optional(&mut *tx)
+                .await?;
+            let players = Self::game_players(&mut tx, table).await?;
+            match super::check_finish(table, record, state.map(|s| s.is_some()), &players, &mut finishing) {
+                Ok(results) => Self::write_finish(&mut tx, table, record, json, &results).await?,
+                Err(error) => outcomes[index] = Err(error),
+            }
         }
         tx.commit().await?;
+        Ok(outcomes)
+    }
+
+    async fn write_finish(
+        tx: &mut Transaction<'_, Sqlite>,
+        table: TableId,
+        record: &Record,
+        record_json: &str,
+        results: &[SeatResult],
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET finished_at = ?2, ended_by = ?3, record = ?4 WHERE table_id = ?1")
+            .bind(id_text(table.0))
+            .bind(super::micros(record.finished_at))
+            .bind(super::ended_by_to_sql(record.result.ended_by))
+            .bind(record_json)
+            .execute(&mut **tx)
+            .await?;
+        for result in results {
+            sqlx::query(
+                "INSERT INTO results (table_id, seat, player_id, name, total, contracts, trophies, suit_bonus, star,
+                                      place, winner, bot, bot_actions)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,
+                         (SELECT COUNT(*) FROM actions a WHERE a.table_id = ?1 AND a.seat = ?2 AND a.by_bot))",
+            )
+            .bind(id_text(table.0))
+            .bind(i64::from(result.player.seat.0))
+            .bind(id_text(result.player.id.0))
+            .bind(&result.player.name)
+            .bind(i64::from(result.score.total))
+            .bind(i64::from(result.score.contracts))
+            .bind(i64::from(result.score.trophies))
+            .bind(i64::from(result.score.suit_bonus))
+            .bind(i64::from(result.score.star))
+            .bind(i64::from(result.place))
+            .bind(result.winner)
+            .bind(result.player.bot)
+            .execute(&mut **tx)
+            .await?;
+        }
         Ok(())
     }
 
@@ -252,56 +298,6 @@ impl SqliteStore {
             .bind(i64::from(from))
             .execute(&self.pool)
             .await?;
-        Ok(())
-    }
-
-    pub(super) async fn finish_game(
-        &self,
-        table: TableId,
-        record: &Record,
-        record_json: &str,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.write_transaction().await?;
-        let state: Option<Option<i64>> = sqlx::query_scalar("SELECT finished_at FROM games WHERE table_id = ?1")
-            .bind(id_text(table.0))
-            .fetch_optional(&mut *tx)
-            .await?;
-        match state {
-            None => return Err(StoreError::NotFound),
-            Some(Some(_)) => return Err(StoreError::Other(format!("game {table} is already finished"))),
-            Some(None) => {}
-        }
-        let results = super::seat_results(record, &Self::game_players(&mut tx, table).await?)?;
-        sqlx::query("UPDATE games SET finished_at = ?2, ended_by = ?3, record = ?4 WHERE table_id = ?1")
-            .bind(id_text(table.0))
-            .bind(super::micros(record.finished_at))
-            .bind(super::ended_by_to_sql(record.result.ended_by))
-            .bind(record_json)
-            .execute(&mut *tx)
-            .await?;
-        for result in &results {
-            sqlx::query(
-                "INSERT INTO results (table_id, seat, player_id, name, total, contracts, trophies, suit_bonus, star,
-                                      place, winner, bot, bot_actions)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,
-                         (SELECT COUNT(*) FROM actions a WHERE a.table_id = ?1 AND a.seat = ?2 AND a.by_bot))",
-            )
-            .bind(id_text(table.0))
-            .bind(i64::from(result.player.seat.0))
-            .bind(id_text(result.player.id.0))
-            .bind(&result.player.name)
-            .bind(i64::from(result.score.total))
-            .bind(i64::from(result.score.contracts))
-            .bind(i64::from(result.score.trophies))
-            .bind(i64::from(result.score.suit_bonus))
-            .bind(i64::from(result.score.star))
-            .bind(i64::from(result.place))
-            .bind(result.winner)
-            .bind(result.player.bot)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
         Ok(())
     }
 

@@ -40,7 +40,7 @@ use crate::protocol::{
     Clock, ErrorCode, NumberedEvent, PlayerId, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableState,
     TableSummary,
 };
-use crate::store::{ActionRow, Committer, GamePlayer, Store, StoreError, TableRow, UnfinishedGame};
+use crate::store::{ActionRow, Committer, GamePlayer, Store, StoreError, TableRow, UnfinishedGame, Writer};
 
 /// What every table shares with the rest of the server.
 #[derive(Clone, Debug)]
@@ -53,6 +53,8 @@ pub struct Services {
     pub store: Store,
     /// Commits actions to the store in groups.
     pub committer: Committer,
+    /// Commits the table's other writes (its creation, seats, start and finish) in groups.
+    pub writer: Writer,
 }
 
 /// The sentence sent with [`ErrorCode::Unavailable`].
@@ -227,11 +229,7 @@ pub async fn create(
         invite: invite.clone(),
         clock: options.clock,
     };
-    let stored = async {
-        services.store.create_table(&row).await?;
-        services.store.set_seats(id, &[Some(host.id)]).await
-    };
-    if let Err(error) = stored.await {
+    if let Err(error) = services.writer.create_table(&row, &[Some(host.id)]).await {
         warn!(%error, "a table could not be stored");
         lobby.release_hosting(host.id);
         return Err((ErrorCode::Unavailable, UNAVAILABLE.into()));
@@ -260,6 +258,7 @@ pub async fn create(
         config: config.clone(),
         store: services.store.clone(),
         committer: services.committer.clone(),
+        writer: services.writer.clone(),
     };
     let summary = table.summary();
     let handle = table.launch();
@@ -366,6 +365,7 @@ struct Table {
     config: Arc<Config>,
     store: Store,
     committer: Committer,
+    writer: Writer,
 }
 
 impl Table {
@@ -412,6 +412,7 @@ impl Table {
             config: services.config.clone(),
             store: services.store.clone(),
             committer: services.committer.clone(),
+            writer: services.writer.clone(),
         };
         if state == TableState::Playing {
             restored.turn_changed();
@@ -707,7 +708,7 @@ impl Table {
         self.seats[free] = Some(bot.clone());
         self.bots[free] = true;
         let stored = async {
-            self.store.save_player(&bot, &crate::players::hash_token(&hex::encode(secret))).await?;
+            self.writer.save_player(&bot, &crate::players::hash_token(&hex::encode(secret))).await?;
             self.store_seats().await
         };
         if let Err(error) = stored.await {
@@ -727,7 +728,7 @@ impl Table {
     /// Writes who sits where before the start.
     async fn store_seats(&self) -> Result<(), StoreError> {
         let seats: Vec<Option<PlayerId>> = self.seats.iter().map(|s| s.as_ref().map(|p| p.id)).collect();
-        self.store.set_seats(self.id, &seats).await
+        self.writer.set_seats(self.id, &seats).await
     }
 
     /// Writes who sits where after someone left: the seat is free either way (a table that waits is not
@@ -765,7 +766,7 @@ impl Table {
             .map(|(seat, (p, bot))| GamePlayer { seat: Seat(seat), id: p.id, name: p.name.clone(), bot })
             .collect();
         let started_at = OffsetDateTime::now_utc();
-        if let Err(error) = self.store.start_game(self.id, seed, &players, started_at).await {
+        if let Err(error) = self.writer.start_game(self.id, seed, &players, started_at).await {
             warn!(table = %self.id, %error, "a game could not be stored at its start");
             self.send_tables();
             self.publish();
@@ -1127,9 +1128,9 @@ impl Table {
         self.publish();
     }
 
-    /// Stores the finished game's record and results, in the background, trying again while the database
-    /// is unavailable: the game's log is already stored, so a server that stops before this succeeds
-    /// finishes the game again when it restores it.
+    /// Stores the finished game's record and results, in the background through the writer's group
+    /// commit, trying again while the database is unavailable: the game's log is already stored, so a
+    /// server that stops before this succeeds finishes the game again when it restores it.
     fn store_result(&self) {
         let Some(game) = &self.game else { return };
         let meta = RecordMeta {
@@ -1142,11 +1143,11 @@ impl Table {
             Ok(record) => record,
             Err(problem) => return error!(table = %self.id, %problem, "a finished game has no record"),
         };
-        let (store, table) = (self.store.clone(), self.id);
+        let (writer, table) = (self.writer.clone(), self.id);
         tokio::spawn(async move {
             let mut pause = std::time::Duration::from_millis(100);
             loop {
-                match store.finish_game(table, &record).await {
+                match writer.finish_game(table, record.clone()).await {
                     Ok(()) => return debug!(%table, "result stored"),
                     Err(StoreError::Unavailable(error)) => {
                         warn!(%table, %error, "the result could not be stored yet; trying again");
