@@ -50,8 +50,7 @@ fn a_redealt_game_is_the_new_game_of_its_seed_at_every_step() {
         // Every third game stops part way, leaving cards in the discard pile, undo records and a log.
         let stop = if round % 3 == 0 { 60 } else { usize::MAX };
         let mut step = 0;
-        loop {
-            let Some(seat) = fresh.to_act().filter(|_| step < stop) else { break };
+        while let Some(seat) = fresh.to_act().filter(|_| step < stop) {
             if step % 16 == 0 {
                 assert_eq!(observed(&reused), observed(&fresh), "round {round}, step {step}");
             }
