@@ -364,16 +364,33 @@ fn market_kinds(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> MarketKinds {
     MarketKinds { present, pairs, triples }
 }
 
-/// The kinds that share with kind `a` what kind `b` shares with it (both number and suit, when `b` is `a`).
+/// The kinds that share with kind `a` what kind `b` shares with it (both number and suit, when `b` is
+/// `a`), read from [`SHARED_WITH`] without branching on which it is (as random as the take).
+#[inline]
 fn shares_with(a: usize, b: usize) -> u32 {
-    if b == a {
-        SHARES_A_NUMBER_OR_SUIT[a]
-    } else if a / 4 == b / 4 {
-        SHARES_A_NUMBER[a]
-    } else {
-        SHARES_A_SUIT[a]
-    }
+    SHARED_WITH[a * CARD_KINDS + b]
 }
+
+/// [`shares_with`] for every pair of kinds, `a` major.
+static SHARED_WITH: [u32; CARD_KINDS * CARD_KINDS] = {
+    let mut table = [0; CARD_KINDS * CARD_KINDS];
+    let mut a = 0;
+    while a < CARD_KINDS {
+        let mut b = 0;
+        while b < CARD_KINDS {
+            table[a * CARD_KINDS + b] = if b == a {
+                SHARES_A_NUMBER_OR_SUIT[a]
+            } else if a / 4 == b / 4 {
+                SHARES_A_NUMBER[a]
+            } else {
+                SHARES_A_SUIT[a]
+            };
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+};
 
 /// Per kind of card, the set of kinds (one bit per [`Card::index`], itself included) with its number.
 const SHARES_A_NUMBER: [u32; CARD_KINDS] = kinds_sharing(true, false);
