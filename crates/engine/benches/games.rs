@@ -1,7 +1,7 @@
 //! Complete random games per second, and actions per second, on one thread.
 //!
 //! `cargo bench -p romirami-engine --bench games` (pin it to one core with `taskset -c 0` for the
-//! per-core figure). Each iteration deals a new game from a fresh seed and plays it to its end with
+//! per-core figure). Each iteration deals a game again ([`Game::redeal`]) from a fresh seed and plays it to its end with
 //! uniformly random legal actions ([`RandomPlayer`]).
 
 #![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
@@ -34,9 +34,11 @@ fn random_games(c: &mut Criterion, name: &str, first_seed: u64, per_game: impl F
         group.bench_with_input(BenchmarkId::new("players", players), &players, |b, &players| {
             let mut seed = first_seed;
             let mut player = RandomPlayer::new(first_seed ^ 7);
+            // One game dealt again for each seed, as a simulation would: `Game::redeal` reuses its memory.
+            let mut game = Game::new(players, seed).expect("valid player count");
             b.iter(|| {
                 seed += 1;
-                let mut game = Game::new(players, seed).expect("valid player count");
+                game.redeal(players, seed).expect("valid player count");
                 black_box(player.play_out(&mut game))
             });
         });

@@ -14,8 +14,10 @@ fn main() {
     let mut player = RandomPlayer::new(1);
     let start = Instant::now();
     let mut actions = 0;
+    // One game dealt again for each seed: `Game::redeal` reuses its memory.
+    let mut game = Game::new(players, 0).expect("2 to 4 players");
     for seed in 0..games {
-        let mut game = Game::new(players, seed).expect("2 to 4 players");
+        game.redeal(players, seed).expect("2 to 4 players");
         actions += player.play_out(&mut game);
     }
     let elapsed = start.elapsed().as_secs_f64();

@@ -66,13 +66,26 @@ impl Setup {
         if !(2..=4).contains(&players) {
             return Err(SetupError::PlayerCount(players));
         }
-        let mut number_deck: Vec<Card> = FULL_DECK.to_vec();
+        Ok(Setup::random_into(players, rng, Vec::new(), Vec::new()))
+    }
+
+    /// [`Setup::random`] for a valid `players`, with the decks built in the buffers given (cleared
+    /// first), so that a game dealt again ([`Game::redeal`]) allocates nothing for them.
+    fn random_into(
+        players: usize,
+        rng: &mut GameRng,
+        mut number_deck: Vec<Card>,
+        mut contract_deck: Vec<ContractId>,
+    ) -> Setup {
+        number_deck.clear();
+        number_deck.extend_from_slice(&FULL_DECK);
         rng.shuffle(&mut number_deck);
-        let mut contract_deck: Vec<ContractId> = ContractId::all().collect();
+        contract_deck.clear();
+        contract_deck.extend(ContractId::all());
         rng.shuffle(&mut contract_deck);
         let trophies = Trophy::TILES.map(|(side_a, side_b)| if rng.coin() { side_b } else { side_a });
         let first_player = Seat(rng.below(players) as u8);
-        Ok(Setup { players, first_player, trophies, number_deck, contract_deck })
+        Setup { players, first_player, trophies, number_deck, contract_deck }
     }
 
     /// Checks the setup against §1 and §2.
@@ -166,6 +179,17 @@ pub struct Applied {
     pub events: Range<usize>,
 }
 
+/// The lists a [`Game`] holds, handed to [`Game::deal_into`] to be cleared and filled.
+struct Lists {
+    number_deck: Vec<Card>,
+    contract_deck: Vec<ContractId>,
+    discard_pile: Vec<Card>,
+    seats: Vec<SeatState>,
+    undo: Vec<Undo>,
+    log: Vec<LogEntry>,
+    events: Vec<Event>,
+}
+
 /// A game of Romi Rami in progress or finished.
 #[derive(Clone)]
 pub struct Game {
@@ -222,38 +246,101 @@ impl Game {
         Ok(Game::deal(setup, Shuffler::Random(GameRng::from_seed(reshuffle_seed))))
     }
 
+    /// Makes this game exactly what [`Game::new`] with `players` and `seed` makes, reusing the memory
+    /// of its lists: for simulations that play many games one after the other.
+    ///
+    /// # Errors
+    /// [`SetupError::PlayerCount`] unless `players` is 2, 3 or 4; the game is then unchanged.
+    pub fn redeal(&mut self, players: usize, seed: u64) -> Result<(), SetupError> {
+        if !(2..=4).contains(&players) {
+            return Err(SetupError::PlayerCount(players));
+        }
+        let mut rng = GameRng::from_seed(seed);
+        let setup = Setup::random_into(
+            players,
+            &mut rng,
+            std::mem::take(&mut self.setup.number_deck),
+            std::mem::take(&mut self.setup.contract_deck),
+        );
+        let lists = Lists {
+            number_deck: std::mem::take(&mut self.number_deck),
+            contract_deck: std::mem::take(&mut self.contract_deck),
+            discard_pile: std::mem::take(&mut self.discard_pile),
+            seats: std::mem::take(&mut self.seats),
+            undo: std::mem::take(&mut self.undo),
+            log: std::mem::take(&mut self.log),
+            events: std::mem::take(&mut self.events),
+        };
+        *self = Game::deal_into(setup, Shuffler::Random(rng), lists);
+        Ok(())
+    }
+
     /// Deals a checked setup (§2.3, §2.4) as the record format orders it: three cards to each seat from
     /// seat 0 on, then the number market, then the contract market, all from the top.
     pub(crate) fn deal(setup: Setup, shuffler: Shuffler) -> Game {
-        let mut number_deck: Vec<Card> = setup.number_deck.iter().rev().copied().collect();
-        let mut contract_deck: Vec<ContractId> = setup.contract_deck.iter().rev().copied().collect();
-        let seats = (0..setup.players)
-            .map(|_| SeatState {
-                hand: (0..STARTING_HAND).filter_map(|_| number_deck.pop()).collect(),
-                suit_bonus: Cards::EMPTY,
-                contracts: Vec::with_capacity(CONTRACT_COUNT),
-                star_used: false,
-            })
-            .collect();
+        let lists = Lists {
+            number_deck: Vec::with_capacity(92),
+            contract_deck: Vec::with_capacity(CONTRACT_COUNT),
+            discard_pile: Vec::with_capacity(92),
+            seats: Vec::with_capacity(setup.players),
+            undo: Vec::with_capacity(8),
+            log: Vec::with_capacity(256),
+            events: Vec::with_capacity(512),
+        };
+        Game::deal_into(setup, shuffler, lists)
+    }
+
+    /// [`Game::deal`] into lists whose memory is reused: each is cleared first.
+    fn deal_into(setup: Setup, shuffler: Shuffler, lists: Lists) -> Game {
+        let Lists { mut number_deck, mut contract_deck, mut discard_pile, mut seats, mut undo, mut log, mut events } =
+            lists;
+        number_deck.clear();
+        number_deck.extend(setup.number_deck.iter().rev());
+        contract_deck.clear();
+        contract_deck.extend(setup.contract_deck.iter().rev());
+        seats.truncate(setup.players);
+        for seat in 0..setup.players {
+            let hand = (0..STARTING_HAND).filter_map(|_| number_deck.pop()).collect();
+            match seats.get_mut(seat) {
+                Some(state) => {
+                    state.contracts.clear();
+                    *state = SeatState {
+                        hand,
+                        suit_bonus: Cards::EMPTY,
+                        contracts: std::mem::take(&mut state.contracts),
+                        star_used: false,
+                    };
+                }
+                None => seats.push(SeatState {
+                    hand,
+                    suit_bonus: Cards::EMPTY,
+                    contracts: Vec::with_capacity(CONTRACT_COUNT),
+                    star_used: false,
+                }),
+            }
+        }
         let number_market = std::array::from_fn(|_| number_deck.pop());
         let contract_market = std::array::from_fn(|_| contract_deck.pop());
         let phase = Phase::Playing { seat: setup.first_player, step: TurnStep::Take };
-        let mut game = Game {
+        discard_pile.clear();
+        undo.clear();
+        log.clear();
+        events.clear();
+        events.push(Event::ToAct { seat: setup.first_player, step: TurnStep::Take });
+        Game {
             setup,
             number_deck,
             contract_deck,
             number_market,
             contract_market,
-            discard_pile: Vec::with_capacity(92),
+            discard_pile,
             seats,
             phase,
-            undo: Vec::with_capacity(8),
-            log: Vec::with_capacity(256),
-            events: Vec::with_capacity(512),
+            undo,
+            log,
+            events,
             shuffler,
-        };
-        game.events.push(Event::ToAct { seat: game.setup.first_player, step: TurnStep::Take });
-        game
+        }
     }
 
     /// How many players.
@@ -623,7 +710,8 @@ impl Game {
         if self.discard_pile.is_empty() {
             return;
         }
-        let mut pile = std::mem::take(&mut self.discard_pile);
+        // The pile goes to the log; the next one starts with room for every card, as the first did.
+        let mut pile = std::mem::replace(&mut self.discard_pile, Vec::with_capacity(92));
         let top_first = match &mut self.shuffler {
             Shuffler::Random(rng) => {
                 rng.shuffle(&mut pile);
@@ -645,7 +733,9 @@ impl Game {
                 }
             },
         };
-        self.number_deck = top_first.iter().rev().copied().collect();
+        // The deck is empty here (only `draw_card` reshuffles): its memory is reused.
+        self.number_deck.clear();
+        self.number_deck.extend(top_first.iter().rev());
         self.events.push(Event::Reshuffled { deck: top_first.len() });
         self.log.push(LogEntry::Shuffle { order: top_first });
     }

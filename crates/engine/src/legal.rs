@@ -328,7 +328,7 @@ fn take_at(kinds: MarketKinds, mut at: usize) -> Option<Cards> {
             at -= 1;
             let mut thirds = from(b, if b == a { triples } else { pairs }) & shares_with(a, b);
             // A bit count without branches: how many kinds there are is as random as the market.
-            let count = thirds.count_ones() as usize;
+            let count = kinds_in(thirds);
             if at < count {
                 for _ in 0..at {
                     thirds &= thirds - 1;
@@ -340,6 +340,23 @@ fn take_at(kinds: MarketKinds, mut at: usize) -> Option<Cards> {
         }
     }
     None
+}
+
+/// How many kinds a set of kinds (20 bits) holds, from two lookups: the baseline x86-64 the engine is
+/// built for has no bit-count instruction, and `count_ones` is then a dozen instructions.
+#[inline]
+fn kinds_in(set: u32) -> usize {
+    /// The bits set in each 10-bit number.
+    static BITS: [u8; 1024] = {
+        let mut table = [0u8; 1024];
+        let mut i = 1;
+        while i < 1024 {
+            table[i] = table[i >> 1] + (i & 1) as u8;
+            i += 1;
+        }
+        table
+    };
+    usize::from(BITS[(set & 0x3ff) as usize]) + usize::from(BITS[(set >> 10 & 0x3ff) as usize])
 }
 
 /// The kinds of card a market of at most 6 cards holds, as sets with one bit per [`Card::index`].
@@ -364,16 +381,33 @@ fn market_kinds(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> MarketKinds {
     MarketKinds { present, pairs, triples }
 }
 
-/// The kinds that share with kind `a` what kind `b` shares with it (both number and suit, when `b` is `a`).
+/// The kinds that share with kind `a` what kind `b` shares with it (both number and suit, when `b` is
+/// `a`), read from [`SHARED_WITH`] without branching on which it is (as random as the take).
+#[inline]
 fn shares_with(a: usize, b: usize) -> u32 {
-    if b == a {
-        SHARES_A_NUMBER_OR_SUIT[a]
-    } else if a / 4 == b / 4 {
-        SHARES_A_NUMBER[a]
-    } else {
-        SHARES_A_SUIT[a]
-    }
+    SHARED_WITH[a * CARD_KINDS + b]
 }
+
+/// [`shares_with`] for every pair of kinds, `a` major.
+static SHARED_WITH: [u32; CARD_KINDS * CARD_KINDS] = {
+    let mut table = [0; CARD_KINDS * CARD_KINDS];
+    let mut a = 0;
+    while a < CARD_KINDS {
+        let mut b = 0;
+        while b < CARD_KINDS {
+            table[a * CARD_KINDS + b] = if b == a {
+                SHARES_A_NUMBER_OR_SUIT[a]
+            } else if a / 4 == b / 4 {
+                SHARES_A_NUMBER[a]
+            } else {
+                SHARES_A_SUIT[a]
+            };
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+};
 
 /// Per kind of card, the set of kinds (one bit per [`Card::index`], itself included) with its number.
 const SHARES_A_NUMBER: [u32; CARD_KINDS] = kinds_sharing(true, false);
@@ -961,6 +995,13 @@ mod tests {
             }
         }
         actions
+    }
+
+    #[test]
+    fn kinds_in_counts_the_bits_of_every_set_of_kinds() {
+        for set in 0..1u32 << 20 {
+            assert_eq!(kinds_in(set), set.count_ones() as usize, "{set:#x}");
+        }
     }
 
     #[test]

@@ -2,5 +2,6 @@
 
 mod golden;
 mod properties;
+mod redeal;
 mod rules;
 pub(crate) mod support;
