@@ -90,7 +90,7 @@ struct OpenConnections {
 }
 
 /// Held by a connection's task while it runs.
-struct ConnectionGuard(Arc<OpenConnections>);
+pub(crate) struct ConnectionGuard(Arc<OpenConnections>);
 
 impl OpenConnections {
     fn open(this: &Arc<OpenConnections>) -> ConnectionGuard {
@@ -116,6 +116,12 @@ impl Drop for ConnectionGuard {
         }
     }
 }
+
+/// The largest message a connection reads to its end; [`Config::max_message_bytes`] is checked on what was
+/// read, so that a client whose message is too large, up to this size, receives the 1009 close. A larger
+/// one is refused at its frame's header, with the rest of it unread, and closing a socket with unread
+/// input resets the connection (the close frame may then be lost).
+pub(crate) const READ_WHOLE_BYTES: usize = 64 * 1024;
 
 /// The server's routes.
 pub fn app(state: AppState) -> Router {
@@ -159,15 +165,16 @@ async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocke
         return (StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down").into_response();
     }
     let id = ConnId(state.next_conn.fetch_add(1, Ordering::Relaxed));
-    let limit = state.config.max_message_bytes;
+    let limit = state.config.max_message_bytes.max(READ_WHOLE_BYTES);
     let guard = OpenConnections::open(&state.connections);
     let read_buffer = state.config.read_buffer_bytes;
+    // Boxed: axum's upgrade task keeps the room of its callback's captures for the connection's whole
+    // life, beside the connection's own state; a box is 8 bytes of it.
+    let held = Box::new((state, guard));
     ws.max_message_size(limit).max_frame_size(limit).read_buffer_size(read_buffer).write_buffer_size(0).on_upgrade(
-        move |socket| async move {
-            let counted = crate::metrics::ConnectionMetric::open();
-            crate::ws::serve(socket, state, id).await;
-            drop(counted);
-            drop(guard);
+        move |socket| {
+            let (state, guard) = *held;
+            crate::ws::serve(socket, state, id, guard)
         },
     )
 }

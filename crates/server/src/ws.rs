@@ -7,21 +7,26 @@
 //! too slowly is closed with a close code that says why.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
+use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use tokio::sync::broadcast;
-use tokio::time::{Instant, MissedTickBehavior, timeout};
+use tokio::sync::{broadcast, watch};
+use tokio::time::{Instant, Interval, MissedTickBehavior, timeout};
 use tracing::{debug, warn};
 
 use crate::AppState;
+use crate::server::ConnectionGuard;
 use crate::players::clean_name;
 use crate::protocol::{
     ClientMsg, ErrorCode, Limits, PROTOCOL_VERSION, PlayerInfo, ServerMsg, TableId, parse_client_msg,
 };
 use crate::rate::TokenBucket;
-use crate::table::{self, ConnId, Outbox, Outgoing, Sender, TableCommand, TableHandle, TableOptions};
+use crate::table::{
+    self, ConnId, Outbox, OutboxQueue, Outgoing, Sender, TableCommand, TableHandle, TableOptions, TooSlow,
+};
 
 /// How long a closing connection waits for the client to answer its close frame.
 const CLOSE_LINGER: Duration = Duration::from_secs(1);
@@ -48,13 +53,34 @@ struct Connection {
     strikes: TokenBucket,
 }
 
-/// Runs one upgraded connection to its end.
-pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
+/// What a connection's loop works on.
+struct Session {
+    conn: Connection,
+    sink: SplitSink<WebSocket, Message>,
+    stream: SplitStream<WebSocket>,
+    queue: OutboxQueue,
+    too_slow: TooSlow,
+    shutdown: watch::Receiver<bool>,
+    ping: Interval,
+}
+
+/// Sets up one upgraded connection; the future runs it to its end. `open` is held until then.
+///
+/// What the connection keeps is built here and moved into the future once, where the loop works on it
+/// in place: an `async fn` taking the socket and the server's state would keep their room for its whole
+/// life beside the values they were moved into, in every idle connection's task.
+pub(crate) fn serve(
+    socket: WebSocket,
+    state: AppState,
+    id: ConnId,
+    open: ConnectionGuard,
+) -> impl Future<Output = ()> + Send + 'static {
+    let counted = crate::metrics::ConnectionMetric::open();
     let config = state.config.clone();
-    let (outbox, mut queue, too_slow) = Outbox::new(config.outgoing_queue);
-    let mut shutdown = state.shutdown.clone();
-    let (mut sink, mut stream) = socket.split();
-    let mut conn = Connection {
+    let (outbox, queue, too_slow) = Outbox::new(config.outgoing_queue);
+    let shutdown = state.shutdown.clone();
+    let (sink, stream) = socket.split();
+    let conn = Connection {
         id,
         player: None,
         outbox,
@@ -66,6 +92,19 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
     };
     let mut ping = tokio::time::interval(config.ping_interval);
     ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let mut session = Session { conn, sink, stream, queue, too_slow, shutdown, ping };
+    async move {
+        run(&mut session).await;
+        drop(counted);
+        drop(open);
+    }
+}
+
+/// Runs one connection to its end.
+async fn run(session: &mut Session) {
+    let Session { conn, sink, stream, queue, too_slow, shutdown, ping } = session;
+    let id = conn.id;
+    let config = conn.state.config.clone();
     let mut last_heard = Instant::now();
     let close: Option<Close> = loop {
         tokio::select! {
@@ -74,6 +113,16 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
                 last_heard = Instant::now();
                 if matches!(incoming, Ok(Message::Text(_) | Message::Binary(_))) {
                     crate::metrics::frame_received();
+                }
+                // Tungstenite reads a message up to `server::READ_WHOLE_BYTES` to its end, so that refusing an
+                // oversized one here leaves nothing unread and the client receives the close.
+                let length = match &incoming {
+                    Ok(Message::Text(text)) => text.len(),
+                    Ok(Message::Binary(data)) => data.len(),
+                    _ => 0,
+                };
+                if length > config.max_message_bytes {
+                    break Some(Close { code: close_code::SIZE, reason: "message too large", flush: true });
                 }
                 match incoming {
                     Ok(Message::Text(text)) => {
@@ -152,7 +201,8 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
         .await;
     }
     for (_, table) in conn.tables.drain() {
-        table.send(TableCommand::Detach { conn: id }).await;
+        // Boxed: inline, this wait at the end would add its room to every idle connection's task.
+        Box::pin(table.send(TableCommand::Detach { conn: id })).await;
     }
     if closing {
         // Closing a socket that has unread input resets the connection, which can discard what is still
