@@ -12,12 +12,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
-use tokio::sync::{Notify, watch};
+use tokio::sync::Notify;
 use tower_http::cors::{Any, CorsLayer};
 use tower_http::services::ServeDir;
 use tracing::info;
 
 use crate::config::Config;
+use crate::heartbeat::Heartbeat;
 use crate::lobby::Lobby;
 use crate::players::Players;
 use crate::store::{Committer, Store, StoreError};
@@ -36,9 +37,8 @@ pub struct AppState {
     pub store: Store,
     /// Commits actions in groups.
     pub committer: Committer,
-    /// Turns true when the server shuts down.
-    pub(crate) shutdown: watch::Receiver<bool>,
-    shutdown_sender: Arc<watch::Sender<bool>>,
+    /// Wakes the connections to ping their clients, and tells them when the server shuts down.
+    pub(crate) heartbeat: Arc<Heartbeat>,
     /// How many connections are open; the server waits for none after a shutdown.
     connections: Arc<OpenConnections>,
     next_conn: Arc<AtomicU64>,
@@ -51,7 +51,7 @@ impl AppState {
     /// # Errors
     /// When the store cannot be read.
     pub async fn open(config: Config, store: Store) -> Result<AppState, StoreError> {
-        let (shutdown_sender, shutdown) = watch::channel(false);
+        let heartbeat = Heartbeat::start(config.ping_interval);
         let (committer, _task) = Committer::spawn(store.clone(), config.commit_queue, config.commit_batch);
         let state = AppState {
             config: Arc::new(config),
@@ -59,8 +59,7 @@ impl AppState {
             lobby: Arc::new(Lobby::default()),
             store,
             committer,
-            shutdown,
-            shutdown_sender: Arc::new(shutdown_sender),
+            heartbeat,
             connections: Arc::default(),
             next_conn: Arc::new(AtomicU64::new(1)),
         };
@@ -161,7 +160,7 @@ async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocke
     if !origin_allowed(&headers, &state.config) {
         return (StatusCode::FORBIDDEN, "this origin may not open a game connection").into_response();
     }
-    if *state.shutdown.borrow() {
+    if state.heartbeat.shutting_down() {
         return (StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down").into_response();
     }
     let id = ConnId(state.next_conn.fetch_add(1, Ordering::Relaxed));
@@ -191,7 +190,7 @@ pub async fn run(
 ) -> std::io::Result<()> {
     let address = listener.local_addr()?;
     info!(%address, "serving");
-    let signal = state.shutdown_sender.clone();
+    let heartbeat = state.heartbeat.clone();
     let router = app(state.clone());
     // Small frames go out at once: an `ack` must not wait for the client's delayed ACK of the `events`
     // written just before it (Nagle's algorithm would hold it back some 40 ms).
@@ -202,7 +201,7 @@ pub async fn run(
         .with_graceful_shutdown(async move {
             shutdown.await;
             info!("shutting down: closing connections");
-            let _ = signal.send(true);
+            heartbeat.shut_down();
         })
         .await?;
     state.connections.all_closed().await;

@@ -1,7 +1,7 @@
 //! One WebSocket connection: its loop, its limits, and the dispatch of its messages.
 //!
 //! The loop selects over the socket, the connection's outbox (what tables and the lobby send it), its
-//! slow flag, the ping timer and the server's shutdown. It parses each text frame once into a
+//! slow flag, and the server's heartbeat (time to ping, or the server's shutdown). It parses each text frame once into a
 //! [`ClientMsg`] and hands table requests to the table's task; it holds no game state and applies no
 //! rule. Bad input gets an error with a stable code; a client that keeps sending it, floods, or reads
 //! too slowly is closed with a close code that says why.
@@ -14,10 +14,11 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{broadcast, watch};
-use tokio::time::{Instant, Interval, MissedTickBehavior, timeout};
+use tokio::time::{Instant, timeout};
 use tracing::{debug, warn};
 
 use crate::AppState;
+use crate::heartbeat::Beat;
 use crate::server::ConnectionGuard;
 use crate::players::clean_name;
 use crate::protocol::{
@@ -60,8 +61,7 @@ struct Session {
     stream: SplitStream<WebSocket>,
     queue: OutboxQueue,
     too_slow: TooSlow,
-    shutdown: watch::Receiver<bool>,
-    ping: Interval,
+    heartbeat: watch::Receiver<Beat>,
 }
 
 /// Sets up one upgraded connection; the future runs it to its end. `open` is held until then.
@@ -78,7 +78,7 @@ pub(crate) fn serve(
     let counted = crate::metrics::ConnectionMetric::open();
     let config = state.config.clone();
     let (outbox, queue, too_slow) = Outbox::new(config.outgoing_queue);
-    let shutdown = state.shutdown.clone();
+    let heartbeat = state.heartbeat.subscribe(id);
     let (sink, stream) = socket.split();
     let conn = Connection {
         id,
@@ -90,9 +90,7 @@ pub(crate) fn serve(
         strikes: TokenBucket::new(config.max_strikes, 1.0 / config.strike_decay.as_secs_f64()),
         state,
     };
-    let mut ping = tokio::time::interval(config.ping_interval);
-    ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
-    let mut session = Session { conn, sink, stream, queue, too_slow, shutdown, ping };
+    let mut session = Session { conn, sink, stream, queue, too_slow, heartbeat };
     async move {
         run(&mut session).await;
         drop(counted);
@@ -102,7 +100,7 @@ pub(crate) fn serve(
 
 /// Runs one connection to its end.
 async fn run(session: &mut Session) {
-    let Session { conn, sink, stream, queue, too_slow, shutdown, ping } = session;
+    let Session { conn, sink, stream, queue, too_slow, heartbeat } = session;
     let id = conn.id;
     let config = conn.state.config.clone();
     let mut last_heard = Instant::now();
@@ -172,16 +170,16 @@ async fn run(session: &mut Session) {
             () = too_slow.raised() => {
                 break Some(Close { code: close_code::POLICY, reason: "too slow to keep up", flush: false });
             }
-            _ = ping.tick() => {
+            beat = heartbeat.changed() => {
+                if beat.is_err() || heartbeat.borrow_and_update().shutting_down {
+                    break Some(Close { code: close_code::AWAY, reason: "server shutting down", flush: true });
+                }
                 if last_heard.elapsed() >= config.idle_timeout {
                     break Some(Close { code: close_code::AWAY, reason: "no answer to ping", flush: false });
                 }
                 if timeout(config.write_timeout, sink.send(Message::Ping(Default::default()))).await.is_err() {
                     break None;
                 }
-            }
-            _ = shutdown.changed() => {
-                break Some(Close { code: close_code::AWAY, reason: "server shutting down", flush: true });
             }
         }
     };
