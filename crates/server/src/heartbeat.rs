@@ -38,7 +38,8 @@ impl Heartbeat {
     /// A heartbeat whose every phase beats once per `interval`, driven by a task on the current
     /// runtime that ends when the heartbeat is dropped.
     pub(crate) fn start(interval: Duration) -> Arc<Heartbeat> {
-        let heartbeat = Arc::new(Heartbeat { phases: (0..PHASES).map(|_| watch::channel(Beat::default()).0).collect() });
+        let heartbeat =
+            Arc::new(Heartbeat { phases: (0..PHASES).map(|_| watch::channel(Beat::default()).0).collect() });
         let weak = Arc::downgrade(&heartbeat);
         let step = (interval / PHASES as u32).max(Duration::from_millis(1));
         tokio::spawn(beat(weak, step));

@@ -1,9 +1,9 @@
 //! One WebSocket connection: its loop, its limits, and the dispatch of its messages.
 //!
 //! The loop selects over the socket, the connection's outbox (what tables and the lobby send it), its
-//! slow flag, and the server's heartbeat (time to ping, or the server's shutdown). It parses each text frame once into a
-//! [`ClientMsg`] and hands table requests to the table's task; it holds no game state and applies no
-//! rule. Bad input gets an error with a stable code; a client that keeps sending it, floods, or reads
+//! slow flag, and the server's heartbeat (time to ping, or the server's shutdown). It parses each text
+//! frame once into a [`ClientMsg`] and hands table requests to the table's task; it holds no game state
+//! and applies no rule. Bad input gets an error with a stable code; a client that keeps sending it, floods, or reads
 //! too slowly is closed with a close code that says why.
 
 use std::collections::HashMap;
@@ -19,12 +19,12 @@ use tracing::{debug, warn};
 
 use crate::AppState;
 use crate::heartbeat::Beat;
-use crate::server::ConnectionGuard;
 use crate::players::clean_name;
 use crate::protocol::{
     ClientMsg, ErrorCode, Limits, PROTOCOL_VERSION, PlayerInfo, ServerMsg, TableId, parse_client_msg,
 };
 use crate::rate::TokenBucket;
+use crate::server::ConnectionGuard;
 use crate::table::{
     self, ConnId, Outbox, OutboxQueue, Outgoing, Sender, TableCommand, TableHandle, TableOptions, TooSlow,
 };
@@ -266,7 +266,9 @@ impl Connection {
             }
             ClientMsg::CreateTable { seats, public, spectators, clock } => {
                 let options = TableOptions { seats, public, spectators, clock };
-                match table::create(options, player, &self.state.services()).await {
+                // Boxed: creating a table waits on the store, and that future is the largest here; inline,
+                // every message's (boxed) handling would carry its room, hellos and moves included.
+                match Box::pin(table::create(options, player, &self.state.services())).await {
                     Ok(created) => {
                         self.tables.insert(created.handle.id, created.handle.clone());
                         self.send(ServerMsg::TableCreated { table: created.summary, invite: created.invite.clone() });
