@@ -52,7 +52,7 @@ start_servers() {
   PIDS=(); URLS=""; PID_ARGS=()
   for ((i = 0; i < n; i++)); do
     RUST_LOG=warn "$BIN" serve --listen "127.0.0.1:$((port + i))" --database-url "${db//PORT/$((port + i))}" \
-      --messages-per-second 1000 --message-burst 1000 --read-buffer-bytes 256 >"$RESULTS/server-$((port + i)).log" 2>&1 &
+      --messages-per-second 1000 --message-burst 1000 >"$RESULTS/server-$((port + i)).log" 2>&1 &
     PIDS+=($!); PID_ARGS+=(--server-pid "$!")
     URLS+="${URLS:+,}ws://127.0.0.1:$((port + i))/ws"
   done

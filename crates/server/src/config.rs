@@ -21,10 +21,10 @@ pub struct Config {
     /// and is disconnected.
     pub outgoing_queue: usize,
     /// The read buffer of each WebSocket, in bytes: what one read from the socket takes at most. It is
-    /// held for the connection's life, so it is most of what an idle connection costs (about 120 KiB
-    /// with the default, tungstenite's). A small one (256 bytes, as `bench/run.sh` uses) makes idle
-    /// connections cheap, but a client sending an oversized frame then gets a reset instead of the
-    /// 1009 close: the server closes while the rest of the frame is still unread.
+    /// held for the connection's life, so it weighs on what an idle connection costs (tungstenite's
+    /// default, 128 KiB, would be most of it). A message longer than the buffer is still read whole,
+    /// in more reads: the buffer grows to the message (at most `max_message_bytes`, or up to 64 KiB
+    /// for an oversized one, which is read to its end and refused with the 1009 close).
     pub read_buffer_bytes: usize,
     /// How often the server pings an idle connection.
     pub ping_interval: Duration,
@@ -73,7 +73,7 @@ impl Default for Config {
             max_strikes: 20.0,
             strike_decay: Duration::from_secs(3),
             outgoing_queue: 256,
-            read_buffer_bytes: 128 * 1024,
+            read_buffer_bytes: 256,
             ping_interval: Duration::from_secs(15),
             idle_timeout: Duration::from_secs(45),
             write_timeout: Duration::from_secs(10),

@@ -37,6 +37,7 @@ pub mod cli;
 pub mod client;
 pub mod config;
 pub mod crash;
+mod heartbeat;
 pub mod load;
 pub mod lobby;
 pub mod metrics;

@@ -7,8 +7,10 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use sha2::{Digest, Sha256};
+use tokio::sync::{Semaphore, SemaphorePermit};
 use uuid::Uuid;
 
 use crate::protocol::{PlayerId, PlayerInfo};
@@ -50,6 +52,16 @@ pub fn hash_token(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
+/// Hellos with a token that ask the store at once. The others wait for their turn before their query is built: when
+/// thousands of clients greet at once (a reconnect storm, the load tool), each would otherwise hold its
+/// query's buffers while waiting for one of the pool's connections, a peak of memory that the
+/// allocator keeps long after it is freed.
+const STORE_TURNS: usize = 16;
+
+/// How long a hello waits for its turn at the store before it is answered that the store is
+/// unavailable, as a query waits for one of the pool's connections.
+const STORE_TURN_WAIT: Duration = Duration::from_secs(5);
+
 /// Every player: the store, with the players seen since the start kept in memory.
 #[derive(Debug)]
 pub struct Players {
@@ -57,12 +69,22 @@ pub struct Players {
     /// Writes new guests, in a group commit with other set-up writes.
     writer: Writer,
     by_token_hash: Mutex<HashMap<[u8; 32], PlayerInfo>>,
+    store_turns: Semaphore,
 }
 
 impl Players {
     /// Players kept in `store`, new ones written through `writer` (a writer of the same store).
     pub fn new(store: Store, writer: Writer) -> Players {
-        Players { store, writer, by_token_hash: Mutex::default() }
+        Players { store, writer, by_token_hash: Mutex::default(), store_turns: Semaphore::new(STORE_TURNS) }
+    }
+
+    /// Waits for a turn to ask the store.
+    async fn store_turn(&self) -> Result<SemaphorePermit<'_>, StoreError> {
+        match tokio::time::timeout(STORE_TURN_WAIT, self.store_turns.acquire()).await {
+            Ok(Ok(turn)) => Ok(turn),
+            // The semaphore is never closed: only the wait can fail.
+            _ => Err(StoreError::Unavailable("too many players are waiting for the database".into())),
+        }
     }
 
     fn remember(&self, hash: [u8; 32], player: &PlayerInfo) {
@@ -78,6 +100,7 @@ impl Players {
         let token = new_token();
         let hash = hash_token(&token);
         let player = PlayerInfo { id: PlayerId(Uuid::new_v4()), name };
+        // The writer queues new guests and writes them in groups: no turn needed.
         self.writer.save_player(&player, &hash).await?;
         self.remember(hash, &player);
         Ok((player, token))
@@ -93,7 +116,10 @@ impl Players {
         if let Some(player) = known {
             return Ok(Some(player));
         }
-        match self.store.player_by_token_hash(&hash).await {
+        let turn = self.store_turn().await?;
+        let stored = self.store.player_by_token_hash(&hash).await;
+        drop(turn);
+        match stored {
             Ok(player) => {
                 self.remember(hash, &player);
                 Ok(Some(player))

@@ -12,12 +12,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
-use tokio::sync::{Notify, watch};
+use tokio::sync::Notify;
 use tower_http::cors::{Any, CorsLayer};
 use tower_http::services::ServeDir;
 use tracing::info;
 
 use crate::config::Config;
+use crate::heartbeat::Heartbeat;
 use crate::lobby::Lobby;
 use crate::players::Players;
 use crate::store::{Committer, Store, StoreError, Writer};
@@ -38,9 +39,8 @@ pub struct AppState {
     pub committer: Committer,
     /// Commits the other writes (guests, tables, seats, starts and finishes of games) in groups.
     pub writer: Writer,
-    /// Turns true when the server shuts down.
-    pub(crate) shutdown: watch::Receiver<bool>,
-    shutdown_sender: Arc<watch::Sender<bool>>,
+    /// Wakes the connections to ping their clients, and tells them when the server shuts down.
+    pub(crate) heartbeat: Arc<Heartbeat>,
     /// How many connections are open; the server waits for none after a shutdown.
     connections: Arc<OpenConnections>,
     next_conn: Arc<AtomicU64>,
@@ -53,7 +53,7 @@ impl AppState {
     /// # Errors
     /// When the store cannot be read.
     pub async fn open(config: Config, store: Store) -> Result<AppState, StoreError> {
-        let (shutdown_sender, shutdown) = watch::channel(false);
+        let heartbeat = Heartbeat::start(config.ping_interval);
         let (committer, _task) = Committer::spawn(store.clone(), config.commit_queue, config.commit_batch);
         let (writer, _task) = Writer::spawn(store.clone(), config.write_queue, config.write_batch);
         let state = AppState {
@@ -63,8 +63,7 @@ impl AppState {
             store,
             committer,
             writer,
-            shutdown,
-            shutdown_sender: Arc::new(shutdown_sender),
+            heartbeat,
             connections: Arc::default(),
             next_conn: Arc::new(AtomicU64::new(1)),
         };
@@ -95,7 +94,7 @@ struct OpenConnections {
 }
 
 /// Held by a connection's task while it runs.
-struct ConnectionGuard(Arc<OpenConnections>);
+pub(crate) struct ConnectionGuard(Arc<OpenConnections>);
 
 impl OpenConnections {
     fn open(this: &Arc<OpenConnections>) -> ConnectionGuard {
@@ -121,6 +120,12 @@ impl Drop for ConnectionGuard {
         }
     }
 }
+
+/// The largest message a connection reads to its end; [`Config::max_message_bytes`] is checked on what was
+/// read, so that a client whose message is too large, up to this size, receives the 1009 close. A larger
+/// one is refused at its frame's header, with the rest of it unread, and closing a socket with unread
+/// input resets the connection (the close frame may then be lost).
+pub(crate) const READ_WHOLE_BYTES: usize = 64 * 1024;
 
 /// The server's routes.
 pub fn app(state: AppState) -> Router {
@@ -160,19 +165,20 @@ async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocke
     if !origin_allowed(&headers, &state.config) {
         return (StatusCode::FORBIDDEN, "this origin may not open a game connection").into_response();
     }
-    if *state.shutdown.borrow() {
+    if state.heartbeat.shutting_down() {
         return (StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down").into_response();
     }
     let id = ConnId(state.next_conn.fetch_add(1, Ordering::Relaxed));
-    let limit = state.config.max_message_bytes;
+    let limit = state.config.max_message_bytes.max(READ_WHOLE_BYTES);
     let guard = OpenConnections::open(&state.connections);
     let read_buffer = state.config.read_buffer_bytes;
+    // Boxed: axum's upgrade task keeps the room of its callback's captures for the connection's whole
+    // life, beside the connection's own state; a box is 8 bytes of it.
+    let held = Box::new((state, guard));
     ws.max_message_size(limit).max_frame_size(limit).read_buffer_size(read_buffer).write_buffer_size(0).on_upgrade(
-        move |socket| async move {
-            let counted = crate::metrics::ConnectionMetric::open();
-            crate::ws::serve(socket, state, id).await;
-            drop(counted);
-            drop(guard);
+        move |socket| {
+            let (state, guard) = *held;
+            crate::ws::serve(socket, state, id, guard)
         },
     )
 }
@@ -189,7 +195,7 @@ pub async fn run(
 ) -> std::io::Result<()> {
     let address = listener.local_addr()?;
     info!(%address, "serving");
-    let signal = state.shutdown_sender.clone();
+    let heartbeat = state.heartbeat.clone();
     let router = app(state.clone());
     // Small frames go out at once: an `ack` must not wait for the client's delayed ACK of the `events`
     // written just before it (Nagle's algorithm would hold it back some 40 ms).
@@ -200,7 +206,7 @@ pub async fn run(
         .with_graceful_shutdown(async move {
             shutdown.await;
             info!("shutting down: closing connections");
-            let _ = signal.send(true);
+            heartbeat.shut_down();
         })
         .await?;
     state.connections.all_closed().await;

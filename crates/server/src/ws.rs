@@ -1,27 +1,33 @@
 //! One WebSocket connection: its loop, its limits, and the dispatch of its messages.
 //!
 //! The loop selects over the socket, the connection's outbox (what tables and the lobby send it), its
-//! slow flag, the ping timer and the server's shutdown. It parses each text frame once into a
-//! [`ClientMsg`] and hands table requests to the table's task; it holds no game state and applies no
-//! rule. Bad input gets an error with a stable code; a client that keeps sending it, floods, or reads
+//! slow flag, and the server's heartbeat (time to ping, or the server's shutdown). It parses each text
+//! frame once into a [`ClientMsg`] and hands table requests to the table's task; it holds no game state
+//! and applies no rule. Bad input gets an error with a stable code; a client that keeps sending it, floods, or reads
 //! too slowly is closed with a close code that says why.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
+use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use tokio::sync::broadcast;
-use tokio::time::{Instant, MissedTickBehavior, timeout};
+use tokio::sync::{broadcast, watch};
+use tokio::time::{Instant, timeout};
 use tracing::{debug, warn};
 
 use crate::AppState;
+use crate::heartbeat::Beat;
 use crate::players::clean_name;
 use crate::protocol::{
     ClientMsg, ErrorCode, Limits, PROTOCOL_VERSION, PlayerInfo, ServerMsg, TableId, parse_client_msg,
 };
 use crate::rate::TokenBucket;
-use crate::table::{self, ConnId, Outbox, Outgoing, Sender, TableCommand, TableHandle, TableOptions};
+use crate::server::ConnectionGuard;
+use crate::table::{
+    self, ConnId, Outbox, OutboxQueue, Outgoing, Sender, TableCommand, TableHandle, TableOptions, TooSlow,
+};
 
 /// How long a closing connection waits for the client to answer its close frame.
 const CLOSE_LINGER: Duration = Duration::from_secs(1);
@@ -48,13 +54,33 @@ struct Connection {
     strikes: TokenBucket,
 }
 
-/// Runs one upgraded connection to its end.
-pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
+/// What a connection's loop works on.
+struct Session {
+    conn: Connection,
+    sink: SplitSink<WebSocket, Message>,
+    stream: SplitStream<WebSocket>,
+    queue: OutboxQueue,
+    too_slow: TooSlow,
+    heartbeat: watch::Receiver<Beat>,
+}
+
+/// Sets up one upgraded connection; the future runs it to its end. `open` is held until then.
+///
+/// What the connection keeps is built here and moved into the future once, where the loop works on it
+/// in place: an `async fn` taking the socket and the server's state would keep their room for its whole
+/// life beside the values they were moved into, in every idle connection's task.
+pub(crate) fn serve(
+    socket: WebSocket,
+    state: AppState,
+    id: ConnId,
+    open: ConnectionGuard,
+) -> impl Future<Output = ()> + Send + 'static {
+    let counted = crate::metrics::ConnectionMetric::open();
     let config = state.config.clone();
-    let (outbox, mut queue, too_slow) = Outbox::new(config.outgoing_queue);
-    let mut shutdown = state.shutdown.clone();
-    let (mut sink, mut stream) = socket.split();
-    let mut conn = Connection {
+    let (outbox, queue, too_slow) = Outbox::new(config.outgoing_queue);
+    let heartbeat = state.heartbeat.subscribe(id);
+    let (sink, stream) = socket.split();
+    let conn = Connection {
         id,
         player: None,
         outbox,
@@ -64,8 +90,19 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
         strikes: TokenBucket::new(config.max_strikes, 1.0 / config.strike_decay.as_secs_f64()),
         state,
     };
-    let mut ping = tokio::time::interval(config.ping_interval);
-    ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let mut session = Session { conn, sink, stream, queue, too_slow, heartbeat };
+    async move {
+        run(&mut session).await;
+        drop(counted);
+        drop(open);
+    }
+}
+
+/// Runs one connection to its end.
+async fn run(session: &mut Session) {
+    let Session { conn, sink, stream, queue, too_slow, heartbeat } = session;
+    let id = conn.id;
+    let config = conn.state.config.clone();
     let mut last_heard = Instant::now();
     let close: Option<Close> = loop {
         tokio::select! {
@@ -74,6 +111,16 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
                 last_heard = Instant::now();
                 if matches!(incoming, Ok(Message::Text(_) | Message::Binary(_))) {
                     crate::metrics::frame_received();
+                }
+                // Tungstenite reads a message up to `server::READ_WHOLE_BYTES` to its end, so that refusing an
+                // oversized one here leaves nothing unread and the client receives the close.
+                let length = match &incoming {
+                    Ok(Message::Text(text)) => text.len(),
+                    Ok(Message::Binary(data)) => data.len(),
+                    _ => 0,
+                };
+                if length > config.max_message_bytes {
+                    break Some(Close { code: close_code::SIZE, reason: "message too large", flush: true });
                 }
                 match incoming {
                     Ok(Message::Text(text)) => {
@@ -123,16 +170,16 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
             () = too_slow.raised() => {
                 break Some(Close { code: close_code::POLICY, reason: "too slow to keep up", flush: false });
             }
-            _ = ping.tick() => {
+            beat = heartbeat.changed() => {
+                if beat.is_err() || heartbeat.borrow_and_update().shutting_down {
+                    break Some(Close { code: close_code::AWAY, reason: "server shutting down", flush: true });
+                }
                 if last_heard.elapsed() >= config.idle_timeout {
                     break Some(Close { code: close_code::AWAY, reason: "no answer to ping", flush: false });
                 }
                 if timeout(config.write_timeout, sink.send(Message::Ping(Default::default()))).await.is_err() {
                     break None;
                 }
-            }
-            _ = shutdown.changed() => {
-                break Some(Close { code: close_code::AWAY, reason: "server shutting down", flush: true });
             }
         }
     };
@@ -152,7 +199,8 @@ pub(crate) async fn serve(socket: WebSocket, state: AppState, id: ConnId) {
         .await;
     }
     for (_, table) in conn.tables.drain() {
-        table.send(TableCommand::Detach { conn: id }).await;
+        // Boxed: inline, this wait at the end would add its room to every idle connection's task.
+        Box::pin(table.send(TableCommand::Detach { conn: id })).await;
     }
     if closing {
         // Closing a socket that has unread input resets the connection, which can discard what is still
@@ -218,7 +266,9 @@ impl Connection {
             }
             ClientMsg::CreateTable { seats, public, spectators, clock } => {
                 let options = TableOptions { seats, public, spectators, clock };
-                match table::create(options, player, &self.state.services()).await {
+                // Boxed: creating a table waits on the store, and that future is the largest here; inline,
+                // every message's (boxed) handling would carry its room, hellos and moves included.
+                match Box::pin(table::create(options, player, &self.state.services())).await {
                     Ok(created) => {
                         self.tables.insert(created.handle.id, created.handle.clone());
                         self.send(ServerMsg::TableCreated { table: created.summary, invite: created.invite.clone() });

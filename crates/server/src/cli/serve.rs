@@ -33,7 +33,8 @@ pub struct ServeArgs {
     /// Messages a connection may send in a burst above the average.
     #[arg(long, default_value_t = Config::default().message_burst)]
     pub message_burst: f64,
-    /// The read buffer of each WebSocket, in bytes: most of what an idle connection costs.
+    /// The read buffer of each WebSocket, in bytes: what one read takes at most, held by every
+    /// connection for its life.
     #[arg(long, default_value_t = Config::default().read_buffer_bytes)]
     pub read_buffer_bytes: usize,
 }

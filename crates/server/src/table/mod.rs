@@ -30,7 +30,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::{debug, error, info, warn};
 
-pub use outbox::{ConnId, Outbox, Outgoing};
+pub use outbox::{ConnId, Outbox, OutboxQueue, Outgoing, TooSlow, TryRecvError};
 
 use self::clock::TurnClock;
 use crate::bots::choose;
