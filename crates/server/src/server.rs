@@ -162,7 +162,10 @@ async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocke
     let limit = state.config.max_message_bytes;
     let guard = OpenConnections::open(&state.connections);
     let read_buffer = state.config.read_buffer_bytes;
-    ws.max_message_size(limit).max_frame_size(limit).read_buffer_size(read_buffer).write_buffer_size(0).on_upgrade(
+    // Frames wait in the write buffer until the connection flushes what it wrote (`ws.rs`): one `send`
+    // for all the frames queued at once. The buffer grows only as large as those batches.
+    let batch = crate::ws::BATCH_BYTES;
+    ws.max_message_size(limit).max_frame_size(limit).read_buffer_size(read_buffer).write_buffer_size(batch).on_upgrade(
         move |socket| async move {
             let counted = crate::metrics::ConnectionMetric::open();
             crate::ws::serve(socket, state, id).await;
