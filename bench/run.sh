@@ -131,7 +131,7 @@ run_load echo-idle --echo --idle --connections 19000 --duration "$DURATION" --so
 # 6. The store alone against PostgreSQL: finished games, and single actions through the group commit.
 log "store: PostgreSQL"
 fresh_db
-run_load persist --persist "$PG_URL" --games "$PERSIST_GAMES" --concurrency 32 --tables "$PERSIST_TABLES" \
+run_load persist --persist "$PG_URL" --games "$PERSIST_GAMES" --concurrency 256 --tables "$PERSIST_TABLES" \
   --duration "$DURATION"
 
 # 7. Faults: the crash harness, 200 SIGKILLs of a server playing bot games on PostgreSQL

@@ -178,9 +178,9 @@ pub fn frame_received() {
     FRAMES_RECEIVED.inc();
 }
 
-/// A data frame was sent.
-pub fn frame_sent() {
-    FRAMES_SENT.inc();
+/// Data frames were sent.
+pub fn frames_sent(count: u64) {
+    FRAMES_SENT.inc_by(count);
 }
 
 /// An error with this code was sent to a client.

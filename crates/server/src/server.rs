@@ -175,7 +175,10 @@ async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocke
     // Boxed: axum's upgrade task keeps the room of its callback's captures for the connection's whole
     // life, beside the connection's own state; a box is 8 bytes of it.
     let held = Box::new((state, guard));
-    ws.max_message_size(limit).max_frame_size(limit).read_buffer_size(read_buffer).write_buffer_size(0).on_upgrade(
+    // Frames wait in the write buffer until the connection flushes what it wrote (`ws.rs`): one `send`
+    // for all the frames queued at once. The buffer grows only as large as those batches.
+    let batch = crate::ws::BATCH_BYTES;
+    ws.max_message_size(limit).max_frame_size(limit).read_buffer_size(read_buffer).write_buffer_size(batch).on_upgrade(
         move |socket| {
             let (state, guard) = *held;
             crate::ws::serve(socket, state, id, guard)

@@ -136,8 +136,18 @@ async fn run(session: &mut Session) {
                             break Some(Close { code: close_code::POLICY, reason: "too many bad messages", flush: true });
                         }
                     }
-                    Ok(Message::Ping(_) | Message::Pong(_)) => {}
-                    Ok(Message::Close(_)) => break None,
+                    Ok(Message::Ping(_)) => {
+                        // Tungstenite queued the pong in the write buffer; it goes out with a flush.
+                        if !matches!(timeout(config.write_timeout, sink.flush()).await, Ok(Ok(()))) {
+                            break None;
+                        }
+                    }
+                    Ok(Message::Pong(_)) => {}
+                    Ok(Message::Close(_)) => {
+                        // The same for the close reply.
+                        let _ = timeout(config.write_timeout, sink.flush()).await;
+                        break None;
+                    }
                     Err(error) => {
                         debug!(conn = id.0, %error, "websocket read failed");
                         use tokio_tungstenite::tungstenite::Error as WsError;
@@ -154,9 +164,8 @@ async fn run(session: &mut Session) {
                 }
             }
             Some(outgoing) = queue.recv() => {
-                let Outgoing::Text(text) = outgoing;
-                match timeout(config.write_timeout, sink.send(Message::Text(text))).await {
-                    Ok(Ok(())) => crate::metrics::frame_sent(),
+                match timeout(config.write_timeout, write_queued(sink, outgoing, queue)).await {
+                    Ok(Ok(frames)) => crate::metrics::frames_sent(frames),
                     _ => break None,
                 }
             }
@@ -191,7 +200,7 @@ async fn run(session: &mut Session) {
         let _ = timeout(config.write_timeout, async {
             if flush {
                 while let Ok(Outgoing::Text(text)) = queue.try_recv() {
-                    sink.send(Message::Text(text)).await?;
+                    sink.feed(Message::Text(text)).await?;
                 }
             }
             sink.send(Message::Close(Some(frame))).await
@@ -208,6 +217,32 @@ async fn run(session: &mut Session) {
         // close or a moment has passed.
         let _ = timeout(CLOSE_LINGER, async { while let Some(Ok(_)) = stream.next().await {} }).await;
     }
+}
+
+/// The most frames written to a socket with one flush: what is already queued for a connection goes out
+/// in one `send`, not one each.
+const BATCH_FRAMES: usize = 64;
+/// The bytes after which a batch takes no more frames; also the socket's write buffer target.
+pub(crate) const BATCH_BYTES: usize = 64 * 1024;
+
+/// Writes `first` and what else is already queued (up to a batch), then flushes them together. Returns
+/// how many frames were written. Tungstenite holds fed frames in its write buffer until the flush (and
+/// an automatic pong or close reply waiting there goes out with it).
+async fn write_queued(
+    sink: &mut SplitSink<WebSocket, Message>,
+    first: Outgoing,
+    queue: &mut OutboxQueue,
+) -> Result<u64, axum::Error> {
+    let Outgoing::Text(text) = first;
+    let (mut frames, mut bytes) = (1, text.len());
+    sink.feed(Message::Text(text)).await?;
+    while frames < BATCH_FRAMES && bytes < BATCH_BYTES {
+        let Ok(Outgoing::Text(text)) = queue.try_recv() else { break };
+        (frames, bytes) = (frames + 1, bytes + text.len());
+        sink.feed(Message::Text(text)).await?;
+    }
+    sink.flush().await?;
+    Ok(frames as u64)
 }
 
 async fn recv_lobby(

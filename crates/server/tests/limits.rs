@@ -1,6 +1,6 @@
 //! The server's limits, each met by a real client: the message rate, the cap on tables a player hosts,
 //! the idle timeout (on tokio's paused clock), a client too slow to read what it is sent, and the
-//! graceful shutdown.
+//! graceful shutdown; and the answers to a client's ping and close.
 
 mod common;
 
@@ -133,6 +133,21 @@ async fn a_player_hosts_at_most_the_allowed_number_of_open_tables() {
 /// The close frame at the end of what a raw client received.
 fn close_of(frames: &[common::Frame]) -> Option<(u16, String)> {
     frames.last().and_then(common::Frame::close)
+}
+
+/// Frames the server writes in batches still answer a client's ping and close: the pong carries the
+/// ping's payload, and the close is answered with a close frame before the server hangs up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_ping_gets_its_pong_and_a_client_close_its_answer() {
+    let server = TestServer::start(Config::default()).await;
+    let mut raw = RawWs::connect(server.addr, None).await;
+    assert!(raw.try_send_frame(9, b"are you there").await);
+    assert!(raw.try_send_frame(8, &1000u16.to_be_bytes()).await);
+    let frames = tokio::time::timeout(Duration::from_secs(10), raw.read_to_end()).await.expect("the server hangs up");
+    let pongs: Vec<&[u8]> = frames.iter().filter(|f| f.opcode == 10).map(|f| &f.payload[..]).collect();
+    assert_eq!(pongs, [&b"are you there"[..]]);
+    assert_eq!(close_of(&frames).map(|(code, _)| code), Some(1000), "{frames:?}");
+    server.shutdown().await;
 }
 
 /// The spectator count of `table` in the next lobby update about it, waiting at most `limit` for each

@@ -2,13 +2,16 @@
 //!
 //! Each table hands its accepted action to the [`Committer`] and waits for the answer before it
 //! acknowledges the action. One task takes everything that is waiting (up to a batch size), appends it
-//! in one transaction ([`Store::append_actions`]), then answers every waiter with the outcome. While a
-//! transaction is in flight the next submissions queue up, so the busier the server, the larger the
-//! batches: the cost of a durable commit (an fsync) is shared instead of paid per action.
+//! in one transaction ([`Store::append_actions`]), then answers every waiter with the outcome. While
+//! transactions are in flight (two on PostgreSQL, which flushes concurrent commits together; one on
+//! SQLite) the next submissions queue up, so the busier the server, the larger the batches: the cost
+//! of a durable commit (an fsync) is shared instead of paid per action.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
@@ -80,25 +83,46 @@ fn stopped() -> StoreError {
 }
 
 async fn run(store: Store, mut receiver: mpsc::Receiver<Job>, max_batch: usize, stats: Arc<Counters>) {
-    let mut jobs: Vec<Job> = Vec::with_capacity(max_batch);
-    let mut rows: Vec<ActionRow> = Vec::with_capacity(max_batch);
-    // `recv_many` waits for one submission, then takes every one already waiting, up to `max_batch`;
-    // it returns 0 once every handle is dropped and the queue is empty.
-    while receiver.recv_many(&mut jobs, max_batch).await > 0 {
-        rows.clear();
-        rows.extend(jobs.iter().map(|(row, _)| row.clone()));
-        let began = std::time::Instant::now();
-        let outcome = store.append_actions(&rows).await;
-        crate::metrics::commit(began, rows.len(), outcome.is_ok());
-        stats.transactions.fetch_add(1, Ordering::Relaxed);
-        let counter = if outcome.is_ok() { &stats.rows } else { &stats.failed_rows };
-        counter.fetch_add(rows.len() as u64, Ordering::Relaxed);
-        if let Err(error) = &outcome {
-            tracing::error!(rows = rows.len(), %error, "a batch of actions was not committed");
+    // PostgreSQL writes several transactions at once and flushes their commits together, so a batch
+    // need not wait for the one before it to be durable; SQLite has one writer at a time.
+    let in_flight = match &store {
+        Store::Postgres(_) => 2,
+        Store::Sqlite(_) => 1,
+    };
+    let mut commits = FuturesUnordered::new();
+    let mut receiving = true;
+    while receiving || !commits.is_empty() {
+        tokio::select! {
+            // `recv_many` waits for one submission, then takes every one already waiting, up to
+            // `max_batch`; it returns 0 once every handle is dropped and the queue is empty.
+            jobs = receive(&mut receiver, max_batch), if receiving && commits.len() < in_flight => match jobs {
+                Some(jobs) => commits.push(commit(&store, jobs, &stats)),
+                None => receiving = false,
+            },
+            Some(()) = commits.next(), if !commits.is_empty() => {}
         }
-        for (_, answer) in jobs.drain(..) {
-            // A submitter that stopped waiting does not need the answer.
-            let _ = answer.send(outcome.clone());
-        }
+    }
+}
+
+async fn receive(receiver: &mut mpsc::Receiver<Job>, max_batch: usize) -> Option<Vec<Job>> {
+    let mut jobs = Vec::new();
+    (receiver.recv_many(&mut jobs, max_batch).await > 0).then_some(jobs)
+}
+
+/// Appends one batch in one transaction and answers each of its submitters.
+async fn commit(store: &Store, jobs: Vec<Job>, stats: &Counters) {
+    let rows: Vec<ActionRow> = jobs.iter().map(|(row, _)| row.clone()).collect();
+    let began = std::time::Instant::now();
+    let outcome = store.append_actions(&rows).await;
+    crate::metrics::commit(began, rows.len(), outcome.is_ok());
+    stats.transactions.fetch_add(1, Ordering::Relaxed);
+    let counter = if outcome.is_ok() { &stats.rows } else { &stats.failed_rows };
+    counter.fetch_add(rows.len() as u64, Ordering::Relaxed);
+    if let Err(error) = &outcome {
+        tracing::error!(rows = rows.len(), %error, "a batch of actions was not committed");
+    }
+    for (_, answer) in jobs {
+        // A submitter that stopped waiting does not need the answer.
+        let _ = answer.send(outcome.clone());
     }
 }
