@@ -15,7 +15,7 @@ use common::{Bystander, Follower, PgDatabase, TestServer, create_table, fast, gu
 use romirami_engine::{Action, Record, Seat};
 use romirami_server::bots::choose;
 use romirami_server::protocol::{ClientMsg, ErrorCode, ServerMsg, SpectatorPolicy, TableId};
-use romirami_server::store::Store;
+use romirami_server::store::{ActionRow, Store};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 
@@ -232,6 +232,57 @@ async fn a_database_outage_refuses_actions_and_loses_nothing() {
         proxy.accepted.load(std::sync::atomic::Ordering::Relaxed),
         started.elapsed().as_secs_f64()
     );
+    server.shutdown().await;
+    database.drop_database().await;
+}
+
+/// A server killed while a commit was on its way can leave a row that its database commits after the
+/// next server read the log back at its restart: a row nobody acknowledged, under the number the
+/// restored table gives its next action. That action is still played and acknowledged, the stale row
+/// is cleared, and another table's actions are not refused with it.
+async fn a_stale_row_does_not_refuse_the_next_action(server: &TestServer) {
+    let mut game = Duo::new(&server.url).await;
+    let mut other = Bystander::new(&server.url).await;
+    for _ in 0..6 {
+        game.step().await.expect("played");
+    }
+    // The row a killed server sent: the number of the next action, and an action nobody acknowledged.
+    let (stale_seat, stale_action) = game.acked[0];
+    let stale = ActionRow {
+        table: game.table,
+        seq: u32::try_from(game.acked.len()).expect("a few actions"),
+        seat: stale_seat,
+        action: stale_action,
+        by_bot: true,
+        reserve_ms: None,
+    };
+    server.state.store.append_actions(&[stale]).await.expect("the stale row is written");
+    let moves_before = other.moves;
+    for _ in 0..4 {
+        game.step().await.expect("the action after the stale row is played");
+        other.play_one().await;
+    }
+    assert_eq!(other.moves, moves_before + 4, "the other table played on");
+    let stored = server.state.store.unfinished_games().await.expect("the unfinished games");
+    let log = &stored.iter().find(|g| g.table.id == game.table).expect("the game is stored").actions;
+    let log: Vec<(Seat, Action)> = log.iter().map(|a| (a.seat, a.action)).collect();
+    assert_eq!(log, game.acked, "the log holds exactly the acknowledged actions");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_row_is_cleared_on_sqlite() {
+    let server = TestServer::start(fast()).await;
+    a_stale_row_does_not_refuse_the_next_action(&server).await;
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_row_is_cleared_on_postgres() {
+    let Some(database) = PgDatabase::create().await else { return };
+    let store = Store::connect(&database.url).await.expect("PostgreSQL answers");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let server = TestServer::start_with(listener, fast(), store).await;
+    a_stale_row_does_not_refuse_the_next_action(&server).await;
     server.shutdown().await;
     database.drop_database().await;
 }

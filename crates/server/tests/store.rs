@@ -616,19 +616,28 @@ async fn tables_that_wait_for_each_ack_are_batched_together() {
 }
 
 #[tokio::test]
-async fn a_failed_batch_fails_every_waiter_and_writes_nothing() {
+async fn a_refused_batch_fails_only_its_bad_rows() {
     let (store, _dir, tables) = store_with_games(3).await;
     let actions = first_actions(3);
     let (committer, task) = Committer::spawn(store.clone(), 100, 100);
-    // One row names a game that does not exist: the whole batch is refused, every waiter is told.
+    // One row names a game that does not exist: the database refuses the batch, and each row then goes
+    // again alone, so that only the bad one fails.
     let mut batch: Vec<ActionRow> = tables.iter().flat_map(|&table| rows(table, 0, &actions)).collect();
     batch.insert(4, rows(TableId(Uuid::new_v4()), 0, &actions[..1])[0].clone());
     let outcomes = join_all(batch.into_iter().map(|row| committer.commit(row))).await;
     assert_eq!(outcomes.len(), 10);
-    assert!(outcomes.iter().all(Result::is_err), "{outcomes:?}");
-    assert_eq!(committer.stats().transactions, 1);
-    assert_eq!(committer.stats().failed_rows, 10);
-    assert!(store.unfinished_games().await.expect("read back").iter().all(|g| g.actions.is_empty()));
+    assert!(matches!(outcomes[4], Err(StoreError::Other(_))), "{outcomes:?}");
+    assert_eq!(outcomes.iter().filter(|o| o.is_ok()).count(), 9, "{outcomes:?}");
+    let stats = committer.stats();
+    assert_eq!((stats.transactions, stats.rows, stats.failed_rows), (11, 9, 11), "{stats:?}");
+    assert!(store.unfinished_games().await.expect("read back").iter().all(|g| moves(&g.actions) == actions));
+
+    // A number already taken is a duplicate, and fails alone too.
+    let taken = rows(tables[0], 1, &actions[..1])[0].clone();
+    let next = rows(tables[1], 3, &first_actions(4)[3..])[0].clone();
+    let outcomes = join_all([committer.commit(taken), committer.commit(next)]).await;
+    assert!(matches!(outcomes[0], Err(StoreError::Duplicate(_))), "{outcomes:?}");
+    assert!(outcomes[1].is_ok(), "{outcomes:?}");
 
     // A store that is gone: every waiter gets the error, none a false success.
     store.close().await;
@@ -659,7 +668,7 @@ async fn writer_story(store: &Store) {
     ])
     .await;
     assert!(guests[0].is_ok() && guests[1].is_ok() && guests[3].is_ok(), "{guests:?}");
-    assert!(matches!(guests[2], Err(StoreError::Other(_))), "{guests:?}");
+    assert!(matches!(guests[2], Err(StoreError::Duplicate(_))), "{guests:?}");
     assert_eq!(store.player_by_token_hash(&token_hash("w-ana")).await, Ok(ana.clone()));
     assert_eq!(store.player_by_token_hash(&token_hash("w-cy")).await, Ok(cy.clone()));
 

@@ -109,20 +109,40 @@ async fn receive(receiver: &mut mpsc::Receiver<Job>, max_batch: usize) -> Option
     (receiver.recv_many(&mut jobs, max_batch).await > 0).then_some(jobs)
 }
 
-/// Appends one batch in one transaction and answers each of its submitters.
+/// Appends one batch in one transaction and answers each of its submitters. When the database refuses
+/// the batch (one row's number is taken, say) rather than being unavailable, each row goes again in a
+/// transaction of its own, so that one table's bad row does not fail the others' actions.
 async fn commit(store: &Store, jobs: Vec<Job>, stats: &Counters) {
     let rows: Vec<ActionRow> = jobs.iter().map(|(row, _)| row.clone()).collect();
+    let outcome = append(store, &rows, stats).await;
+    let outcomes = match outcome {
+        Err(StoreError::Unavailable(_)) | Ok(()) => vec![outcome; rows.len()],
+        Err(_) if rows.len() == 1 => vec![outcome],
+        Err(error) => {
+            tracing::warn!(rows = rows.len(), %error, "a batch of actions was refused; committing each alone");
+            let mut outcomes = Vec::with_capacity(rows.len());
+            for row in &rows {
+                outcomes.push(append(store, std::slice::from_ref(row), stats).await);
+            }
+            outcomes
+        }
+    };
+    for ((_, answer), outcome) in jobs.into_iter().zip(outcomes) {
+        // A submitter that stopped waiting does not need the answer.
+        let _ = answer.send(outcome);
+    }
+}
+
+/// One transaction: appends `rows`, counting it.
+async fn append(store: &Store, rows: &[ActionRow], stats: &Counters) -> Result<(), StoreError> {
     let began = std::time::Instant::now();
-    let outcome = store.append_actions(&rows).await;
+    let outcome = store.append_actions(rows).await;
     crate::metrics::commit(began, rows.len(), outcome.is_ok());
     stats.transactions.fetch_add(1, Ordering::Relaxed);
     let counter = if outcome.is_ok() { &stats.rows } else { &stats.failed_rows };
     counter.fetch_add(rows.len() as u64, Ordering::Relaxed);
     if let Err(error) = &outcome {
-        tracing::error!(rows = rows.len(), %error, "a batch of actions was not committed");
+        tracing::error!(rows = rows.len(), %error, "actions were not committed");
     }
-    for (_, answer) in jobs {
-        // A submitter that stopped waiting does not need the answer.
-        let _ = answer.send(outcome.clone());
-    }
+    outcome
 }

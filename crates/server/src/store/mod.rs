@@ -76,7 +76,11 @@ pub enum StoreError {
     /// A stored row does not parse: the database holds something this server did not write.
     #[error("corrupt data in the database: {0}")]
     Corrupt(String),
-    /// Anything else, such as a constraint the write breaks.
+    /// A row with the same key is already stored (a unique constraint): for an action, its number
+    /// in the game's log is taken.
+    #[error("already stored: {0}")]
+    Duplicate(String),
+    /// Anything else, such as another constraint the write breaks.
     #[error("database error: {0}")]
     Other(String),
 }
@@ -95,6 +99,7 @@ impl From<sqlx::Error> for StoreError {
             E::Database(ref db) if is_unavailable_code(db.code().as_deref()) => {
                 StoreError::Unavailable(error.to_string())
             }
+            E::Database(ref db) if db.is_unique_violation() => StoreError::Duplicate(error.to_string()),
             _ => StoreError::Other(error.to_string()),
         }
     }

@@ -933,7 +933,18 @@ impl Table {
         }
         let reserve_ms = self.clock.as_ref().map(|clock| clock.reserve_at(seat, Instant::now()));
         let row = ActionRow { table: self.id, seq: self.actions, seat, action, by_bot, reserve_ms };
-        if let Err(error) = self.committer.commit(row).await {
+        let mut committed = self.committer.commit(row.clone()).await;
+        if let Err(StoreError::Duplicate(_)) = committed {
+            // The number is taken by a row this table never acknowledged: one that a server killed
+            // before answering had sent, and that its database committed after this server read the
+            // log back at its restart. The log holds only what was acknowledged: clear it and go again.
+            warn!(table = %self.id, seq = self.actions, "an unacknowledged action was in the log; it was cleared");
+            committed = match self.store.truncate_actions(self.id, self.actions).await {
+                Ok(()) => self.committer.commit(row).await,
+                Err(error) => Err(error),
+            };
+        }
+        if let Err(error) = committed {
             warn!(table = %self.id, %error, "an action could not be stored; it was not played");
             self.log_unsure = true;
             return Err((ErrorCode::Unavailable, UNAVAILABLE.into()));
