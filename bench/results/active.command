@@ -1,1 +1,1 @@
-romirami load --server ws://127.0.0.1:9400/ws,ws://127.0.0.1:9401/ws --server-pid 29364 --server-pid 29365 --tables 5000 --players 4 --interval-ms 2000 --duration 20 --ramp-concurrency 8
+romirami load --server ws://127.0.0.1:9400/ws,ws://127.0.0.1:9401/ws,ws://127.0.0.1:9402/ws,ws://127.0.0.1:9403/ws,ws://127.0.0.1:9404/ws,ws://127.0.0.1:9405/ws --server-pid 3423 --server-pid 3424 --server-pid 3425 --server-pid 3426 --server-pid 3427 --server-pid 3428 --tables 25000 --players 4 --interval-ms 2000 --duration 20 --ramp-concurrency 8

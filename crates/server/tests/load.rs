@@ -25,7 +25,7 @@ fn plan(workload: Workload, servers: Vec<SocketAddr>, path: &str, seconds: f64) 
 /// Runs `plan` in this process and adds up what it reported.
 async fn run(plan: WorkerPlan) -> Aggregate {
     let (sender, mut snapshots) = mpsc::channel::<Snapshot>(16);
-    let worker = tokio::spawn(load::run_worker(plan, sender));
+    let worker = tokio::spawn(load::run_worker(plan, sender, tokio::sync::watch::channel(true).1));
     let mut aggregate = Aggregate::new(1);
     while let Some(snapshot) = snapshots.recv().await {
         aggregate.add(0, &snapshot, 1.0);

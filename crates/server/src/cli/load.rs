@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 use crate::load::{self, Aggregate, Snapshot, WorkerPlan, Workload, persist};
 use crate::store::Store;
@@ -183,7 +183,13 @@ pub fn run_load(args: &LoadArgs) -> anyhow::Result<()> {
 
 async fn worker_main(plan: WorkerPlan) -> anyhow::Result<()> {
     let (sender, mut snapshots) = mpsc::channel(16);
-    let worker = tokio::spawn(load::run_worker(plan, sender));
+    // The parent's line on standard input (or its end) says that every worker is set up.
+    let (all_ready_sender, all_ready) = watch::channel(false);
+    tokio::task::spawn_blocking(move || {
+        let _ = std::io::stdin().read_line(&mut String::new());
+        all_ready_sender.send_replace(true);
+    });
+    let worker = tokio::spawn(load::run_worker(plan, sender, all_ready));
     let mut stdout = std::io::stdout();
     while let Some(snapshot) = snapshots.recv().await {
         writeln!(stdout, "{}", serde_json::to_string(&snapshot)?)?;
@@ -281,7 +287,8 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
         let (inner, mut inner_snapshots) = mpsc::channel(16);
         let plan = plans[0].clone();
         tokio::spawn(async move {
-            let worker = tokio::spawn(load::run_worker(plan, inner));
+            // One worker: it is all there is to be ready.
+            let worker = tokio::spawn(load::run_worker(plan, inner, watch::channel(true).1));
             while let Some(snapshot) = inner_snapshots.recv().await {
                 if sender.send((0, snapshot)).await.is_err() {
                     break;
@@ -307,8 +314,16 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
     let mut rss_at_peak = rss_before;
     let mut peak = 0;
     let mut last_line = Instant::now();
+    let mut waiting_for_all = children.iter_mut().filter_map(|child| child.stdin.take()).collect::<Vec<_>>();
     while let Some((index, snapshot)) = snapshots.recv().await {
         aggregate.add(index, &snapshot, load::REPORT_EVERY.as_secs_f64());
+        if aggregate.all_ready() && !waiting_for_all.is_empty() {
+            // Every worker is set up: their measured time starts now, together.
+            for mut stdin in waiting_for_all.drain(..) {
+                let _ = stdin.write_all(b"go\n").await;
+                let _ = stdin.flush().await;
+            }
+        }
         second.add_snapshot(&snapshot);
         if aggregate.connections() >= peak && aggregate.connections() > 0 {
             peak = aggregate.connections();

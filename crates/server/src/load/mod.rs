@@ -363,6 +363,11 @@ impl Aggregate {
         self.workers.iter().all(|w| w.ready && !w.done)
     }
 
+    /// Whether every worker has set up its units (or ended).
+    pub fn all_ready(&self) -> bool {
+        self.workers.iter().all(|w| w.ready || w.done)
+    }
+
     /// Whether every worker is done.
     pub fn all_done(&self) -> bool {
         self.workers.iter().all(|w| w.done)

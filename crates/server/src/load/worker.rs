@@ -17,11 +17,18 @@ use super::{Counters, Snapshot, WorkerPlan, Workload, idle, play};
 /// How often a worker reports.
 pub const REPORT_EVERY: Duration = Duration::from_secs(1);
 
-/// Runs `plan` in this process, sending a snapshot every second and a last one marked `done`.
+/// Runs `plan` in this process, sending a snapshot every second and a last one marked `done`. The
+/// measured `duration_s` starts once this worker's units are set up and `all_ready` is true: with
+/// several workers, the parent sets it when every worker is set up, so that the slowest worker's set-up
+/// does not eat the others' measured time.
 ///
 /// # Errors
 /// When the plan names no server.
-pub async fn run_worker(plan: WorkerPlan, snapshots: mpsc::Sender<Snapshot>) -> anyhow::Result<()> {
+pub async fn run_worker(
+    plan: WorkerPlan,
+    snapshots: mpsc::Sender<Snapshot>,
+    all_ready: watch::Receiver<bool>,
+) -> anyhow::Result<()> {
     anyhow::ensure!(!plan.servers.is_empty(), "no server to connect to");
     let plan = Arc::new(plan);
     let counters = Arc::new(Counters::default());
@@ -51,6 +58,7 @@ pub async fn run_worker(plan: WorkerPlan, snapshots: mpsc::Sender<Snapshot>) -> 
     let mut ticker = tokio::time::interval(REPORT_EVERY);
     ticker.tick().await;
     let mut ready_at = None;
+    let mut measured_from = None;
     loop {
         ticker.tick().await;
         let is_ready = counters.set_up.load(Ordering::Relaxed) >= units;
@@ -61,7 +69,10 @@ pub async fn run_worker(plan: WorkerPlan, snapshots: mpsc::Sender<Snapshot>) -> 
             let _ = snapshots.send(counters.take(false, false)).await;
             continue;
         }
-        let finished = ready_at.is_some_and(|at| at.elapsed().as_secs_f64() >= plan.duration_s);
+        if ready_at.is_some() && measured_from.is_none() && *all_ready.borrow() {
+            measured_from = Some(tokio::time::Instant::now());
+        }
+        let finished = measured_from.is_some_and(|at| at.elapsed().as_secs_f64() >= plan.duration_s);
         if finished {
             break;
         }
@@ -93,7 +104,8 @@ pub fn spawn_worker(
     let plan_json = serde_json::to_string(plan)?;
     let mut child = Command::new(exe)
         .args(["load", "--worker", &plan_json])
-        .stdin(Stdio::null())
+        // The parent writes a line when every worker is set up (see `run_worker`).
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .kill_on_drop(true)
