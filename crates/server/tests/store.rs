@@ -515,22 +515,41 @@ fn database_urls_are_rewritten() {
     assert_eq!(with_database("postgres://h/db?sslmode=disable", "t"), "postgres://h/t?sslmode=disable");
 }
 
-#[tokio::test]
-async fn the_story_on_postgres() {
+/// A fresh PostgreSQL database of a test's own, so that runs do not see each other's rows.
+struct FreshPostgres {
+    admin: sqlx::PgPool,
+    database: String,
+}
+
+impl FreshPostgres {
+    async fn drop_database(self) {
+        let drop = format!("DROP DATABASE {} WITH (FORCE)", self.database);
+        sqlx::query(&drop).execute(&self.admin).await.expect("drop it");
+        self.admin.close().await;
+    }
+}
+
+/// A store over a fresh PostgreSQL database; `None` (the test skipped) without a PostgreSQL URL,
+/// which CI does not allow.
+async fn fresh_postgres_store() -> Option<(Store, FreshPostgres)> {
     let Some(admin_url) = postgres_url() else {
         assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must test PostgreSQL: set DATABASE_URL");
         eprintln!("skipped: no postgres:// URL in TEST_DATABASE_URL or DATABASE_URL");
-        return;
+        return None;
     };
-    // A fresh database for this run, so that runs do not see each other's rows.
     let database = format!("romirami_test_{}", Uuid::new_v4().simple());
     let admin = sqlx::PgPool::connect(&admin_url).await.expect("the PostgreSQL server answers");
     sqlx::query(&format!("CREATE DATABASE {database}")).execute(&admin).await.expect("create a database");
     let store = Store::connect(&with_database(&admin_url, &database)).await.expect("connect and migrate");
+    Some((store, FreshPostgres { admin, database }))
+}
+
+#[tokio::test]
+async fn the_story_on_postgres() {
+    let Some((store, database)) = fresh_postgres_store().await else { return };
     assert!(matches!(store, Store::Postgres(_)));
     story(&store).await;
-    sqlx::query(&format!("DROP DATABASE {database} WITH (FORCE)")).execute(&admin).await.expect("drop it");
-    admin.close().await;
+    database.drop_database().await;
 }
 
 #[tokio::test]
@@ -802,19 +821,10 @@ async fn the_writer_on_sqlite() {
 
 #[tokio::test]
 async fn the_writer_on_postgres() {
-    let Some(admin_url) = postgres_url() else {
-        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must test PostgreSQL: set DATABASE_URL");
-        eprintln!("skipped: no postgres:// URL in TEST_DATABASE_URL or DATABASE_URL");
-        return;
-    };
-    let database = format!("romirami_test_{}", Uuid::new_v4().simple());
-    let admin = sqlx::PgPool::connect(&admin_url).await.expect("the PostgreSQL server answers");
-    sqlx::query(&format!("CREATE DATABASE {database}")).execute(&admin).await.expect("create a database");
-    let store = Store::connect(&with_database(&admin_url, &database)).await.expect("connect and migrate");
+    let Some((store, database)) = fresh_postgres_store().await else { return };
     writer_story(&store).await;
     store.close().await;
-    sqlx::query(&format!("DROP DATABASE {database} WITH (FORCE)")).execute(&admin).await.expect("drop it");
-    admin.close().await;
+    database.drop_database().await;
 }
 
 #[tokio::test]

@@ -44,6 +44,19 @@ fn id_text(id: Uuid) -> String {
 const RESULT_COLUMNS: &str = "r.table_id, r.seat, r.player_id, r.name, r.total, r.contracts, r.trophies, \
                               r.suit_bonus, r.star, r.place, r.winner, r.bot, r.bot_actions";
 
+/// Writes seat rows `(table, seat, player)` in `tx`.
+async fn insert_seats(tx: &mut Transaction<'_, Sqlite>, seats: &[(TableId, i16, PlayerId)]) -> Result<(), StoreError> {
+    for (table, seat, player) in seats {
+        sqlx::query("INSERT INTO seats (table_id, seat, player_id) VALUES (?1, ?2, ?3)")
+            .bind(id_text(table.0))
+            .bind(i64::from(*seat))
+            .bind(id_text(player.0))
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
 fn seat_result(row: &SqliteRow) -> Result<(TableId, SeatResult), StoreError> {
     let table = TableId(uuid_from(row.try_get("table_id")?)?);
     let seat = super::seat_from(row.try_get("seat")?)?;
@@ -161,25 +174,11 @@ impl SqliteStore {
             .execute(&mut *tx)
             .await?;
         }
-        for (table, seat, player) in &kinds.table_seats {
-            sqlx::query("INSERT INTO seats (table_id, seat, player_id) VALUES (?1, ?2, ?3)")
-                .bind(id_text(table.0))
-                .bind(i64::from(*seat))
-                .bind(id_text(player.0))
-                .execute(&mut *tx)
-                .await?;
-        }
+        insert_seats(&mut tx, &kinds.table_seats).await?;
         for table in &kinds.reseated {
             sqlx::query("DELETE FROM seats WHERE table_id = ?1").bind(id_text(table.0)).execute(&mut *tx).await?;
         }
-        for (table, seat, player) in &kinds.seats {
-            sqlx::query("INSERT INTO seats (table_id, seat, player_id) VALUES (?1, ?2, ?3)")
-                .bind(id_text(table.0))
-                .bind(i64::from(*seat))
-                .bind(id_text(player.0))
-                .execute(&mut *tx)
-                .await?;
-        }
+        insert_seats(&mut tx, &kinds.seats).await?;
         for (table, seed, players, started_at) in &kinds.starts {
             sqlx::query("INSERT INTO games (table_id, seed, player_count, started_at) VALUES (?1, ?2, ?3, ?4)")
                 .bind(id_text(table.0))
