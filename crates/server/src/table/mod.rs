@@ -922,31 +922,10 @@ impl Table {
             };
             return Err((code, illegal.to_string()));
         }
-        if self.log_unsure {
-            // The last commit failed, perhaps after the row was written: clear it, so that the log holds
-            // only what was acknowledged.
-            if let Err(error) = self.store.truncate_actions(self.id, self.actions).await {
-                warn!(table = %self.id, %error, "the game's log could not be checked; the action was not played");
-                return Err((ErrorCode::Unavailable, UNAVAILABLE.into()));
-            }
-            self.log_unsure = false;
-        }
         let reserve_ms = self.clock.as_ref().map(|clock| clock.reserve_at(seat, Instant::now()));
         let row = ActionRow { table: self.id, seq: self.actions, seat, action, by_bot, reserve_ms };
-        let mut committed = self.committer.commit(row.clone()).await;
-        if let Err(StoreError::Duplicate(_)) = committed {
-            // The number is taken by a row this table never acknowledged: one that a server killed
-            // before answering had sent, and that its database committed after this server read the
-            // log back at its restart. The log holds only what was acknowledged: clear it and go again.
-            warn!(table = %self.id, seq = self.actions, "an unacknowledged action was in the log; it was cleared");
-            committed = match self.store.truncate_actions(self.id, self.actions).await {
-                Ok(()) => self.committer.commit(row).await,
-                Err(error) => Err(error),
-            };
-        }
-        if let Err(error) = committed {
+        if let Err(error) = self.store_action(row).await {
             warn!(table = %self.id, %error, "an action could not be stored; it was not played");
-            self.log_unsure = true;
             return Err((ErrorCode::Unavailable, UNAVAILABLE.into()));
         }
         self.actions += 1;
@@ -962,6 +941,34 @@ impl Table {
         let events = game.event_count();
         self.broadcast_events(first);
         Ok(events)
+    }
+
+    /// Commits `row`, the next action, to the game's log. The log holds only what was acknowledged: after
+    /// a commit that failed, perhaps after the row was written, what lies past the acknowledged actions
+    /// is cleared first. A number already taken means such a row is there though no commit of this
+    /// table failed: one that a server killed before answering had sent, committed by its database
+    /// after this server read the log back at its restart. It is cleared the same way, and the row
+    /// goes once more.
+    async fn store_action(&mut self, row: ActionRow) -> Result<(), StoreError> {
+        let mut cleared_duplicate = false;
+        loop {
+            if self.log_unsure {
+                self.store.truncate_actions(self.id, self.actions).await?;
+                self.log_unsure = false;
+            }
+            match self.committer.commit(row.clone()).await {
+                Ok(()) => return Ok(()),
+                Err(StoreError::Duplicate(_)) if !cleared_duplicate => {
+                    warn!(table = %self.id, seq = self.actions, "an unacknowledged action was in the log; clearing it");
+                    cleared_duplicate = true;
+                    self.log_unsure = true;
+                }
+                Err(error) => {
+                    self.log_unsure = true;
+                    return Err(error);
+                }
+            }
+        }
     }
 
     /// After an action: the end of the game, or the next turn (with its clocks, its `your_turn` and,
