@@ -190,7 +190,7 @@ impl PgStore {
         };
         let turns: Vec<Option<i64>> = clocks(|c| c.turn_ms)?;
         let reserves: Vec<Option<i64>> = clocks(|c| c.reserve_ms)?;
-        let seats = &kinds.table_seats;
+        let (seat_tables, seat_numbers, seat_players) = seat_columns(&kinds.table_seats);
         sqlx::query(
             "WITH new_tables AS (
                  INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms)
@@ -208,9 +208,9 @@ impl PgStore {
         .bind(tables.iter().map(|t| t.invite.as_str()).collect::<Vec<_>>())
         .bind(turns)
         .bind(reserves)
-        .bind(seats.iter().map(|(t, _, _)| t.0).collect::<Vec<_>>())
-        .bind(seats.iter().map(|(_, seat, _)| *seat).collect::<Vec<_>>())
-        .bind(seats.iter().map(|(_, _, p)| p.0).collect::<Vec<_>>())
+        .bind(seat_tables)
+        .bind(seat_numbers)
+        .bind(seat_players)
         .execute(executor)
         .await?;
         Ok(())
@@ -219,7 +219,7 @@ impl PgStore {
     /// The new seats of tables that wait, in one statement: each new seat row written (over the old
     /// one of its seat), every other row of those tables deleted.
     async fn write_seats<'c>(executor: impl PgExecutor<'c>, kinds: &WritesByKind<'_>) -> Result<(), StoreError> {
-        let seats = &kinds.seats;
+        let (seat_tables, seat_numbers, seat_players) = seat_columns(&kinds.seats);
         sqlx::query(
             "WITH new_seats AS (
                  SELECT * FROM UNNEST($2::uuid[], $3::int2[], $4::uuid[]) AS u (table_id, seat, player_id)
@@ -231,9 +231,9 @@ impl PgStore {
              ON CONFLICT (table_id, seat) DO UPDATE SET player_id = excluded.player_id",
         )
         .bind(kinds.reseated.iter().map(|t| t.0).collect::<Vec<_>>())
-        .bind(seats.iter().map(|(t, _, _)| t.0).collect::<Vec<_>>())
-        .bind(seats.iter().map(|(_, seat, _)| *seat).collect::<Vec<_>>())
-        .bind(seats.iter().map(|(_, _, p)| p.0).collect::<Vec<_>>())
+        .bind(seat_tables)
+        .bind(seat_numbers)
+        .bind(seat_players)
         .execute(executor)
         .await?;
         Ok(())
@@ -604,4 +604,13 @@ fn already_finished(table: TableId) -> StoreError {
 
 fn points_to_sql(points: u32) -> Result<i32, StoreError> {
     i32::try_from(points).map_err(|_| StoreError::Other(format!("a score of {points} is out of range")))
+}
+
+/// Seat rows `(table, seat, player)` as the three arrays an `UNNEST` takes.
+fn seat_columns(seats: &[(TableId, i16, PlayerId)]) -> (Vec<Uuid>, Vec<i16>, Vec<Uuid>) {
+    (
+        seats.iter().map(|(table, _, _)| table.0).collect(),
+        seats.iter().map(|(_, seat, _)| *seat).collect(),
+        seats.iter().map(|(_, _, player)| player.0).collect(),
+    )
 }
