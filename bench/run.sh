@@ -91,7 +91,8 @@ run_load echo --echo --connections "$ECHO_CONNS" --interval-ms 0 --payload-bytes
 log "server at full speed: $MAX_TABLES tables"
 fresh_db
 start_servers 1 9300
-run_load play-max --server "$URLS" "${PID_ARGS[@]}" --tables "$MAX_TABLES" --players 4 --interval-ms 0 --duration "$DURATION"
+run_load play-max --server "$URLS" "${PID_ARGS[@]}" --tables "$MAX_TABLES" --players 4 --interval-ms 0 --duration "$DURATION" \
+  --database-command postgres
 curl -s http://127.0.0.1:9300/metrics >"$RESULTS/play-max.metrics"
 stop_servers
 
@@ -101,13 +102,13 @@ log "active tables: $ACTIVE_TABLES tables of 4 on $ACTIVE_SERVERS server process
 fresh_db
 start_servers "$ACTIVE_SERVERS" 9400
 run_load active --server "$URLS" "${PID_ARGS[@]}" --tables "$ACTIVE_TABLES" --players 4 --interval-ms 2000 \
-  --duration "$ACTIVE_DURATION" --ramp-concurrency 8
+  --duration "$ACTIVE_DURATION" --ramp-concurrency 8 --database-command postgres
 stop_servers
 log "action rate: $RATE_TABLES tables of 4, one action per table every $RATE_INTERVAL ms"
 fresh_db
 start_servers 1 9450
 run_load rate --server "$URLS" "${PID_ARGS[@]}" --tables "$RATE_TABLES" --players 4 --interval-ms "$RATE_INTERVAL" \
-  --duration "$ACTIVE_DURATION" --ramp-concurrency 8
+  --duration "$ACTIVE_DURATION" --ramp-concurrency 8 --database-command postgres
 stop_servers
 
 # 5. Idle connections: the server's memory per connection, and the same for the echo server.
@@ -125,8 +126,9 @@ start_servers 1 9600
 run_load idle-hello --idle --server "$URLS" "${PID_ARGS[@]}" --connections 15000 --duration "$DURATION" \
   --source-ip 127.0.0.100
 stop_servers
-log "idle baseline: 19,000 connections on one echo server"
-run_load echo-idle --echo --idle --connections 19000 --duration "$DURATION" --source-ip 127.0.0.101
+log "idle baseline: 19,000 connections on one echo server, its read buffer the game server's (256 bytes)"
+run_load echo-idle --echo --idle --connections 19000 --duration "$DURATION" --source-ip 127.0.0.101 \
+  --echo-read-buffer-bytes 256
 
 # 6. The store alone against PostgreSQL: finished games, and single actions through the group commit.
 log "store: PostgreSQL"

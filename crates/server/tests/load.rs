@@ -103,7 +103,7 @@ async fn idle_connections_are_held_until_the_end() {
 async fn the_echo_baseline_answers_every_frame() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
     let addr = listener.local_addr().expect("bound");
-    let echo = tokio::spawn(load::echo::serve(listener));
+    let echo = tokio::spawn(load::echo::serve(listener, 1024));
     let workload = Workload::Echo { connections: 4, payload_bytes: 200, interval_ms: 0 };
     let aggregate = run(plan(workload, vec![addr], "/", 0.5)).await;
     assert_clean(&aggregate);
@@ -130,6 +130,9 @@ fn the_command_runs_several_worker_processes_and_writes_its_report() {
             "0",
             "--duration",
             "2",
+            // Stands for the database: every process of this name (the tool's own among them) is counted.
+            "--database-command",
+            "romirami",
             "--json",
         ])
         .arg(&report)
@@ -145,4 +148,13 @@ fn the_command_runs_several_worker_processes_and_writes_its_report() {
     assert_eq!(report["errors"], 0);
     assert!(report["actions_per_second"].as_f64().expect("a number") > 0.0);
     assert!(report["server_bytes_per_connection"].as_f64().is_some(), "the echo server's memory is read");
+    for group in ["server_cpu", "load_cpu", "database_cpu"] {
+        let cpu = &report[group];
+        for field in ["cores", "us_per_action", "us_per_frame"] {
+            assert!(cpu[field].as_f64().is_some_and(|value| value > 0.0), "{group}.{field}: {cpu}");
+        }
+        let (action, frame) =
+            (cpu["us_per_action"].as_f64().unwrap_or(0.0), cpu["us_per_frame"].as_f64().unwrap_or(0.0));
+        assert!(action > frame, "a round trip is two frames: {cpu}");
+    }
 }

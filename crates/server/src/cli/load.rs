@@ -16,6 +16,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::{mpsc, watch};
 
+use crate::load::cpu::{CpuUse, CpuWatch};
 use crate::load::{self, Aggregate, Snapshot, WorkerPlan, Workload, persist};
 use crate::store::Store;
 
@@ -44,6 +45,10 @@ pub struct LoadArgs {
     /// Echo servers to start with --echo (each holds at most its open-file limit of connections).
     #[arg(long, default_value_t = 1)]
     pub echo_servers: usize,
+    /// The echo servers' read buffer, in bytes (the game server's is `serve --read-buffer-bytes`, 256 by
+    /// default: give the same to compare the memory of idle connections).
+    #[arg(long, default_value_t = 1024)]
+    pub echo_read_buffer_bytes: usize,
     /// Connections to open (with --idle or --echo).
     #[arg(long, default_value_t = 1000)]
     pub connections: usize,
@@ -79,6 +84,10 @@ pub struct LoadArgs {
     /// more than once.
     #[arg(long)]
     pub server_pid: Vec<u32>,
+    /// Also report the CPU time of every process of this name on this machine (the database server's:
+    /// `postgres`), per action and per frame.
+    #[arg(long, value_name = "NAME")]
+    pub database_command: Option<String>,
     /// Also write the report as JSON to this file.
     #[arg(long)]
     pub json: Option<std::path::PathBuf>,
@@ -139,6 +148,12 @@ pub struct LoadReport {
     pub server_rss_at_peak: u64,
     /// What each connection added to the servers' resident memory, bytes.
     pub server_bytes_per_connection: f64,
+    /// The CPU the servers (or the echo servers) used in the window, when their processes are known.
+    pub server_cpu: Option<CpuUse>,
+    /// The CPU the load generator's own processes used in the window.
+    pub load_cpu: Option<CpuUse>,
+    /// The CPU the processes named by `--database-command` used in the window.
+    pub database_cpu: Option<CpuUse>,
 }
 
 /// Latency percentiles, in milliseconds.
@@ -172,7 +187,7 @@ pub fn run_load(args: &LoadArgs) -> anyhow::Result<()> {
                 tokio::net::TcpListener::bind(address).await.with_context(|| format!("binding {address}"))?;
             println!("listening on {}", listener.local_addr()?);
             std::io::stdout().flush()?;
-            Ok(load::echo::serve(listener).await?)
+            Ok(load::echo::serve(listener, args.echo_read_buffer_bytes).await?)
         });
     }
     if let Some(url) = &args.persist {
@@ -210,11 +225,11 @@ fn parse_server(server: &str) -> anyhow::Result<(SocketAddr, String)> {
     Ok((address, path))
 }
 
-/// Starts an echo server process; returns it and its address.
-async fn start_echo_server() -> anyhow::Result<(Child, SocketAddr)> {
+/// Starts an echo server process with a read buffer of `read_buffer` bytes; returns it and its address.
+async fn start_echo_server(read_buffer: usize) -> anyhow::Result<(Child, SocketAddr)> {
     let exe = std::env::current_exe().context("finding this program")?;
     let mut child = Command::new(exe)
-        .args(["load", "--echo-server", "127.0.0.1:0"])
+        .args(["load", "--echo-server", "127.0.0.1:0", "--echo-read-buffer-bytes", &read_buffer.to_string()])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .kill_on_drop(true)
@@ -231,7 +246,7 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
     let (servers, path) = if args.echo {
         let mut servers = Vec::new();
         for _ in 0..args.echo_servers.max(1) {
-            let (child, address) = start_echo_server().await?;
+            let (child, address) = start_echo_server(args.echo_read_buffer_bytes).await?;
             echo_children.push(child);
             servers.push(address);
         }
@@ -305,6 +320,8 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
         }
         drop(sender);
     }
+    let load_pids = std::iter::once(std::process::id()).chain(children.iter().filter_map(Child::id)).collect();
+    let mut cpu = CpuWatch::new(pids.clone(), load_pids, args.database_command.clone());
     let progress = ProgressBar::new_spinner();
     progress.set_style(
         ProgressStyle::with_template("{elapsed:>4} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
@@ -317,6 +334,11 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
     let mut waiting_for_all = children.iter_mut().filter_map(|child| child.stdin.take()).collect::<Vec<_>>();
     while let Some((index, snapshot)) = snapshots.recv().await {
         aggregate.add(index, &snapshot, load::REPORT_EVERY.as_secs_f64());
+        if aggregate.measuring() {
+            cpu.start();
+        } else {
+            cpu.stop();
+        }
         if aggregate.all_ready() && !waiting_for_all.is_empty() {
             // Every worker is set up: their measured time starts now, together.
             for mut stdin in waiting_for_all.drain(..) {
@@ -361,6 +383,7 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
         }
     }
     progress.finish_and_clear();
+    cpu.stop();
     for mut child in children {
         let _ = child.wait().await;
     }
@@ -369,6 +392,10 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
     }
     let window = &aggregate.window;
     let seconds = aggregate.window_seconds.max(1e-9);
+    let (actions_per_second, frames_per_second) =
+        (window.counts.actions as f64 / seconds, window.counts.frames() as f64 / seconds);
+    let cores = cpu.cores().unwrap_or_default();
+    let cpu_use = |cores: f64| CpuUse::at_rates(cores, actions_per_second, frames_per_second);
     let report = LoadReport {
         mode: mode.to_owned(),
         servers: servers.iter().map(ToString::to_string).collect(),
@@ -376,9 +403,9 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
         window_seconds: aggregate.window_seconds,
         connections: aggregate.peak_connections,
         tables: aggregate.peak_tables,
-        actions_per_second: window.counts.actions as f64 / seconds,
+        actions_per_second,
         games_per_second: window.counts.games as f64 / seconds,
-        frames_per_second: window.counts.frames() as f64 / seconds,
+        frames_per_second,
         latency_ms: Percentiles {
             p50: window.latency_ms(0.5),
             p95: window.latency_ms(0.95),
@@ -392,6 +419,9 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
         server_rss_before: rss_before,
         server_rss_at_peak: rss_at_peak,
         server_bytes_per_connection: per_connection(rss_at_peak, rss_before, aggregate.peak_connections),
+        server_cpu: cores.servers.map(cpu_use),
+        load_cpu: cpu.cores().map(|cores| cpu_use(cores.load)),
+        database_cpu: cores.database.map(cpu_use),
     };
     print_report(&report, !pids.is_empty());
     if let Some(path) = &args.json {
@@ -436,6 +466,16 @@ fn print_report(report: &LoadReport, with_memory: bool) {
             report.server_rss_at_peak as f64 / 1048576.0,
             report.server_bytes_per_connection
         );
+    }
+    let uses =
+        [("server", &report.server_cpu), ("load generator", &report.load_cpu), ("database", &report.database_cpu)];
+    for (name, cpu) in uses {
+        if let Some(cpu) = cpu {
+            println!(
+                "{name} CPU: {:.2} cores, {:.1} µs an action, {:.2} µs a frame",
+                cpu.cores, cpu.us_per_action, cpu.us_per_frame
+            );
+        }
     }
 }
 

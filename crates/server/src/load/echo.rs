@@ -9,11 +9,11 @@ use tokio_tungstenite::tungstenite::Message;
 use super::conn::small_buffers;
 
 /// Echoes every text and binary frame on every connection `listener` accepts, until the process ends.
-/// Its sockets use the same small buffers as the game server's.
+/// Its sockets write frames straight to the socket and read into a buffer of `read_buffer` bytes.
 ///
 /// # Errors
 /// When accepting fails for a reason other than running out of file descriptors.
-pub async fn serve(listener: TcpListener) -> std::io::Result<()> {
+pub async fn serve(listener: TcpListener, read_buffer: usize) -> std::io::Result<()> {
     loop {
         let (stream, _) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -26,7 +26,12 @@ pub async fn serve(listener: TcpListener) -> std::io::Result<()> {
         };
         let _ = stream.set_nodelay(true);
         tokio::spawn(async move {
-            let Ok(mut ws) = tokio_tungstenite::accept_async_with_config(stream, Some(small_buffers())).await else {
+            let Ok(mut ws) = tokio_tungstenite::accept_async_with_config(
+                stream,
+                Some(small_buffers().read_buffer_size(read_buffer)),
+            )
+            .await
+            else {
                 return;
             };
             while let Some(Ok(message)) = ws.next().await {

@@ -28,6 +28,7 @@ use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
 pub mod conn;
+pub mod cpu;
 pub mod echo;
 mod idle;
 pub mod persist;

@@ -1,0 +1,161 @@
+//! The CPU time the processes of a run use while it is measured: the servers, the load generator
+//! itself, and the database. Read from `/proc` (Linux), so that a report can say what one action (or
+//! round trip) and one frame cost each of them. On a machine whose cores they all share, the rate a
+//! run reaches depends on every one of them; the server's own time per frame, set beside the echo
+//! server's, says how the server itself compares, whatever its neighbours took.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+/// CPU seconds (user and system) that the processes `pids` have used so far. A process that is gone
+/// counts nothing.
+pub fn cpu_seconds(pids: &[u32]) -> f64 {
+    pids.iter().filter_map(|&pid| procfs::process::Process::new(pid as i32).ok()).map(|p| seconds_of(&p)).sum()
+}
+
+/// CPU seconds that every process named `command` (its `comm`, as `ps -o comm` shows it) has used so
+/// far: the database server's processes, say.
+pub fn cpu_seconds_of_command(command: &str) -> f64 {
+    let Ok(processes) = procfs::process::all_processes() else { return 0.0 };
+    processes
+        .filter_map(Result::ok)
+        .filter(|process| process.stat().is_ok_and(|stat| stat.comm == command))
+        .map(|process| seconds_of(&process))
+        .sum()
+}
+
+fn seconds_of(process: &procfs::process::Process) -> f64 {
+    process.stat().map_or(0.0, |stat| (stat.utime + stat.stime) as f64 / procfs::ticks_per_second() as f64)
+}
+
+/// What one group of processes used in the measured window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct CpuUse {
+    /// Cores in use on average (1.0 is one core all the time).
+    pub cores: f64,
+    /// CPU microseconds per action (per round trip, for echo); 0 without actions.
+    pub us_per_action: f64,
+    /// CPU microseconds per data frame (both ways, as the load generator counts them); 0 without
+    /// frames.
+    pub us_per_frame: f64,
+}
+
+impl CpuUse {
+    /// The use of `cores` cores at `actions` and `frames` per second.
+    pub fn at_rates(cores: f64, actions_per_second: f64, frames_per_second: f64) -> CpuUse {
+        let per = |rate: f64| if rate > 0.0 { cores * 1e6 / rate } else { 0.0 };
+        CpuUse { cores, us_per_action: per(actions_per_second), us_per_frame: per(frames_per_second) }
+    }
+}
+
+/// The groups of processes whose CPU time a run follows.
+#[derive(Debug)]
+pub struct CpuWatch {
+    servers: Vec<u32>,
+    load: Vec<u32>,
+    database: Option<String>,
+    start: Option<(Instant, [f64; 3])>,
+    end: Option<(Instant, [f64; 3])>,
+}
+
+/// The cores each group used in a window: servers, load generator, database.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Cores {
+    /// The servers' processes (none given: `None`).
+    pub servers: Option<f64>,
+    /// The load generator's processes.
+    pub load: f64,
+    /// The database's processes (no command named: `None`).
+    pub database: Option<f64>,
+}
+
+impl CpuWatch {
+    /// Follows `servers`, the load generator's own `load` processes, and every process named
+    /// `database`.
+    pub fn new(servers: Vec<u32>, load: Vec<u32>, database: Option<String>) -> CpuWatch {
+        CpuWatch { servers, load, database, start: None, end: None }
+    }
+
+    fn sample(&self) -> (Instant, [f64; 3]) {
+        let database = self.database.as_deref().map_or(0.0, cpu_seconds_of_command);
+        (Instant::now(), [cpu_seconds(&self.servers), cpu_seconds(&self.load), database])
+    }
+
+    /// Opens the window (once).
+    pub fn start(&mut self) {
+        if self.start.is_none() {
+            self.start = Some(self.sample());
+        }
+    }
+
+    /// Closes the window (once, and only an open one).
+    pub fn stop(&mut self) {
+        if self.start.is_some() && self.end.is_none() {
+            self.end = Some(self.sample());
+        }
+    }
+
+    /// The cores used between the window's start and its end; `None` before both.
+    pub fn cores(&self) -> Option<Cores> {
+        let ((from, before), (to, after)) = (self.start?, self.end?);
+        let seconds = to.duration_since(from).as_secs_f64();
+        if seconds <= 0.0 {
+            return None;
+        }
+        let used = |i: usize| (after[i] - before[i]).max(0.0) / seconds;
+        Some(Cores {
+            servers: (!self.servers.is_empty()).then(|| used(0)),
+            load: used(1),
+            database: self.database.as_ref().map(|_| used(2)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Burns about `seconds` of this thread's CPU time.
+    fn spin(seconds: f64) -> u64 {
+        let start = Instant::now();
+        let mut x = 1u64;
+        while start.elapsed().as_secs_f64() < seconds {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+        x
+    }
+
+    #[test]
+    fn the_watch_sees_this_process_work() {
+        let me = std::process::id();
+        let mut watch = CpuWatch::new(vec![me], vec![me], None);
+        assert_eq!(watch.cores(), None, "no window yet");
+        watch.start();
+        spin(0.3);
+        watch.stop();
+        let cores = watch.cores().expect("a closed window");
+        // A busy thread uses about one core (the tests beside it add theirs; a loaded machine gives less),
+        // never nothing.
+        let servers = cores.servers.expect("a server was named");
+        assert!(servers > 0.05 && servers < 2.5, "{cores:?}");
+        assert_eq!(cores.servers, Some(cores.load));
+        assert_eq!(cores.database, None);
+    }
+
+    #[test]
+    fn a_command_is_found_by_its_name_and_a_missing_one_counts_nothing() {
+        spin(0.05);
+        let me = procfs::process::Process::myself().expect("/proc").stat().expect("stat").comm;
+        assert!(cpu_seconds_of_command(&me) > 0.0, "{me}");
+        assert_eq!(cpu_seconds_of_command("no-such-command-here"), 0.0);
+        assert_eq!(cpu_seconds(&[u32::MAX]), 0.0);
+    }
+
+    #[test]
+    fn use_per_action_and_frame() {
+        let cpu = CpuUse::at_rates(0.5, 1000.0, 5000.0);
+        assert_eq!(cpu, CpuUse { cores: 0.5, us_per_action: 500.0, us_per_frame: 100.0 });
+        assert_eq!(CpuUse::at_rates(0.5, 0.0, 0.0).us_per_action, 0.0);
+    }
+}
