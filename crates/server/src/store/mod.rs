@@ -35,6 +35,7 @@
 //! # }
 //! ```
 
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -812,6 +813,26 @@ fn seat_results(record: &Record, players: &[GamePlayer]) -> Result<Vec<SeatResul
         .collect()
 }
 
+/// Gives each of `games` its results from `rows` (a game's seats in order, as both back-ends read them
+/// in one query). A finished game without results is corrupt.
+fn attach_results(
+    games: &mut [GameSummary],
+    rows: impl IntoIterator<Item = Result<(TableId, SeatResult), StoreError>>,
+) -> Result<(), StoreError> {
+    let mut by_game: HashMap<TableId, Vec<SeatResult>> = HashMap::with_capacity(games.len());
+    for row in rows {
+        let (table, result) = row?;
+        by_game.entry(table).or_default().push(result);
+    }
+    for game in games {
+        game.results = by_game.remove(&game.id).unwrap_or_default();
+        if game.results.is_empty() {
+            return Err(StoreError::Corrupt(format!("finished game {} has no results", game.id)));
+        }
+    }
+    Ok(())
+}
+
 /// A clock's milliseconds as stored.
 fn ms_to_sql(ms: u64) -> Result<i64, StoreError> {
     i64::try_from(ms).map_err(|_| StoreError::Other(format!("{ms} ms is too long to store")))
@@ -856,6 +877,40 @@ mod tests {
         let back = from_micros(micros(at)).expect("in range");
         assert_eq!(micros(back), 1_700_000_000_123_456);
         assert!(matches!(from_micros(i64::MAX), Err(StoreError::Corrupt(_))));
+    }
+
+    #[test]
+    fn results_go_to_their_games_in_seat_order_and_a_game_without_is_corrupt() {
+        let result = |table: TableId, seat: u8| {
+            let seat = Seat(seat);
+            let player = GamePlayer { seat, id: PlayerId(Uuid::new_v4()), name: format!("p{seat}"), bot: false };
+            let score = ScoreBreakdown { seat, total: 0, contracts: 0, trophies: 0, suit_bonus: 0, star: 0 };
+            Ok((table, SeatResult { player, score, place: 1, winner: true, bot_actions: 0 }))
+        };
+        let game = |id: TableId| GameSummary {
+            id,
+            started_at: OffsetDateTime::UNIX_EPOCH,
+            finished_at: OffsetDateTime::UNIX_EPOCH,
+            ended_by: EndReason::Market,
+            results: Vec::new(),
+        };
+        let (a, b, c) = (TableId(Uuid::new_v4()), TableId(Uuid::new_v4()), TableId(Uuid::new_v4()));
+        let seats = |games: &[GameSummary]| -> Vec<Vec<u8>> {
+            games.iter().map(|g| g.results.iter().map(|r| r.player.seat.0).collect()).collect()
+        };
+
+        let mut games = vec![game(b), game(a)];
+        attach_results(&mut games, [result(a, 0), result(a, 1), result(b, 0), result(b, 1), result(b, 2)])
+            .expect("every game has results");
+        assert_eq!(seats(&games), [vec![0, 1, 2], vec![0, 1]]);
+
+        let mut games = vec![game(a), game(c)];
+        let missing = attach_results(&mut games, [result(a, 0), result(a, 1)]);
+        assert!(matches!(missing, Err(StoreError::Corrupt(ref m)) if m.contains(&c.to_string())), "{missing:?}");
+
+        let mut games = vec![game(a)];
+        let unreadable = attach_results(&mut games, [result(a, 0), Err(StoreError::Corrupt("bad row".into()))]);
+        assert!(matches!(unreadable, Err(StoreError::Corrupt(ref m)) if m == "bad row"), "{unreadable:?}");
     }
 
     #[test]

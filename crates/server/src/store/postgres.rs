@@ -493,20 +493,11 @@ impl PgStore {
             return Ok(games);
         }
         let ids: Vec<Uuid> = games.iter().map(|g| g.id.0).collect();
-        let mut by_game: HashMap<TableId, Vec<SeatResult>> = HashMap::with_capacity(games.len());
         let sql = format!(
             "SELECT {RESULT_COLUMNS} FROM results r WHERE r.table_id = ANY($1::uuid[]) ORDER BY r.table_id, r.seat"
         );
-        for row in sqlx::query(&sql).bind(ids).fetch_all(&self.pool).await? {
-            let (table, result) = seat_result(&row)?;
-            by_game.entry(table).or_default().push(result);
-        }
-        for game in &mut games {
-            game.results = by_game.remove(&game.id).unwrap_or_default();
-            if game.results.is_empty() {
-                return Err(StoreError::Corrupt(format!("finished game {} has no results", game.id)));
-            }
-        }
+        let rows = sqlx::query(&sql).bind(ids).fetch_all(&self.pool).await?;
+        super::attach_results(&mut games, rows.iter().map(seat_result))?;
         Ok(games)
     }
 

@@ -5,7 +5,7 @@
 //! Unix epoch, JSON TEXT. A batch of writes is one transaction (one commit, one sync of the file),
 //! with a statement per row.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -363,22 +363,13 @@ impl SqliteStore {
         }
         let ids: Vec<String> = games.iter().map(|g| id_text(g.id.0)).collect();
         let ids = serde_json::to_string(&ids).map_err(|e| StoreError::Other(e.to_string()))?;
-        let mut by_game: HashMap<TableId, Vec<SeatResult>> = HashMap::with_capacity(games.len());
         let sql = format!(
             "SELECT {RESULT_COLUMNS} FROM results r
              WHERE r.table_id IN (SELECT value FROM json_each(?1))
              ORDER BY r.table_id, r.seat"
         );
-        for row in sqlx::query(&sql).bind(ids).fetch_all(&self.pool).await? {
-            let (table, result) = seat_result(&row)?;
-            by_game.entry(table).or_default().push(result);
-        }
-        for game in &mut games {
-            game.results = by_game.remove(&game.id).unwrap_or_default();
-            if game.results.is_empty() {
-                return Err(StoreError::Corrupt(format!("finished game {} has no results", game.id)));
-            }
-        }
+        let rows = sqlx::query(&sql).bind(ids).fetch_all(&self.pool).await?;
+        super::attach_results(&mut games, rows.iter().map(seat_result))?;
         Ok(games)
     }
 
