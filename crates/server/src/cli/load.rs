@@ -394,7 +394,7 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
     let seconds = aggregate.window_seconds.max(1e-9);
     let (actions_per_second, frames_per_second) =
         (window.counts.actions as f64 / seconds, window.counts.frames() as f64 / seconds);
-    let cores = cpu.cores().unwrap_or_default();
+    let cores = cpu.cores();
     let cpu_use = |cores: f64| CpuUse::at_rates(cores, actions_per_second, frames_per_second);
     let report = LoadReport {
         mode: mode.to_owned(),
@@ -419,9 +419,9 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
         server_rss_before: rss_before,
         server_rss_at_peak: rss_at_peak,
         server_bytes_per_connection: per_connection(rss_at_peak, rss_before, aggregate.peak_connections),
-        server_cpu: cores.servers.map(cpu_use),
-        load_cpu: cpu.cores().map(|cores| cpu_use(cores.load)),
-        database_cpu: cores.database.map(cpu_use),
+        server_cpu: cores.and_then(|cores| cores.servers).map(cpu_use),
+        load_cpu: cores.map(|cores| cpu_use(cores.load)),
+        database_cpu: cores.and_then(|cores| cores.database).map(cpu_use),
     };
     print_report(&report, !pids.is_empty());
     if let Some(path) = &args.json {

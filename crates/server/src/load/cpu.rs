@@ -11,7 +11,12 @@ use serde::Serialize;
 /// CPU seconds (user and system) that the processes `pids` have used so far. A process that is gone
 /// counts nothing.
 pub fn cpu_seconds(pids: &[u32]) -> f64 {
-    pids.iter().filter_map(|&pid| procfs::process::Process::new(pid as i32).ok()).map(|p| seconds_of(&p)).sum()
+    pids.iter().filter_map(|&pid| process(pid)).map(|p| seconds_of(&p)).sum()
+}
+
+/// Process `pid` in `/proc`, if it is there.
+pub(super) fn process(pid: u32) -> Option<procfs::process::Process> {
+    procfs::process::Process::new(i32::try_from(pid).ok()?).ok()
 }
 
 /// CPU seconds that every process named `command` (its `comm`, as `ps -o comm` shows it) has used so
@@ -60,7 +65,7 @@ pub struct CpuWatch {
 }
 
 /// The cores each group used in a window: servers, load generator, database.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cores {
     /// The servers' processes (none given: `None`).
     pub servers: Option<f64>,

@@ -418,9 +418,7 @@ pub fn raise_open_files_limit() -> std::io::Result<u64> {
 
 /// The resident memory of process `pid`, in bytes, from `/proc/PID/status` (Linux).
 pub fn resident_bytes(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    let kib = cpu::process(pid)?.status().ok()?.vmrss?;
     Some(kib * 1024)
 }
 
