@@ -266,15 +266,7 @@ static NUMBER_TAKES: [u8; 4096] = {
     let mut table = [0u8; 4096];
     let mut key = 0;
     while key < 4096 {
-        let (mut m, mut d2, mut d3) = (0, 0, 0);
-        let mut kind = 0;
-        while kind < 4 {
-            let count = (key >> (3 * kind)) & 7;
-            m += (count >= 1) as usize;
-            d2 += (count >= 2) as usize;
-            d3 += (count >= 3) as usize;
-            kind += 1;
-        }
+        let (m, d2, d3) = group_kinds(key, 4, 3);
         table[key] = (m + group_takes(m, d2, d3) - d2 - d3) as u8;
         key += 1;
     }
@@ -287,20 +279,27 @@ static SUIT_GROUPS: [u8; 1024] = {
     let mut table = [0u8; 1024];
     let mut key = 0;
     while key < 1024 {
-        let (mut m, mut d2, mut d3) = (0, 0, 0);
-        let mut kind = 0;
-        while kind < 5 {
-            let count = (key >> (2 * kind)) & 3;
-            m += (count >= 1) as usize;
-            d2 += (count >= 2) as usize;
-            d3 += (count >= 3) as usize;
-            kind += 1;
-        }
+        let (m, d2, d3) = group_kinds(key, 5, 2);
         table[key] = group_takes(m, d2, d3) as u8;
         key += 1;
     }
     table
 };
+
+/// For a group key of `kinds` counts of `bits` bits each: how many kinds it holds at all, twice or
+/// more and three times or more (the `m`, `d2` and `d3` of [`group_takes`]).
+const fn group_kinds(key: usize, kinds: usize, bits: usize) -> (usize, usize, usize) {
+    let (mut m, mut d2, mut d3) = (0, 0, 0);
+    let mut kind = 0;
+    while kind < kinds {
+        let count = (key >> (bits * kind)) & ((1 << bits) - 1);
+        m += (count >= 1) as usize;
+        d2 += (count >= 2) as usize;
+        d3 += (count >= 3) as usize;
+        kind += 1;
+    }
+    (m, d2, d3)
+}
 
 /// The take at position `at` of the list [`legal_takes`] makes, found by walking that list's order
 /// and skipping each pair's triples by counting them.
