@@ -66,8 +66,17 @@ fn plans() -> impl Strategy<Value = Plan> {
 }
 
 /// No regression files: the crate's source tree belongs to its authors, and a failure prints its plan.
+///
+/// `ROMIRAMI_PROPTEST_FACTOR=N` in the environment runs every property N times as many cases, for a
+/// soak run (`ROMIRAMI_PROPTEST_FACTOR=20 cargo test --release -p romirami-engine properties`).
 fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig { cases, failure_persistence: None, max_shrink_iters: 64, ..ProptestConfig::default() }
+    let factor = std::env::var("ROMIRAMI_PROPTEST_FACTOR").ok().and_then(|f| f.parse::<u32>().ok()).unwrap_or(1);
+    ProptestConfig {
+        cases: cases.saturating_mul(factor.max(1)),
+        failure_persistence: None,
+        max_shrink_iters: 64,
+        ..ProptestConfig::default()
+    }
 }
 
 /// Picks legal actions at random, from its own seeded generator.
