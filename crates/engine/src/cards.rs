@@ -71,22 +71,41 @@ pub const CARD_KINDS: usize = 20;
 ///
 /// Written as its record code, e.g. `3he` for the 3 of hearts.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Card(u8);
+pub struct Card(Kind);
+
+/// A card's index (see [`Card::index`]) as an enum of its 20 values, so that the values above 19 are
+/// free for `Option<Card>` to mean `None`: an optional card is one byte, and a market of them is
+/// compared and keyed as bytes.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+#[rustfmt::skip]
+enum Kind {
+    K0, K1, K2, K3, K4, K5, K6, K7, K8, K9, K10, K11, K12, K13, K14, K15, K16, K17, K18, K19,
+}
+
+const _: () = assert!(std::mem::size_of::<Option<Card>>() == 1, "an optional card is one byte");
+
+/// Every [`Kind`], by index.
+#[rustfmt::skip]
+const KINDS: [Kind; CARD_KINDS] = {
+    use Kind::*;
+    [K0, K1, K2, K3, K4, K5, K6, K7, K8, K9, K10, K11, K12, K13, K14, K15, K16, K17, K18, K19]
+};
 
 impl Card {
     /// The card of `number` (1 to 5) and `suit`, or `None` when the number is out of range.
     pub const fn new(number: u8, suit: Suit) -> Option<Card> {
-        if number >= 1 && number <= 5 { Some(Card((number - 1) * 4 + suit as u8)) } else { None }
+        if number >= 1 && number <= 5 { Some(Card(KINDS[((number - 1) * 4 + suit as u8) as usize])) } else { None }
     }
 
     /// The card's number, 1 to 5.
     pub const fn number(self) -> u8 {
-        self.0 / 4 + 1
+        self.0 as u8 / 4 + 1
     }
 
     /// The card's suit.
     pub const fn suit(self) -> Suit {
-        Suit::from_index((self.0 % 4) as usize)
+        Suit::from_index((self.0 as u8 % 4) as usize)
     }
 
     /// The card's index among the [`CARD_KINDS`] kinds: numbers ascending, suits in code order within a number.
@@ -99,8 +118,7 @@ impl Card {
     /// # Panics
     /// When `index` is not below [`CARD_KINDS`].
     pub const fn from_index(index: usize) -> Card {
-        assert!(index < CARD_KINDS);
-        Card(index as u8)
+        Card(KINDS[index])
     }
 
     /// How many copies of this card the deck holds (§1.1): 4 of the 1s and 5s, 5 of the others.
@@ -345,7 +363,7 @@ impl Cards {
             }
             let field = rest.trailing_zeros() / 3;
             rest -= 1 << (3 * field);
-            Some(Card(field as u8))
+            Some(Card::from_index(field as usize))
         })
     }
 

@@ -7,6 +7,7 @@
 //! holds enough cards for with five mask lookups, one per number.
 
 use std::fmt;
+use std::num::NonZeroU8;
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -96,9 +97,12 @@ impl Contract {
     }
 }
 
-/// A contract card's row number in the table of §1.2, 1 to 36.
+/// A contract card's row number in the table of §1.2, 1 to 36. Never 0, so that an
+/// `Option<ContractId>` is one byte (0 for `None`) and a market of them is keyed as bytes.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ContractId(u8);
+pub struct ContractId(NonZeroU8);
+
+const _: () = assert!(std::mem::size_of::<Option<ContractId>>() == 1, "an optional contract is one byte");
 
 /// How many contract cards there are.
 pub const CONTRACT_COUNT: usize = 36;
@@ -106,22 +110,25 @@ pub const CONTRACT_COUNT: usize = 36;
 impl ContractId {
     /// The contract with row number `number`, or `None` outside 1 to 36.
     pub const fn new(number: u8) -> Option<ContractId> {
-        if number >= 1 && number as usize <= CONTRACT_COUNT { Some(ContractId(number)) } else { None }
+        match NonZeroU8::new(number) {
+            Some(number) if number.get() as usize <= CONTRACT_COUNT => Some(ContractId(number)),
+            _ => None,
+        }
     }
 
     /// The row number, 1 to 36.
     pub const fn number(self) -> u8 {
-        self.0
+        self.0.get()
     }
 
     /// Zero-based position, 0 to 35.
     pub const fn index(self) -> usize {
-        self.0 as usize - 1
+        self.0.get() as usize - 1
     }
 
     /// All 36 contracts in row order.
     pub fn all() -> impl DoubleEndedIterator<Item = ContractId> + ExactSizeIterator {
-        (1..=CONTRACT_COUNT as u8).map(ContractId)
+        (1..=CONTRACT_COUNT as u8).map(|number| ContractId::new(number).expect("rows 1 to 36"))
     }
 
     /// The printed card.
@@ -175,7 +182,7 @@ impl fmt::Debug for ContractId {
 
 impl Serialize for ContractId {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_u8(self.0)
+        serializer.serialize_u8(self.number())
     }
 }
 
@@ -358,7 +365,7 @@ static TABLE: LazyLock<Vec<TableEntry>> = LazyLock::new(|| {
             });
             assert!(kind < STAR_KINDS as usize, "fitting_kinds has 32 bits for each Star case");
             TableEntry {
-                contract: Contract { id: ContractId(number), score, suit, requirements },
+                contract: Contract { id: ContractId::new(number).expect("rows 1 to 36"), score, suit, requirements },
                 kind: kind as u32,
                 first_of_kind: known.is_none(),
                 indexes: [PatternIndex::new(&patterns), PatternIndex::new(&star_patterns)],

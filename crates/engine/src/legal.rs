@@ -709,22 +709,19 @@ fn market_fill_kinds(market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> u6
     market.iter().flatten().fold(0, |kinds, &contract| kinds | ((1 | 1 << 32) << fill_indexes(contract).1))
 }
 
-/// The number market as one number, a byte per slot (0 for an empty one, the card's index plus one
-/// otherwise): equal exactly when the markets are, compared with one comparison instead of slot by slot.
+/// The number market as one number, a byte per slot (the card's index, or [`CARD_KINDS`] for an empty
+/// slot): equal exactly when the markets are, compared with one comparison instead of slot by slot.
+/// Those bytes are how an `Option<Card>` is stored, so this is a load.
 fn market_key(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> u64 {
-    market
-        .iter()
-        .enumerate()
-        .fold(0, |key, (slot, card)| key | card.map_or(0, |card| card.index() as u64 + 1) << (8 * slot))
+    let bytes = market.map(|card| card.map_or(CARD_KINDS as u8, |card| card.index() as u8));
+    u64::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], 0, 0])
 }
 
 /// The contract market as one number, a byte per slot (0 for an empty one, the contract's number
-/// otherwise), as [`market_key`] does for the number market.
+/// otherwise), as [`market_key`] does for the number market: the bytes an `Option<ContractId>` is
+/// stored as.
 fn contract_market_key(market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> u64 {
-    market
-        .iter()
-        .enumerate()
-        .fold(0, |key, (slot, contract)| key | u64::from(contract.map_or(0, ContractId::number)) << (8 * slot))
+    u64::from(u32::from_le_bytes(market.map(|contract| contract.map_or(0, ContractId::number))))
 }
 
 /// What the random player keeps from one step to the next so as not to work out twice what a
