@@ -273,15 +273,6 @@ impl Cards {
         true
     }
 
-    /// Removes one copy of `card` when there is one, like [`Cards::remove`], without branching on it;
-    /// returns whether there was one.
-    #[inline]
-    pub(crate) fn take_one(&mut self, card: Card) -> bool {
-        let held = (self.packed >> Cards::shift(card)) & 7 != 0;
-        self.packed -= u64::from(held) << Cards::shift(card);
-        held
-    }
-
     /// Adds every card of `other`. The two must not count more than 7 copies of a kind together, which
     /// holds for any two piles of one deck.
     pub fn add_all(&mut self, other: &Cards) {
@@ -477,11 +468,6 @@ mod tests {
             let (ca, cb): (Cards, Cards) = (a.iter().collect(), b.iter().collect());
             let count = |list: &[Card], card: Card| list.iter().filter(|&&c| c == card).count().min(7) as u8;
             assert_eq!(ca.len(), Card::all().map(|c| usize::from(count(&a, c))).sum::<usize>());
-            for card in Card::all() {
-                let (mut removed, mut taken) = (ca, ca);
-                assert_eq!(taken.take_one(card), removed.remove(card));
-                assert_eq!(taken, removed);
-            }
             let contains = Card::all().all(|c| count(&a, c) >= count(&b, c));
             assert_eq!(ca.contains(&cb), contains, "{a:?} {b:?}");
             for suit in Suit::ALL {

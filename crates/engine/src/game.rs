@@ -541,12 +541,21 @@ impl Game {
     /// §3 step 1.
     fn take(&mut self, seat: Seat, cards: Cards) {
         let market_before = self.number_market;
-        // The first slots that hold each card taken are emptied.
-        let mut left = cards;
-        for slot in &mut self.number_market {
-            // Without a branch on the cards: which slots go is as random as the take.
-            let taken = slot.is_some_and(|card| left.take_one(card));
-            *slot = slot.filter(|_| !taken);
+        // The first slots that hold each card taken are emptied. Each card's slot is the lowest byte
+        // of the market's key equal to its index, found for all six slots at once (a byte-wise
+        // comparison), and its byte is then marked so that a second copy finds the next slot.
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        let mut bytes = crate::legal::market_key(&self.number_market) | 0xffff << 48;
+        for card in cards.iter() {
+            let differ = bytes ^ (ONES * card.index() as u64);
+            // The lowest byte of `differ` that is zero has the lowest bit set here (a borrow can only
+            // mark bytes above a zero one).
+            let equal = differ.wrapping_sub(ONES) & !differ & (ONES << 7);
+            let slot = (equal.trailing_zeros() / 8) as usize;
+            bytes |= 0xff << (8 * slot % 64);
+            if let Some(slot) = self.number_market.get_mut(slot) {
+                *slot = None;
+            }
         }
         self.seats[seat.index()].hand.add_all(&cards);
         self.undo.push(Undo::Take { cards, market_before });

@@ -208,10 +208,10 @@ const fn group_takes(m: usize, d2: usize, d3: usize) -> usize {
 /// the count; a suit's five kinds, gathered two bits each into a 10-bit key, give the suit's share
 /// from [`SUIT_GROUPS`].
 fn market_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> (MarketKinds, usize) {
-    let mut cards = 0u64;
-    for card in market.iter().flatten() {
-        cards += 1 << (3 * card.index());
-    }
+    // An empty slot counts at bit 60, above the 20 three-bit fields (six of them cannot carry out of
+    // the word), and is masked off: no branch on which slots are empty.
+    let cards = market.iter().fold(0u64, |cards, slot| cards + (1 << (3 * slot.map_or(CARD_KINDS, Card::index))))
+        & ((1 << (3 * CARD_KINDS)) - 1);
     // Counts of 4 or more (the top bit of a field) become 3.
     const BIT0: u64 = 0o1111_1111_1111_1111_1111;
     let four_or_more = (cards >> 2) & BIT0;
@@ -712,7 +712,7 @@ fn market_fill_kinds(market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> u6
 /// The number market as one number, a byte per slot (the card's index, or [`CARD_KINDS`] for an empty
 /// slot): equal exactly when the markets are, compared with one comparison instead of slot by slot.
 /// Those bytes are how an `Option<Card>` is stored, so this is a load.
-fn market_key(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> u64 {
+pub(crate) fn market_key(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> u64 {
     let bytes = market.map(|card| card.map_or(CARD_KINDS as u8, |card| card.index() as u8));
     u64::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], 0, 0])
 }

@@ -514,6 +514,8 @@ fn s3_1_take_one_to_three_cards_that_are_in_the_market() {
     refuse(&mut game, S0, take(&["3ch"]), "not_in_market", "§3 step 1");
     act(&mut game, S0, take(&["2ch", "2ch", "2di"]));
     assert_eq!(market_cards(&game), cards(&["2he", "2cl", "5he"]));
+    let slots = [None, None, Some(card("2he")), Some(card("2cl")), None, Some(card("5he"))];
+    assert_eq!(game.number_market, slots, "each card taken leaves the first slot that holds it");
     assert_eq!(game.seats[0].hand, cards(&["3ch", "3ch", "3ch", "2ch", "2ch", "2di"]));
 }
 
