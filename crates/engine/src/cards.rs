@@ -273,6 +273,19 @@ impl Cards {
         true
     }
 
+    /// Adds `counts[s]` cards of number `number_index + 1` in each suit `s` (code order), as
+    /// [`Cards::add_n`] for each of the four. The same limit of 7 copies a kind holds.
+    pub(crate) fn add_number_group(&mut self, number_index: usize, counts: [u8; 4]) {
+        let group = counts.iter().rev().fold(0u64, |group, &n| group << 3 | u64::from(n));
+        debug_assert!(
+            counts
+                .iter()
+                .enumerate()
+                .all(|(s, &n)| self.count(Card::from_index(number_index * 4 + s)) + n <= MAX_COPIES)
+        );
+        self.packed += group << (12 * number_index);
+    }
+
     /// Adds every card of `other`. The two must not count more than 7 copies of a kind together, which
     /// holds for any two piles of one deck.
     pub fn add_all(&mut self, other: &Cards) {

@@ -637,17 +637,17 @@ impl Game {
                     at -= ways;
                     continue;
                 }
-                // Decode `at` as `Fill` lists: the lowest number varies slowest.
+                // Decode `at` as `Fill` lists: the lowest number varies slowest, so the highest number's
+                // split is the remainder by its count of ways, and so on down (one division a number;
+                // `at` is below `ways`, a count of hand cards' subsets, far below 2^32).
                 let mut cards = Cards::EMPTY;
-                let mut rest = ways;
-                for k in (0..5).filter(|&k| pattern[k] > 0) {
-                    rest /= usize::from(splits[k][usize::from(pattern[k])]);
-                    let nth = at / rest;
-                    at -= nth * rest;
+                let mut rest = at as u32;
+                for k in (0..5).rev().filter(|&k| pattern[k] > 0) {
+                    let count = u32::from(splits[k][usize::from(pattern[k])]);
+                    let nth = (rest % count) as usize;
+                    rest /= count;
                     let split = nth_split(table, hand.number_group(k), pattern[k], nth);
-                    for (suit, n) in split.into_iter().enumerate() {
-                        cards.add_n(Card::from_index(k * 4 + suit), n);
-                    }
+                    cards.add_number_group(k, split);
                 }
                 return Some(Action::Complete { contract: fit.contract, cards, star: fit.star });
             }
