@@ -359,6 +359,12 @@ impl Cards {
 
     /// Every card, one item per copy, in index order.
     pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
+        self.indexes().map(Card::from_index)
+    }
+
+    /// The [`Card::index`] of every card, one item per copy, in index order: [`Cards::iter`] for loops
+    /// that want the index.
+    pub(crate) fn indexes(&self) -> impl Iterator<Item = usize> + use<> {
         // One copy off the lowest kind held at each step.
         let mut rest = self.packed;
         std::iter::from_fn(move || {
@@ -367,7 +373,7 @@ impl Cards {
             }
             let field = rest.trailing_zeros() / 3;
             rest -= 1 << (3 * field);
-            Some(Card::from_index(field as usize))
+            Some(field as usize)
         })
     }
 

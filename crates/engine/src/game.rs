@@ -546,8 +546,8 @@ impl Game {
         // comparison), and its byte is then marked so that a second copy finds the next slot.
         const ONES: u64 = 0x0101_0101_0101_0101;
         let mut bytes = crate::legal::market_key(&self.number_market) | 0xffff << 48;
-        for card in cards.iter() {
-            let differ = bytes ^ (ONES * card.index() as u64);
+        for index in cards.indexes() {
+            let differ = bytes ^ (ONES * index as u64);
             // The lowest byte of `differ` that is zero has the lowest bit set here (a borrow can only
             // mark bytes above a zero one).
             let equal = differ.wrapping_sub(ONES) & !differ & (ONES << 7);

@@ -733,15 +733,31 @@ fn contract_market_key(market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS]) -> 
 ///
 /// Each entry is kept with everything its answer depends on, and used only when all of it is equal,
 /// so the answers are the ones worked out afresh (a test plays games with and without the memo).
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub(crate) struct StepMemo {
     /// A key of the market (see [`market_key`]), its kinds and its take count.
     takes: Option<(u64, MarketKinds, usize)>,
     /// A key of the contract market (see [`contract_market_key`]) and its fill kinds.
     market_kinds: Option<(u64, u64)>,
-    fits: [Option<Fits>; FITS_KEPT],
+    /// The key of each entry of `fits` ([`FitsKey::NONE`] for none yet), apart from the entries so
+    /// that looking for a key reads one cache line.
+    fit_keys: [FitsKey; FITS_KEPT],
+    fits: [Fits; FITS_KEPT],
     /// The entry of `fits` to replace next: the oldest.
     oldest: usize,
+}
+
+impl Default for StepMemo {
+    fn default() -> StepMemo {
+        let none = Fits { fits: [None; 2 * CONTRACT_MARKET_SLOTS], found: 0, completions: 0 };
+        StepMemo {
+            takes: None,
+            market_kinds: None,
+            fit_keys: [FitsKey::NONE; FITS_KEPT],
+            fits: [none; FITS_KEPT],
+            oldest: 0,
+        }
+    }
 }
 
 /// How many hands [`StepMemo`] keeps the fitting contracts of: a take-back goes back over the
@@ -786,26 +802,21 @@ impl StepMemo {
     /// The fits for `key`, kept or filled in by `work_out` (from none).
     fn fits(&mut self, key: FitsKey, work_out: impl FnOnce(&mut Fits)) -> &Fits {
         // Which entries hold the key, one bit each, looked at all at once.
-        let held =
-            self.fits.iter().enumerate().fold(0u32, |held, (at, fits)| {
-                held | u32::from(fits.as_ref().is_some_and(|fits| fits.key == key)) << at
-            });
+        let held = self.fit_keys.iter().enumerate().fold(0u32, |held, (at, kept)| held | u32::from(*kept == key) << at);
         let at = match held {
             0 => {
                 let at = self.oldest;
                 self.oldest = (at + 1) % FITS_KEPT;
-                let fits = self.fits[at].insert(Fits {
-                    key,
-                    fits: [None; 2 * CONTRACT_MARKET_SLOTS],
-                    found: 0,
-                    completions: 0,
-                });
+                self.fit_keys[at] = key;
+                let fits = &mut self.fits[at];
+                fits.found = 0;
+                fits.completions = 0;
                 work_out(fits);
                 at
             }
             _ => held.trailing_zeros() as usize,
         };
-        self.fits[at].as_ref().expect("found or just worked out")
+        &self.fits[at]
     }
 }
 
@@ -818,6 +829,9 @@ struct FitsKey {
 }
 
 impl FitsKey {
+    /// A key no hand has: a contract market key has 32 bits and the Star's bit.
+    const NONE: FitsKey = FitsKey { hand: Cards::EMPTY, market: u64::MAX };
+
     fn new(hand: Cards, market: &[Option<ContractId>; CONTRACT_MARKET_SLOTS], star_used: bool) -> FitsKey {
         FitsKey { hand, market: contract_market_key(market) | u64::from(star_used) << 63 }
     }
@@ -827,7 +841,7 @@ impl FitsKey {
 /// they give together.
 #[derive(Clone, Copy)]
 struct Fits {
-    key: FitsKey,
+    /// The first `found` entries are the fits; the others are left from an earlier hand.
     fits: [Option<Fit>; 2 * CONTRACT_MARKET_SLOTS],
     found: usize,
     completions: usize,
