@@ -551,6 +551,7 @@ impl Game {
             // The lowest byte of `differ` that is zero has the lowest bit set here (a borrow can only
             // mark bytes above a zero one).
             let equal = differ.wrapping_sub(ONES) & !differ & (ONES << 7);
+            debug_assert!(equal != 0, "a listed take's cards are all in the market");
             let slot = (equal.trailing_zeros() / 8) as usize;
             bytes |= 0xff << (8 * slot % 64);
             if let Some(slot) = self.number_market.get_mut(slot) {
