@@ -560,11 +560,14 @@ impl Game {
     /// or `None` when `seat` has none. It gives exactly what indexing the list would, but it counts
     /// the takes (from the market's kinds) and the completions (per number pattern, a product of small
     /// counts) and builds only the one picked, instead of listing them all: the random player's hot path.
+    ///
+    /// Without `take_backs`, the list is the same without [`Action::TakeBack`] (the game's moves only).
     pub(crate) fn legal_action_at(
         &self,
         seat: Seat,
         buffer: &mut Vec<Action>,
         memo: &mut StepMemo,
+        take_backs: bool,
         pick: impl FnOnce(usize) -> usize,
     ) -> Option<Action> {
         let Phase::Playing { seat: to_act, step } = self.phase else { return None };
@@ -590,7 +593,7 @@ impl Game {
                 return (!buffer.is_empty()).then(|| buffer[pick(buffer.len())]);
             }
         }
-        let take_back = usize::from(self.can_take_back());
+        let take_back = usize::from(take_backs && self.can_take_back());
         let state = &self.seats[seat.index()];
         // The kinds that fit with the Star count while it is still there to use.
         let mut kinds = fitting_kinds_of(&state.hand) & if state.star_used { 0xffff_ffff } else { u64::MAX };
@@ -1047,31 +1050,36 @@ mod tests {
             let mut game = Game::new(2 + (seed % 3) as usize, seed).expect("2 to 4 players");
             let mut player = RandomPlayer::new(seed);
             let mut buffer = Vec::new();
-            let mut memo = StepMemo::default();
+            let mut memos = [StepMemo::default(), StepMemo::default()];
             while let Some(seat) = game.to_act() {
-                let listed = game.legal_actions(seat);
-                for (index, action) in listed.iter().enumerate() {
-                    let mut asked = None;
-                    let at = game.legal_action_at(seat, &mut buffer, &mut StepMemo::default(), |count| {
-                        asked = Some(count);
-                        index
-                    });
-                    assert_eq!(asked, Some(listed.len()), "the count is the list's length");
-                    assert_eq!(at, Some(*action));
-                    // The memo kept over the whole game, as the random player keeps it, gives the same.
-                    let kept = game.legal_action_at(seat, &mut buffer, &mut memo, |count| {
-                        assert_eq!(count, listed.len());
-                        index
-                    });
-                    assert_eq!(kept, Some(*action));
-                    checked += 1;
+                let every = game.legal_actions(seat);
+                let moves: Vec<Action> = every.iter().copied().filter(|action| *action != Action::TakeBack).collect();
+                for (take_backs, listed) in [(true, &every), (false, &moves)] {
+                    let memo = &mut memos[usize::from(take_backs)];
+                    for (index, action) in listed.iter().enumerate() {
+                        let mut asked = None;
+                        let at =
+                            game.legal_action_at(seat, &mut buffer, &mut StepMemo::default(), take_backs, |count| {
+                                asked = Some(count);
+                                index
+                            });
+                        assert_eq!(asked, Some(listed.len()), "the count is the list's length");
+                        assert_eq!(at, Some(*action));
+                        // The memo kept over the whole game, as the random player keeps it, gives the same.
+                        let kept = game.legal_action_at(seat, &mut buffer, memo, take_backs, |count| {
+                            assert_eq!(count, listed.len());
+                            index
+                        });
+                        assert_eq!(kept, Some(*action));
+                        checked += 1;
+                    }
+                    let other = Seat((seat.0 + 1) % game.players() as u8);
+                    assert_eq!(game.legal_action_at(other, &mut buffer, memo, take_backs, |_| 0), None);
                 }
-                let other = Seat((seat.0 + 1) % game.players() as u8);
-                assert_eq!(game.legal_action_at(other, &mut buffer, &mut memo, |_| 0), None);
                 let action = player.choose(&game).expect("the game goes on");
                 game.apply(seat, &action).expect("chosen actions are legal");
             }
         }
-        assert!(checked > 10_000, "{checked}");
+        assert!(checked > 20_000, "{checked}");
     }
 }
