@@ -2,14 +2,19 @@
 //!
 //! `cargo bench -p romirami-engine --bench games` (pin it to one core with `taskset -c 0` for the
 //! per-core figure). Each iteration deals a game again ([`Game::redeal`]) from a fresh seed and plays it to its end with
-//! uniformly random legal actions ([`RandomPlayer`]).
+//! uniformly random legal actions ([`RandomPlayer`]): every legal action in `complete_random_game` and
+//! `random_game_actions`, every one but taking back (§7) in `complete_random_game_without_take_backs`.
+//!
+//! A third group, `replayed_random_game`, gives the rules' share of that work: it replays complete random
+//! games whose actions were chosen beforehand through the public, checked [`Game::apply`], as the server
+//! applies a player's move and as `romirami verify` replays a record, with no choosing at all.
 
 #![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
 
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use romirami_engine::{Game, RandomPlayer};
+use romirami_engine::{Action, Game, RandomPlayer, Seat};
 
 /// Average actions per complete game for `players`, over a fixed sample, so that the action-rate
 /// figure can be given as a throughput.
@@ -26,14 +31,20 @@ fn actions_per_game(players: usize) -> u64 {
 }
 
 /// Plays complete random games for 2, 3 and 4 players, one game per iteration, with the throughput
-/// of each counted by `per_game(players)` elements.
-fn random_games(c: &mut Criterion, name: &str, first_seed: u64, per_game: impl Fn(usize) -> u64) {
+/// of each counted by `per_game(players)` elements, by players that `new_player` makes from a seed.
+fn random_games(
+    c: &mut Criterion,
+    name: &str,
+    first_seed: u64,
+    new_player: fn(u64) -> RandomPlayer,
+    per_game: impl Fn(usize) -> u64,
+) {
     let mut group = c.benchmark_group(name);
     for players in [2, 3, 4] {
         group.throughput(Throughput::Elements(per_game(players)));
         group.bench_with_input(BenchmarkId::new("players", players), &players, |b, &players| {
             let mut seed = first_seed;
-            let mut player = RandomPlayer::new(first_seed ^ 7);
+            let mut player = new_player(first_seed ^ 7);
             // One game dealt again for each seed, as a simulation would: `Game::redeal` reuses its memory.
             let mut game = Game::new(players, seed).expect("valid player count");
             b.iter(|| {
@@ -46,15 +57,60 @@ fn random_games(c: &mut Criterion, name: &str, first_seed: u64, per_game: impl F
     group.finish();
 }
 
-/// Complete games per second.
+/// Complete games per second, every legal action a choice (take-backs included).
 fn complete_games(c: &mut Criterion) {
-    random_games(c, "complete_random_game", 0, |_| 1);
+    random_games(c, "complete_random_game", 0, RandomPlayer::new, |_| 1);
 }
 
-/// Actions per second, over the same kind of games.
+/// Complete games per second, the game's moves the only choices (no take-backs).
+fn complete_games_without_take_backs(c: &mut Criterion) {
+    random_games(c, "complete_random_game_without_take_backs", 0, RandomPlayer::without_take_backs, |_| 1);
+}
+
+/// Actions per second, over the games of `complete_random_game`.
 fn actions(c: &mut Criterion) {
-    random_games(c, "random_game_actions", 1_000_000, actions_per_game);
+    random_games(c, "random_game_actions", 1_000_000, RandomPlayer::new, actions_per_game);
 }
 
-criterion_group!(benches, complete_games, actions);
+/// Games of `players` played beforehand by the random player: each game's seed and its actions in order.
+fn recorded_games(players: usize, games: u64) -> Vec<(u64, Vec<(Seat, Action)>)> {
+    let mut player = RandomPlayer::new(3);
+    (0..games)
+        .map(|seed| {
+            let mut game = Game::new(players, seed).expect("valid player count");
+            let mut actions = Vec::new();
+            while let (Some(seat), Some(action)) = (game.to_act(), player.choose(&game)) {
+                game.apply(seat, &action).expect("the random player's actions are legal");
+                actions.push((seat, action));
+            }
+            (seed, actions)
+        })
+        .collect()
+}
+
+/// Complete games per second when the actions are given: each iteration deals the next recorded game
+/// again and applies its actions, each one checked, to the end. The difference from
+/// `complete_random_game` is the random player's choosing.
+fn replayed_games(c: &mut Criterion) {
+    let mut group = c.benchmark_group("replayed_random_game");
+    for players in [2, 3, 4] {
+        let recorded = recorded_games(players, 1_000);
+        group.throughput(Throughput::Elements(1));
+        group.bench_with_input(BenchmarkId::new("players", players), &players, |b, &players| {
+            let mut next = recorded.iter().cycle();
+            let mut game = Game::new(players, 0).expect("valid player count");
+            b.iter(|| {
+                let (seed, actions) = next.next().expect("a cycle never ends");
+                game.redeal(players, *seed).expect("valid player count");
+                for (seat, action) in actions {
+                    black_box(game.apply(*seat, action).expect("a recorded action is legal"));
+                }
+                assert!(game.is_over(), "a recorded game ends with its last action");
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, complete_games, complete_games_without_take_backs, actions, replayed_games);
 criterion_main!(benches);

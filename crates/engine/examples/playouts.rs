@@ -1,7 +1,10 @@
 //! Plays complete random games as fast as it can and prints games per second: a quick check, and a
 //! target for profilers (`valgrind --tool=callgrind`, `perf record`).
 //!
-//! `cargo run --release -p romirami-engine --example playouts -- [GAMES] [PLAYERS]`
+//! `cargo run --release -p romirami-engine --example playouts -- [GAMES] [PLAYERS] [without-take-backs]`
+//!
+//! With `without-take-backs`, the player picks among the game's moves only
+//! ([`RandomPlayer::without_take_backs`]).
 
 use std::time::Instant;
 
@@ -11,7 +14,14 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20_000);
     let players: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(4);
-    let mut player = RandomPlayer::new(1);
+    let mut player = match args.next().as_deref() {
+        None => RandomPlayer::new(1),
+        Some("without-take-backs") => RandomPlayer::without_take_backs(1),
+        Some(other) => {
+            eprintln!("unknown choice of actions {other:?}: give `without-take-backs` or nothing");
+            std::process::exit(2);
+        }
+    };
     let start = Instant::now();
     let mut actions = 0;
     // One game dealt again for each seed: `Game::redeal` reuses its memory.
