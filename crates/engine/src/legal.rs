@@ -76,16 +76,26 @@ impl SubMultisets {
         let counts = hand.counts();
         let mut ways = [[0u32; SUB_MULTISET_SIZES]; CARD_KINDS + 1];
         ways[CARD_KINDS][0] = 1;
+        // The row above, kept in registers from one kind to the next rather than read back from `ways`
+        // just after it was written (a read that the element-wise writes cannot be forwarded to). The
+        // one way to take no card, `a0`, stays 1.
+        let [a0, mut a1, mut a2, mut a3] = ways[CARD_KINDS];
         for kind in (0..CARD_KINDS).rev() {
-            let (held, above) = (usize::from(counts[kind]), ways[kind + 1]);
-            let mut here = above;
+            let held = counts[kind];
             if held > 0 {
-                // here[j] = above[j] + ... + above[j - min(held, j)], from here[j - 1].
-                for j in 1..SUB_MULTISET_SIZES {
-                    here[j] = above[j] + here[j - 1] - if held < j { above[j - 1 - held] } else { 0 };
-                }
+                // here[j] = above[j] + ... + above[j - min(held, j)], from here[j - 1]: the term
+                // above[j - 1 - held] leaves the window when held < j.
+                let h1 = a1 + a0;
+                let h2 = a2 + h1 - if held == 1 { a0 } else { 0 };
+                let h3 = a3 + h2
+                    - match held {
+                        1 => a1,
+                        2 => a0,
+                        _ => 0,
+                    };
+                (a1, a2, a3) = (h1, h2, h3);
             }
-            ways[kind] = here;
+            ways[kind] = [a0, a1, a2, a3];
         }
         Some(SubMultisets { counts, size, ways })
     }
