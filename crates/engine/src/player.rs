@@ -23,7 +23,7 @@ impl RandomPlayer {
     /// A random player seeded with `seed`, picking among every distinct legal action, as indexing
     /// [`Game::legal_actions`] with a uniform index would.
     pub fn new(seed: u64) -> RandomPlayer {
-        RandomPlayer::with_take_backs(seed, true)
+        RandomPlayer::seeded(seed, true)
     }
 
     /// A random player seeded with `seed`, picking among every distinct legal action except
@@ -32,10 +32,10 @@ impl RandomPlayer {
     /// player plays the same kind of games as [`RandomPlayer::new`] without the actions that are
     /// undone: in a 4-player game about 125 actions instead of about 230.
     pub fn without_take_backs(seed: u64) -> RandomPlayer {
-        RandomPlayer::with_take_backs(seed, false)
+        RandomPlayer::seeded(seed, false)
     }
 
-    fn with_take_backs(seed: u64, take_backs: bool) -> RandomPlayer {
+    fn seeded(seed: u64, take_backs: bool) -> RandomPlayer {
         RandomPlayer {
             rng: GameRng::from_seed(seed),
             buffer: Vec::with_capacity(256),
@@ -46,9 +46,9 @@ impl RandomPlayer {
 
     /// A uniformly chosen legal action for the seat to act, or `None` when the game is over.
     ///
-    /// It picks the same action as indexing [`Game::legal_actions`] (without its take-back, for a
-    /// player [`RandomPlayer::without_take_backs`]) with a uniform index would, without listing every
-    /// completion of every contract.
+    /// It picks the same action as indexing [`Game::legal_actions`] with a uniform index would (the list
+    /// without its take-back, for a player made by [`RandomPlayer::without_take_backs`]), without
+    /// listing every completion of every contract.
     pub fn choose(&mut self, game: &Game) -> Option<Action> {
         let seat = game.to_act()?;
         let rng = &mut self.rng;
