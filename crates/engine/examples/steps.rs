@@ -1,0 +1,86 @@
+//! Where a random game's time goes by kind of step: plays complete random games of the game's
+//! moves (`RandomPlayer::without_take_backs`) and times each choice and each checked `apply` apart,
+//! by the kind of step and of action, and the deal of each game.
+//!
+//! `cargo run --release -p romirami-engine --example steps -- [GAMES] [PLAYERS] [with-take-backs]`
+//!
+//! Each step is timed with `Instant`, whose own cost (measured first and printed) is taken off every
+//! figure; the figures are for comparing the kinds of step with each other, not for the games per
+//! second, which `playouts` measures without the timer.
+
+use std::time::{Duration, Instant};
+
+use romirami_engine::{Action, Game, Phase, RandomPlayer, TurnStep};
+
+/// The kinds of step timed apart.
+const KINDS: [&str; 5] = ["take", "pass", "complete", "take back", "discard"];
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(40_000);
+    let players: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(4);
+    let mut player = match args.next().as_deref() {
+        None => RandomPlayer::without_take_backs(1),
+        Some("with-take-backs") => RandomPlayer::new(1),
+        Some(other) => {
+            eprintln!("unknown choice of actions {other:?}: give `with-take-backs` or nothing");
+            std::process::exit(2);
+        }
+    };
+    let timer = timer_cost();
+    let mut game = Game::new(players, 0).expect("2 to 4 players");
+    // Per kind of step: how many, the time choosing, the time applying.
+    let mut steps = [(0u64, Duration::ZERO, Duration::ZERO); KINDS.len()];
+    let mut dealing = Duration::ZERO;
+    for seed in 0..games {
+        let start = Instant::now();
+        game.redeal(players, seed).expect("2 to 4 players");
+        dealing += start.elapsed();
+        while let Phase::Playing { seat, step } = game.phase() {
+            let start = Instant::now();
+            let action = player.choose(&game).expect("the game goes on");
+            let chosen = Instant::now();
+            game.apply(seat, &action).expect("the player chooses legal actions");
+            let applied = Instant::now();
+            let kind = match (step, action) {
+                (TurnStep::Take, _) => 0,
+                (_, Action::Pass) => 1,
+                (_, Action::Complete { .. }) => 2,
+                (_, Action::TakeBack) => 3,
+                _ => 4,
+            };
+            steps[kind].0 += 1;
+            steps[kind].1 += chosen - start;
+            steps[kind].2 += applied - chosen;
+        }
+    }
+    let per_game =
+        |time: Duration, count: u64| time.as_nanos() as f64 / games as f64 - timer * count as f64 / games as f64;
+    println!("{games} games of {players} players; the timer's own cost, {timer:.1} ns, is taken off each figure");
+    println!("deal: {:.0} ns a game", per_game(dealing, games));
+    for (name, (count, choosing, applying)) in KINDS.iter().zip(steps) {
+        if count == 0 {
+            continue;
+        }
+        let each = |time: Duration| time.as_nanos() as f64 / count as f64 - timer;
+        println!(
+            "{name}: {:.1} a game; choosing {:.0} ns each ({:.0} ns a game), applying (checked) {:.0} ns each ({:.0} ns a game)",
+            count as f64 / games as f64,
+            each(choosing),
+            per_game(choosing, count),
+            each(applying),
+            per_game(applying, count),
+        );
+    }
+}
+
+/// What timing an empty stretch with `Instant` costs, in nanoseconds.
+fn timer_cost() -> f64 {
+    const ROUNDS: u32 = 1_000_000;
+    let mut total = Duration::ZERO;
+    for _ in 0..ROUNDS {
+        let start = Instant::now();
+        total += start.elapsed();
+    }
+    total.as_nanos() as f64 / f64::from(ROUNDS)
+}
