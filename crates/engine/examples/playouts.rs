@@ -4,24 +4,16 @@
 //! `cargo run --release -p romirami-engine --example playouts -- [GAMES] [PLAYERS] [without-take-backs]`
 //!
 //! With `without-take-backs`, the player picks among the game's moves only
-//! ([`RandomPlayer::without_take_backs`]).
+//! (`RandomPlayer::without_take_backs`).
 
 use std::time::Instant;
 
-use romirami_engine::{Game, RandomPlayer};
+use romirami_engine::Game;
+
+mod common;
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20_000);
-    let players: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(4);
-    let mut player = match args.next().as_deref() {
-        None => RandomPlayer::new(1),
-        Some("without-take-backs") => RandomPlayer::without_take_backs(1),
-        Some(other) => {
-            eprintln!("unknown choice of actions {other:?}: give `without-take-backs` or nothing");
-            std::process::exit(2);
-        }
-    };
+    let (games, players, mut player) = common::games_players_and_player(20_000);
     let start = Instant::now();
     let mut actions = 0;
     // One game dealt again for each seed: `Game::redeal` reuses its memory.

@@ -1,8 +1,10 @@
-//! Where a random game's time goes by kind of step: plays complete random games of the game's
-//! moves (`RandomPlayer::without_take_backs`) and times each choice and each checked `apply` apart,
-//! by the kind of step and of action, and the deal of each game.
+//! Where a random game's time goes by kind of step: plays complete random games and times each
+//! choice and each checked `apply` apart, by the kind of step and of action, and the deal of each game.
 //!
-//! `cargo run --release -p romirami-engine --example steps -- [GAMES] [PLAYERS] [with-take-backs]`
+//! `cargo run --release -p romirami-engine --example steps -- [GAMES] [PLAYERS] [without-take-backs]`
+//!
+//! With `without-take-backs`, the player picks among the game's moves only
+//! (`RandomPlayer::without_take_backs`), as in `playouts`.
 //!
 //! Each step is timed with `Instant`, whose own cost (measured first and printed) is taken off every
 //! figure; the figures are for comparing the kinds of step with each other, not for the games per
@@ -10,23 +12,15 @@
 
 use std::time::{Duration, Instant};
 
-use romirami_engine::{Action, Game, Phase, RandomPlayer, TurnStep};
+use romirami_engine::{Action, Game, Phase, TurnStep};
+
+mod common;
 
 /// The kinds of step timed apart.
 const KINDS: [&str; 5] = ["take", "pass", "complete", "take back", "discard"];
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(40_000);
-    let players: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(4);
-    let mut player = match args.next().as_deref() {
-        None => RandomPlayer::without_take_backs(1),
-        Some("with-take-backs") => RandomPlayer::new(1),
-        Some(other) => {
-            eprintln!("unknown choice of actions {other:?}: give `with-take-backs` or nothing");
-            std::process::exit(2);
-        }
-    };
+    let (games, players, mut player) = common::games_players_and_player(40_000);
     let timer = timer_cost();
     let mut game = Game::new(players, 0).expect("2 to 4 players");
     // Per kind of step: how many, the time choosing, the time applying.
