@@ -5,9 +5,10 @@
 //! uniformly random legal actions ([`RandomPlayer`]): every legal action in `complete_random_game` and
 //! `random_game_actions`, every one but taking back (§7) in `complete_random_game_without_take_backs`.
 //!
-//! A third group, `replayed_random_game`, gives the rules' share of that work: it replays complete random
-//! games whose actions were chosen beforehand through the public, checked [`Game::apply`], as the server
-//! applies a player's move and as `romirami verify` replays a record, with no choosing at all.
+//! Two more groups give the rules' share of that work: `replayed_random_game` and
+//! `replayed_random_game_without_take_backs` replay complete random games of each kind, whose actions
+//! were chosen beforehand, through the public, checked [`Game::apply`], as the server applies a
+//! player's move and as `romirami verify` replays a record, with no choosing at all.
 
 #![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
 
@@ -72,9 +73,10 @@ fn actions(c: &mut Criterion) {
     random_games(c, "random_game_actions", 1_000_000, RandomPlayer::new, actions_per_game);
 }
 
-/// Games of `players` played beforehand by the random player: each game's seed and its actions in order.
-fn recorded_games(players: usize, games: u64) -> Vec<(u64, Vec<(Seat, Action)>)> {
-    let mut player = RandomPlayer::new(3);
+/// Games of `players` played beforehand by a random player that `new_player` makes: each game's seed
+/// and its actions in order.
+fn recorded_games(players: usize, games: u64, new_player: fn(u64) -> RandomPlayer) -> Vec<(u64, Vec<(Seat, Action)>)> {
+    let mut player = new_player(3);
     (0..games)
         .map(|seed| {
             let mut game = Game::new(players, seed).expect("valid player count");
@@ -89,12 +91,13 @@ fn recorded_games(players: usize, games: u64) -> Vec<(u64, Vec<(Seat, Action)>)>
 }
 
 /// Complete games per second when the actions are given: each iteration deals the next recorded game
-/// again and applies its actions, each one checked, to the end. The difference from
-/// `complete_random_game` is the random player's choosing.
-fn replayed_games(c: &mut Criterion) {
-    let mut group = c.benchmark_group("replayed_random_game");
+/// again and applies its actions, each one checked, to the end. The games are those of the random
+/// players that `new_player` makes, so the difference from the group that plays such games is the
+/// random player's choosing.
+fn replayed_games(c: &mut Criterion, name: &str, new_player: fn(u64) -> RandomPlayer) {
+    let mut group = c.benchmark_group(name);
     for players in [2, 3, 4] {
-        let recorded = recorded_games(players, 1_000);
+        let recorded = recorded_games(players, 1_000, new_player);
         group.throughput(Throughput::Elements(1));
         group.bench_with_input(BenchmarkId::new("players", players), &players, |b, &players| {
             let mut next = recorded.iter().cycle();
@@ -112,5 +115,23 @@ fn replayed_games(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, complete_games, complete_games_without_take_backs, actions, replayed_games);
+/// The games of `complete_random_game` (take-backs included), replayed.
+fn replayed_random_games(c: &mut Criterion) {
+    replayed_games(c, "replayed_random_game", RandomPlayer::new);
+}
+
+/// The games of `complete_random_game_without_take_backs`, replayed: the rules' share of a game of
+/// the game's moves alone.
+fn replayed_games_without_take_backs(c: &mut Criterion) {
+    replayed_games(c, "replayed_random_game_without_take_backs", RandomPlayer::without_take_backs);
+}
+
+criterion_group!(
+    benches,
+    complete_games,
+    complete_games_without_take_backs,
+    actions,
+    replayed_random_games,
+    replayed_games_without_take_backs
+);
 criterion_main!(benches);
