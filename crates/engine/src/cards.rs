@@ -349,6 +349,35 @@ impl Cards {
         ((self.packed >> (12 * number_index)) & 0o7777) as usize
     }
 
+    /// The kinds held, as bit 0 of each kind's field.
+    fn held_kinds(&self) -> u64 {
+        (self.packed | self.packed >> 1 | self.packed >> 2) & BIT0
+    }
+
+    /// Whether every card held has one number (true when none is held): whether the kinds held all
+    /// lie in one number's four fields.
+    pub(crate) fn one_number(&self) -> bool {
+        let held = self.held_kinds();
+        (0..5).fold(false, |one, k| one | (held & !(0o1111 << (12 * k)) == 0))
+    }
+
+    /// Whether every card held has one suit (true when none is held): whether the kinds held all
+    /// lie in one suit's five fields.
+    pub(crate) fn one_suit(&self) -> bool {
+        let held = self.held_kinds();
+        (0..4).fold(false, |one, s| one | (held & !(0o0001_0001_0001_0001_0001 << (3 * s)) == 0))
+    }
+
+    /// The cards of up to seven slots (a market's), each empty slot counting for nothing: at most seven
+    /// copies of a kind, which its field holds. No branch on which slots are empty.
+    pub(crate) fn of_slots(slots: &[Option<Card>]) -> Cards {
+        debug_assert!(slots.len() <= usize::from(MAX_COPIES), "a field counts up to 7");
+        // An empty slot counts at bit 60, above the 20 fields, and is masked off (seven of them do
+        // not carry out of the word).
+        let packed = slots.iter().fold(0u64, |packed, slot| packed + (1 << (3 * slot.map_or(CARD_KINDS, Card::index))));
+        Cards { packed: packed & ((1 << (3 * CARD_KINDS)) - 1) }
+    }
+
     /// How many cards there are of `suit`.
     pub fn suit_count(&self, suit: Suit) -> usize {
         // The fields of one suit: every fourth field, from the suit's index.
@@ -499,6 +528,15 @@ mod tests {
             let numbers: [u8; 5] =
                 std::array::from_fn(|n| Card::all().filter(|c| c.number() == n as u8 + 1).map(|c| count(&a, c)).sum());
             assert_eq!(ca.number_counts(), numbers);
+            let held = |c: &Card| count(&a, *c) > 0;
+            let first = Card::all().find(held);
+            assert_eq!(ca.one_number(), Card::all().filter(held).all(|c| Some(c.number()) == first.map(Card::number)));
+            assert_eq!(ca.one_suit(), Card::all().filter(held).all(|c| Some(c.suit()) == first.map(Card::suit)));
+            if a.len() <= 7 {
+                let slots: Vec<Option<Card>> =
+                    a.iter().map(|&c| Some(c)).chain(std::iter::repeat_n(None, 7 - a.len())).collect();
+                assert_eq!(Cards::of_slots(&slots), ca);
+            }
             let kinds: Vec<(Card, u8)> = Card::all().map(|c| (c, count(&a, c))).filter(|&(_, n)| n > 0).collect();
             assert_eq!(ca.kinds().collect::<Vec<_>>(), kinds);
             let mut rest = ca;

@@ -164,7 +164,13 @@ impl ContractId {
     /// Whether hand cards with these counts per number fill the contract (with the Star standing in
     /// for one more card when `star`).
     pub fn is_filled_by(self, numbers: [u8; 5], star: bool) -> bool {
-        self.patterns(star).contains(&numbers)
+        // Every pattern has as many cards as the contract plays: a pattern within counts of that many
+        // cards is those counts. So the counts fill the contract when they have that many cards and
+        // the pattern index finds a pattern within them (one mask lookup per number instead of a search).
+        let entry = &TABLE[self.index()];
+        let cards: usize = numbers.iter().map(|&n| usize::from(n)).sum();
+        cards + usize::from(star) == usize::from(entry.contract.card_count())
+            && entry.indexes[usize::from(star)].fitting(PatternIndex::key(numbers)) != 0
     }
 }
 
@@ -486,7 +492,7 @@ mod tests {
     }
 
     #[test]
-    fn the_pattern_index_matches_comparing_each_pattern() {
+    fn the_pattern_index_and_is_filled_by_match_comparing_each_pattern() {
         // Every hand of up to 10 cards with up to 6 of each number, and a few with more than any
         // pattern wants.
         let mut hands: Vec<[u8; 5]> = (0..7u32.pow(5))
@@ -501,6 +507,9 @@ mod tests {
                         contract.patterns(star).iter().filter(|p| p.iter().zip(hand).all(|(&w, h)| w <= h)).collect();
                     let fast: Vec<_> = contract.patterns_within(star, hand).collect();
                     assert_eq!(slow, fast, "{contract} star {star} hand {hand:?}");
+                    // `is_filled_by` finds the counts among the patterns by the index.
+                    let filled = contract.patterns(star).contains(&hand);
+                    assert_eq!(contract.is_filled_by(hand, star), filled, "{contract} star {star} hand {hand:?}");
                 }
             }
         }

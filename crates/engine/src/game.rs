@@ -475,12 +475,7 @@ impl Game {
     }
 
     pub(crate) fn number_market_cards(&self) -> Cards {
-        let mut cards = Cards::EMPTY;
-        for &card in self.number_market.iter().flatten() {
-            // Six cards at most: no kind reaches the most copies a `Cards` counts.
-            cards.add_n(card, 1);
-        }
-        cards
+        Cards::of_slots(&self.number_market)
     }
 
     fn check_take(&self, cards: &Cards) -> Result<(), IllegalAction> {
@@ -491,9 +486,7 @@ impl Game {
         if !self.number_market_cards().contains(cards) {
             return Err(IllegalAction::NotInMarket { cards: *cards });
         }
-        let one_number = cards.number_counts().iter().filter(|&&n| n > 0).count() == 1;
-        let one_suit = crate::cards::Suit::ALL.iter().any(|&suit| cards.suit_count(suit) == count);
-        if one_number || one_suit { Ok(()) } else { Err(IllegalAction::TakeMixed { cards: *cards }) }
+        if cards.one_number() || cards.one_suit() { Ok(()) } else { Err(IllegalAction::TakeMixed { cards: *cards }) }
     }
 
     fn check_complete(&self, seat: Seat, contract: ContractId, cards: &Cards, star: bool) -> Result<(), IllegalAction> {
