@@ -349,6 +349,12 @@ impl Cards {
         ((self.packed >> (12 * number_index)) & 0o7777) as usize
     }
 
+    /// The counts themselves, three bits per kind in [`Card::index`] order: for the take count's
+    /// arithmetic on the market's fields.
+    pub(crate) fn bits(&self) -> u64 {
+        self.packed
+    }
+
     /// The kinds held, as bit 0 of each kind's field.
     fn held_kinds(&self) -> u64 {
         (self.packed | self.packed >> 1 | self.packed >> 2) & BIT0

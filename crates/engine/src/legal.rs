@@ -218,10 +218,8 @@ const fn group_takes(m: usize, d2: usize, d3: usize) -> usize {
 /// the count; a suit's five kinds, gathered two bits each into a 10-bit key, give the suit's share
 /// from [`SUIT_GROUPS`].
 fn market_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> (MarketKinds, usize) {
-    // An empty slot counts at bit 60, above the 20 three-bit fields (six of them cannot carry out of
-    // the word), and is masked off: no branch on which slots are empty.
-    let cards = market.iter().fold(0u64, |cards, slot| cards + (1 << (3 * slot.map_or(CARD_KINDS, Card::index))))
-        & ((1 << (3 * CARD_KINDS)) - 1);
+    // No branch on which slots are empty (see `Cards::of_slots`).
+    let cards = Cards::of_slots(market).bits();
     // Counts of 4 or more (the top bit of a field) become 3.
     const BIT0: u64 = 0o1111_1111_1111_1111_1111;
     let four_or_more = (cards >> 2) & BIT0;
