@@ -204,7 +204,7 @@ pub struct Cards {
 /// The most copies of one kind a `Cards` can count: the largest three-bit number.
 const MAX_COPIES: u8 = 7;
 /// Bit 0 of each kind's three-bit field.
-const BIT0: u64 = 0o1111_1111_1111_1111_1111;
+pub(crate) const BIT0: u64 = 0o1111_1111_1111_1111_1111;
 /// Bit 2, the top bit, of each kind's field.
 const TOP: u64 = BIT0 << 2;
 

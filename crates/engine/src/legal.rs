@@ -29,7 +29,7 @@
 
 use crate::action::{Action, Phase, Seat, TurnStep};
 
-use crate::cards::{CARD_KINDS, Card, Cards};
+use crate::cards::{BIT0, CARD_KINDS, Card, Cards};
 use crate::contracts::{ContractId, PatternIndex, fitting_kinds_of};
 use crate::game::{CONTRACT_MARKET_SLOTS, Game, HAND_LIMIT, NUMBER_MARKET_SLOTS};
 
@@ -221,7 +221,6 @@ fn market_takes(market: &[Option<Card>; NUMBER_MARKET_SLOTS]) -> (MarketKinds, u
     // No branch on which slots are empty (see `Cards::of_slots`).
     let cards = Cards::of_slots(market).bits();
     // Counts of 4 or more (the top bit of a field) become 3.
-    const BIT0: u64 = 0o1111_1111_1111_1111_1111;
     let four_or_more = (cards >> 2) & BIT0;
     let capped = (cards | four_or_more | four_or_more << 1) & (BIT0 * 3);
     let (mut sets, mut count) = (0u64, 0);
