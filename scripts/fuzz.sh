@@ -14,9 +14,6 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(protocol_decode engine_apply record_import)
 export RUSTC_BOOTSTRAP=1
-# The bundled SQLite (linked in through the server crate) defines two static arrays of the same name,
-# which AddressSanitizer reports as an ODR violation before any input runs: not ours, not a bug.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_odr_violation=0}"
 # The fuzz build is instrumented (sanitizer and coverage): it is kept apart from the workspace's own
 # target directory, in a cache that outlives checkouts, so that CI on the same machine builds it once.
 WORKSPACE_TARGET="${CARGO_TARGET_DIR:-$PWD/target}"

@@ -1,10 +1,10 @@
-//! The server's parser of client messages (`protocol::parse_client_msg`, what `ws.rs` calls on every
+//! The server's parser of client messages (`romirami_protocol::parse_client_msg`, what `ws.rs` calls on every
 //! text frame) on arbitrary text: it never panics, a refusal's sentence stays within 200 bytes, and a
 //! message it accepts writes back to JSON that parses to the same message.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use romirami_server::protocol::parse_client_msg;
+use romirami_protocol::parse_client_msg;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

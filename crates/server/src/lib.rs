@@ -2,7 +2,8 @@
 //!
 //! The rules live in [`romirami_engine`]; this crate is everything around them:
 //! - [`server`]: the axum router and [`run`], which serves a listener until shutdown;
-//! - [`ws`] and [`protocol`]: one WebSocket connection and the messages it speaks;
+//! - [`ws`] and [`protocol`]: one WebSocket connection and the messages it speaks (the messages are the
+//!   crate `romirami-protocol`, re-exported here);
 //! - [`table`]: one task per table, owning its game; [`lobby`]: the live tables;
 //! - [`players`]: guests and their tokens; [`config`]: every limit; [`metrics`]: `GET /metrics`;
 //! - [`store`]: PostgreSQL or SQLite: tables, the action log of every game, finished games;
@@ -42,7 +43,7 @@ pub mod load;
 pub mod lobby;
 pub mod metrics;
 pub mod players;
-pub mod protocol;
+pub use romirami_protocol as protocol;
 mod rate;
 pub mod server;
 pub mod store;

@@ -4,6 +4,11 @@
 //! Incoming text is parsed once, here, into typed messages; the rest of the server never sees JSON.
 //! Outgoing messages are serialized once per kind of recipient (a seat, or the spectators) and the
 //! same bytes are handed to every connection of that kind.
+//!
+//! It is a crate of its own, which needs only the engine and serde, so that what parses untrusted
+//! input can be built, tested and fuzzed (`fuzz/`) without the server's network and database stack;
+//! the server re-exports it as `romirami_server::protocol`.
+#![forbid(unsafe_code)]
 
 use std::fmt;
 use utoipa::ToSchema;
