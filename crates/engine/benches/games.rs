@@ -5,6 +5,12 @@
 //! uniformly random legal actions ([`RandomPlayer`]): every legal action in `complete_random_game` and
 //! `random_game_actions`, every one but taking back (§7) in `complete_random_game_without_take_backs`.
 //!
+//! The engine's goal, at least 100,000 complete 4-player random games per second per core, is read off
+//! `complete_random_game_without_take_backs/players/4`: its games are the random play of the game's
+//! moves ([`RandomPlayer::without_take_backs`]). Taking back is no move of the table game and leaves no
+//! trace in a game's record; the group with take-backs measures what a uniform player's undoing and
+//! redoing adds (`docs/performance.md`, "The goal's random game").
+//!
 //! Two more groups give the rules' share of that work: `replayed_random_game` and
 //! `replayed_random_game_without_take_backs` replay complete random games of each kind, whose actions
 //! were chosen beforehand, through the public, checked [`Game::apply`], as the server applies a

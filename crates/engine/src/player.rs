@@ -9,7 +9,8 @@ use crate::random::GameRng;
 ///
 /// [`RandomPlayer::new`] picks among every legal action, taking back (§7) included, which exercises
 /// every rule; [`RandomPlayer::without_take_backs`] picks among the game's moves only, the random play
-/// of the table game, which has no taking back.
+/// of the table game, which has no taking back: the random game of the engine's speed goal
+/// (`docs/performance.md`).
 #[derive(Clone, Debug)]
 pub struct RandomPlayer {
     rng: GameRng,
