@@ -60,6 +60,21 @@ async fn bad_frames_and_bad_greetings_get_their_error_codes() {
         refused(&mut client, &hello, ErrorCode::BadName).await;
         calm.play_one().await;
     }
+    // Hidden, reordering and tag characters; names that read as the server's bots (on a connection of
+    // their own, within its allowance of bad messages).
+    let mut namer = Client::connect(&server.url).await.expect("connects");
+    for name in [r"\u200b", r"\u202eevil", r"\udb40\udc01tag", r"\ue000", "Bot 1", "bot 3", "BOT 2"] {
+        let message =
+            refused(&mut namer, &format!(r#"{{"type":"hello","protocol":1,"name":"{name}"}}"#), ErrorCode::BadName)
+                .await;
+        assert!(!message.is_empty());
+        calm.play_one().await;
+    }
+    send_text(&mut namer, r#"{"type":"hello","protocol":1,"name":"<img src=x onerror=a()>"}"#).await;
+    match recv(&mut namer).await {
+        ServerMsg::Welcome { player, .. } => assert_eq!(player.name, "<img src=x onerror=a()>", "markup is text"),
+        other => panic!("expected a welcome, got {other:?}"),
+    }
 
     // None of that closed the connection: a good hello still works, once.
     send_text(&mut client, &format!(r#"{{"type":"hello","protocol":1,"name":"  {}  "}}"#, "x".repeat(24))).await;
