@@ -59,8 +59,8 @@ pub struct Config {
     pub write_queue: usize,
     /// The most of those other writes in one transaction.
     pub write_batch: usize,
-    /// The folder of the web client, served at `/`; `None` serves no pages (the API and the WebSocket
-    /// still work).
+    /// The folder of the web client, whose own files (`index.html`, also at `/`, `style.css` and `js/`)
+    /// are served; nothing else in it is. `None` serves no pages (the API and the WebSocket still work).
     pub web_dir: Option<PathBuf>,
 }
 

@@ -2,6 +2,7 @@
 //! listener until a shutdown signal and then closes every connection cleanly.
 
 use std::future::Future;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -14,7 +15,7 @@ use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tower_http::cors::{Any, CorsLayer};
-use tower_http::services::ServeDir;
+use tower_http::services::{ServeDir, ServeFile};
 use tracing::info;
 
 use crate::config::Config;
@@ -138,10 +139,20 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::api::routes().layer(cors))
         .with_state(state);
     match web_dir {
-        // The client's pages: `/` is `index.html`; unknown paths are 404.
-        Some(dir) => router.fallback_service(ServeDir::new(dir)),
+        Some(dir) => router.merge(client_files(&dir)),
         None => router,
     }
+}
+
+/// The web client's own files: its page (also at `/`), its stylesheet and its modules. Nothing else in
+/// its folder is served (the folder also holds notes and the end-to-end test); other paths are 404.
+fn client_files(dir: &Path) -> Router {
+    let page = ServeFile::new(dir.join("index.html"));
+    Router::new()
+        .route_service("/", page.clone())
+        .route_service("/index.html", page)
+        .route_service("/style.css", ServeFile::new(dir.join("style.css")))
+        .nest_service("/js", ServeDir::new(dir.join("js")))
 }
 
 /// The metrics, in the Prometheus text format (see [`crate::metrics`]).
