@@ -33,6 +33,7 @@
 
 pub mod cards;
 pub mod melds;
+pub mod rami;
 pub mod record;
 pub mod seat;
 

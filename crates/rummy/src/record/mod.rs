@@ -236,7 +236,7 @@ pub fn verify(record: &RummyRecord) -> Result<Verified, RecordError> {
     record.check_shape()?;
     match record.game {
         GameKind::Rommi => Err(RecordError::Unsupported(GameKind::Rommi)),
-        GameKind::Rami => Err(RecordError::Unsupported(GameKind::Rami)),
+        GameKind::Rami => crate::rami::verify_record(record),
         GameKind::Rumino => Err(RecordError::Unsupported(GameKind::Rumino)),
     }
 }

@@ -1,0 +1,100 @@
+//! A bot that plays Rami sensibly: it takes the discard when it can play it, opens as soon as it can
+//! (laying as many cards as it can), then lays every meld and lay-off that leaves a card to discard
+//! (each one lowers its penalty, §9), sometimes exchanges a joker, and discards the card that helps
+//! least — keeping pairs and near-runs, and jokers.
+
+use rand_core::Rng;
+
+use super::actions::{MeldCards, RamiAction};
+use super::cardkit::Hand;
+use super::game::{Owes, RamiMatch};
+use super::melds::penalty_value;
+use super::search;
+use crate::cards::Card;
+use crate::seat::Seat;
+
+/// The bot's action for `seat`, or `None` when it is not that seat's turn. The action is always one
+/// that [`RamiMatch::check`] accepts.
+pub fn choose(game: &RamiMatch, seat: Seat, rng: &mut impl Rng) -> Option<RamiAction> {
+    let turn = game.turn().filter(|t| t.seat == seat)?;
+    let round = &game.round;
+    let hand = &round.hands[seat.index()];
+    let opened = round.opened[seat.index()];
+    if !turn.drew {
+        let take = RamiAction::Take;
+        return Some(if game.check(seat, &take).is_ok() { take } else { RamiAction::Draw });
+    }
+    let max = hand.len().saturating_sub(1);
+    match turn.owes {
+        Some(Owes::Taken(_)) if !opened => return game.suggest_opening(seat).map(RamiAction::Open),
+        Some(Owes::Taken(card)) => return play_with(game, seat, Some(card)),
+        Some(Owes::JokerPlay) => return play_with(game, seat, Some(Card::JOKER)),
+        None => {}
+    }
+    if !opened {
+        if let Some(opening) = game.suggest_opening(seat) {
+            return Some(RamiAction::Open(opening));
+        }
+    } else if max > 0 {
+        if let Some(play) = play_with(game, seat, None) {
+            return Some(play);
+        }
+        // An exchange now and then: it frees a joker for a play that must follow at once.
+        if rng.next_u32() % 3 == 0 {
+            let exchanges = game.legal_summary(seat).exchanges;
+            if let Some(&(id, card)) = exchanges.first() {
+                return Some(RamiAction::Exchange { id, card });
+            }
+        }
+    }
+    Some(RamiAction::Discard(worst_card(hand, rng)))
+}
+
+/// A meld or lay-off that leaves a card in hand, containing `must` when given: the biggest new meld
+/// first, then a lay-off of naturals, then one with a joker.
+fn play_with(game: &RamiMatch, seat: Seat, must: Option<Card>) -> Option<RamiAction> {
+    let round = &game.round;
+    let hand = &round.hands[seat.index()];
+    let max = hand.len().saturating_sub(1);
+    let fits = |m: &MeldCards| m.cards.len() <= max && must.is_none_or(|card| m.contains(card));
+    let meld = search::candidate_melds(hand).into_iter().map(|c| c.meld).filter(fits).max_by_key(|m| m.cards.len());
+    if let Some(meld) = meld {
+        return Some(RamiAction::Meld(meld));
+    }
+    let mut lay_offs: Vec<(bool, RamiAction)> = round
+        .melds
+        .iter()
+        .flat_map(|m| {
+            search::lay_off_options(hand, m)
+                .into_iter()
+                .filter(fits)
+                .map(move |o| (o.joker.is_some(), RamiAction::LayOff { id: m.id, cards: o.cards, joker: o.joker }))
+        })
+        .collect();
+    lay_offs.sort_by_key(|(joker, _)| *joker);
+    lay_offs.into_iter().map(|(_, action)| action).next()
+}
+
+/// The card that helps least: the fewest partners (cards of its rank in other suits, cards of its suit
+/// within two positions), then the highest penalty. Jokers are kept unless nothing else is left.
+fn worst_card(hand: &Hand, rng: &mut impl Rng) -> Card {
+    let cards = hand.cards();
+    // An ace sits at position 1 or 14 of a run (rami §3.2).
+    let positions = |rank: u8| if rank == 1 { [1, 14] } else { [rank, rank] };
+    let near = |a: u8, b: u8| positions(a).iter().any(|&p| positions(b).iter().any(|&q| p.abs_diff(q) <= 2));
+    let partners = |card: Card| -> usize {
+        let (Some(rank), Some(suit)) = (card.rank(), card.suit()) else { return usize::MAX };
+        cards
+            .iter()
+            .filter(|other| match (other.rank(), other.suit()) {
+                (Some(r), Some(s)) if r == rank => s != suit,
+                (Some(r), Some(s)) => s == suit && near(rank.number(), r.number()),
+                _ => false,
+            })
+            .count()
+    };
+    let tie_break = rng.next_u32();
+    hand.kinds()
+        .min_by_key(|&card| (partners(card), u32::MAX - penalty_value(card), tie_break ^ card.index() as u32))
+        .unwrap_or(Card::JOKER)
+}

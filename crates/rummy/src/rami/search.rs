@@ -1,0 +1,296 @@
+//! The searches the rules need: which melds, lay-offs and openings a hand allows. Rami §7.1 b (may the
+//! discard be taken?) and §7.3 (may this joker be exchanged?) ask whether a play *could* follow, and the
+//! bot and the legal summary ask which plays there are.
+//!
+//! A hand holds at most 15 cards before a play, so the searches are exhaustive: every meld a hand can
+//! make is listed ([`candidate_melds`]), and an opening is a choice of disjoint listed melds
+//! ([`find_opening`]). Every listed meld or lay-off is checked by the shared meld rules before it is
+//! offered, so a search never proposes what `check` would refuse.
+
+use crate::cards::{Card, Suit};
+use crate::melds::{JokerFor, Meld, MeldId, MeldKind};
+use crate::seat::Seat;
+
+use super::actions::MeldCards;
+use super::cardkit::{self, Hand};
+use super::melds::{RULES, is_pure_run, meld_value, position_value};
+use super::options::Opening;
+
+/// A meld a hand can make, with what the opening rule needs to know of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Candidate {
+    pub(crate) meld: MeldCards,
+    /// Its value in a meld (rami §4).
+    pub(crate) value: u32,
+    /// A run without a joker (rami §6).
+    pub(crate) pure_run: bool,
+}
+
+/// The natural card at a run position of `suit`: 1 and 14 are the ace.
+pub(crate) fn run_card(suit: Suit, position: u8) -> Card {
+    let rank = if position == 14 { 1 } else { position };
+    cardkit::card(suit.index() * 13 + usize::from(rank) - 1)
+}
+
+/// The most a card can be worth in a meld (rami §4): an upper bound for pruning.
+fn best_value(card: Card) -> u32 {
+    match card.rank() {
+        None => 11,
+        Some(rank) if rank.is_ace() => 11,
+        Some(rank) => position_value(rank.number()),
+    }
+}
+
+/// Checks `cards` as a new meld and lists it.
+fn push_meld(out: &mut Vec<Candidate>, cards: Vec<Card>, joker: Option<JokerFor>) {
+    if let Ok(meld) = Meld::new(MeldId(0), Seat(0), &cards, joker, RULES) {
+        out.push(Candidate {
+            value: meld_value(&meld),
+            pure_run: is_pure_run(&meld),
+            meld: MeldCards { cards, joker },
+        });
+    }
+}
+
+/// Every meld `hand` can make: each set of 3 or 4 suits of a rank (with a joker for one of them or
+/// not), each run over each stretch of positions (all naturals, or a joker in one position).
+pub(crate) fn candidate_melds(hand: &Hand) -> Vec<Candidate> {
+    let joker = hand.count(Card::JOKER) > 0;
+    let mut out = Vec::new();
+    for rank in 1..=13u8 {
+        let present: Vec<Card> =
+            Suit::ALL.iter().map(|&suit| run_card(suit, rank)).filter(|&card| hand.count(card) > 0).collect();
+        for mask in 1u32..(1 << present.len()) {
+            let chosen: Vec<Card> =
+                present.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).map(|(_, &c)| c).collect();
+            if chosen.len() >= 3 {
+                push_meld(&mut out, chosen.clone(), None);
+            }
+            if joker && (2..=3).contains(&chosen.len()) {
+                let rank = chosen[0].rank().map(JokerFor::Rank);
+                push_meld(&mut out, [chosen, vec![Card::JOKER]].concat(), rank);
+            }
+        }
+    }
+    for suit in Suit::ALL {
+        let aces = hand.count(run_card(suit, 1));
+        for low in 1..=12u8 {
+            let mut gap: Option<u8> = None;
+            for high in low..=14u8 {
+                let available = match (low, high) {
+                    (1, 14) => aces >= 2,
+                    _ => hand.count(run_card(suit, high)) > 0,
+                };
+                if !available {
+                    if gap.is_some() || !joker {
+                        break;
+                    }
+                    gap = Some(high);
+                }
+                if high - low < 2 {
+                    continue;
+                }
+                let naturals = |except: u8| -> Vec<Card> {
+                    (low..=high).filter(|&p| p != except).map(|p| run_card(suit, p)).collect()
+                };
+                let with_joker = |at: u8| {
+                    let mut cards = naturals(at);
+                    cards.push(Card::JOKER);
+                    (cards, Some(JokerFor::Card(run_card(suit, at))))
+                };
+                match gap {
+                    Some(at) => {
+                        let (cards, stated) = with_joker(at);
+                        push_meld(&mut out, cards, stated);
+                    }
+                    None => {
+                        push_meld(&mut out, naturals(0), None);
+                        if joker {
+                            for at in low..=high {
+                                let (cards, stated) = with_joker(at);
+                                push_meld(&mut out, cards, stated);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What an opening must meet (rami §6, §7.1 b, §7.2).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OpeningGoal {
+    pub(crate) opening: Opening,
+    /// A card the opening must contain (the one taken from the discard pile).
+    pub(crate) must: Option<Card>,
+    /// The most cards it may lay: the hand's size less the one kept for the discard.
+    pub(crate) max_cards: usize,
+}
+
+/// Nodes a search for the best opening visits at most: the bot's choice only, never legality.
+const BEST_NODE_LIMIT: usize = 40_000;
+
+struct Dfs<'a> {
+    candidates: &'a [Candidate],
+    goal: OpeningGoal,
+    best: bool,
+    must_before: u8,
+    found: Option<((usize, u32), Vec<usize>)>,
+    nodes: usize,
+}
+
+impl Dfs<'_> {
+    /// Explores openings of `chosen` and later candidates; true to stop the whole search.
+    fn go(&mut self, start: usize, left: &mut Hand, chosen: &mut Vec<usize>, state: (u32, bool, usize, u32)) -> bool {
+        let (value, pure, used, bound) = state;
+        self.nodes += 1;
+        let must_ok = self.goal.must.is_none_or(|card| left.count(card) < self.must_before);
+        let pure_ok = pure || !self.goal.opening.needs_pure_run();
+        if value >= self.goal.opening.threshold() && pure_ok && must_ok && used <= self.goal.max_cards {
+            if !self.best {
+                self.found = Some(((used, value), chosen.clone()));
+                return true;
+            }
+            if self.found.as_ref().is_none_or(|(key, _)| (used, value) > *key) {
+                self.found = Some(((used, value), chosen.clone()));
+            }
+        }
+        if self.best && self.nodes > BEST_NODE_LIMIT {
+            return true;
+        }
+        // Even every card left laid at its best value would not reach the threshold.
+        if value + bound < self.goal.opening.threshold() {
+            return false;
+        }
+        for i in start..self.candidates.len() {
+            let candidate = &self.candidates[i];
+            let cards = &candidate.meld.cards;
+            if used + cards.len() > self.goal.max_cards || !left.contains_all(cards) {
+                continue;
+            }
+            left.remove_all(cards);
+            chosen.push(i);
+            let laid: u32 = cards.iter().map(|&c| best_value(c)).sum();
+            let next = (value + candidate.value, pure || candidate.pure_run, used + cards.len(), bound - laid);
+            let stop = self.go(i, left, chosen, next);
+            chosen.pop();
+            for &card in cards {
+                left.add(card);
+            }
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// An opening from `hand` that meets `goal`: any one, or (with `best`) the one laying the most cards,
+/// then the most points, found within a bounded search.
+pub(crate) fn find_opening(hand: &Hand, goal: OpeningGoal, best: bool) -> Option<Vec<MeldCards>> {
+    let candidates = candidate_melds(hand);
+    let mut dfs = Dfs {
+        candidates: &candidates,
+        goal,
+        best,
+        must_before: goal.must.map_or(0, |card| hand.count(card)),
+        found: None,
+        nodes: 0,
+    };
+    let bound = hand.cards().iter().map(|&c| best_value(c)).sum();
+    dfs.go(0, &mut hand.clone(), &mut Vec::new(), (0, false, 0, bound));
+    let (_, chosen) = dfs.found?;
+    Some(chosen.into_iter().map(|i| candidates[i].meld.clone()).collect())
+}
+
+/// The lay-offs `hand` allows on `meld`: on a set, any of its missing suits (and a joker); on a run, a
+/// stretch of cards at one end, naturals with at most one joker.
+pub(crate) fn lay_off_options(hand: &Hand, meld: &Meld) -> Vec<MeldCards> {
+    let joker = hand.count(Card::JOKER) > 0 && !meld.has_joker();
+    let mut options = Vec::new();
+    let mut offer = |cards: Vec<Card>, stated: Option<JokerFor>| {
+        if !cards.is_empty() && meld.check_lay_off(&cards, stated, RULES).is_ok() {
+            options.push(MeldCards { cards, joker: stated });
+        }
+    };
+    match meld.kind {
+        MeldKind::Set(rank) => {
+            let missing: Vec<Card> = Suit::ALL
+                .iter()
+                .map(|&suit| Card::new(rank, suit))
+                .filter(|&card| hand.count(card) > 0 && !meld.cards.iter().any(|p| p.card == card))
+                .collect();
+            for mask in 0u32..(1 << missing.len()) {
+                let chosen: Vec<Card> =
+                    missing.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).map(|(_, &c)| c).collect();
+                offer(chosen.clone(), None);
+                if joker {
+                    offer([chosen, vec![Card::JOKER]].concat(), Some(JokerFor::Rank(rank)));
+                }
+            }
+        }
+        MeldKind::Run(suit) => {
+            let Some((low, high)) = meld.ends() else { return options };
+            let upward: Vec<u8> = (high + 1..=14).collect();
+            let downward: Vec<u8> = (1..low).rev().collect();
+            for side in [upward, downward] {
+                let mut gap: Option<u8> = None;
+                for k in 1..=side.len() {
+                    let position = side[k - 1];
+                    if hand.count(run_card(suit, position)) == 0 {
+                        if gap.is_some() || !joker {
+                            break;
+                        }
+                        gap = Some(position);
+                    }
+                    let block = &side[..k];
+                    let naturals = |except: u8| -> Vec<Card> {
+                        block.iter().filter(|&&p| p != except).map(|&p| run_card(suit, p)).collect()
+                    };
+                    let with_joker =
+                        |at: u8| ([naturals(at), vec![Card::JOKER]].concat(), Some(JokerFor::Card(run_card(suit, at))));
+                    match gap {
+                        Some(at) => {
+                            let (cards, stated) = with_joker(at);
+                            offer(cards, stated);
+                        }
+                        None => {
+                            offer(naturals(0), None);
+                            if joker {
+                                for &at in block {
+                                    let (cards, stated) = with_joker(at);
+                                    offer(cards, stated);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    options
+}
+
+/// Whether `hand` allows a new meld or a lay-off (on one of `melds`) that contains `card` and leaves a
+/// card in the hand.
+pub(crate) fn play_with(hand: &Hand, melds: &[Meld], card: Card) -> bool {
+    let max = hand.len().saturating_sub(1);
+    let fits = |m: &MeldCards| m.contains(card) && m.cards.len() <= max;
+    candidate_melds(hand).iter().any(|c| fits(&c.meld))
+        || melds.iter().any(|meld| lay_off_options(hand, meld).iter().any(fits))
+}
+
+/// Whether the top of the discard pile, `card`, may be taken into `hand` (rami §7.1 b (ii)): the
+/// first play could put it on the table, leaving a card in hand — the opening for a player who has not
+/// opened, a meld or a lay-off for one who has.
+pub(crate) fn take_playable(hand: &Hand, melds: &[Meld], opened: bool, opening: Opening, card: Card) -> bool {
+    let mut after = hand.clone();
+    after.add(card);
+    if opened {
+        return play_with(&after, melds, card);
+    }
+    let goal = OpeningGoal { opening, must: Some(card), max_cards: after.len() - 1 };
+    find_opening(&after, goal, false).is_some()
+}

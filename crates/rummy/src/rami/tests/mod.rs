@@ -1,0 +1,5 @@
+//! Rami's tests: one per section of rami.md and per item of its §12 (`rules.rs`, `edge_cases.rs`),
+//! property tests over random matches (`properties.rs`), golden records (`golden.rs`).
+
+mod smoke;
+mod support;
