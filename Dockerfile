@@ -8,7 +8,7 @@ WORKDIR /src
 COPY Cargo.toml Cargo.lock rustfmt.toml ./
 COPY crates crates
 COPY migrations migrations
-RUN cargo build --release --locked -p romirami-server --bin romirami
+RUN cargo build --release --locked -p romirami-tools --bin romirami
 
 FROM debian:bookworm-slim
 RUN apt-get update \

@@ -38,7 +38,7 @@ fi
 log() { printf '\n== %s\n' "$*" >&2; }
 
 log "building"
-cargo build --release -p romirami-server >&2
+cargo build --release -p romirami-tools >&2
 
 # A fresh database for each step, so that no step restores another's games.
 fresh_db() {

@@ -3,7 +3,7 @@
 #
 #   scripts/e2e.sh
 #
-# It builds the server (`cargo build -p romirami-server`, into $CARGO_TARGET_DIR when set), installs
+# It builds `romirami` (`cargo build -p romirami-tools`, into $CARGO_TARGET_DIR when set), installs
 # Debian's chromium with apt-get when /usr/bin/chromium is missing (no tool downloads a browser of its
 # own), installs playwright-core with `npm ci` in web/e2e, starts `romirami serve` on a free port with a
 # throwaway database, runs web/e2e/e2e.mjs against it and stops the server.
@@ -19,7 +19,7 @@ ROOT=$PWD
 log() { printf '\n==> %s\n' "$*" >&2; }
 
 log "building the server"
-cargo build -p romirami-server
+cargo build -p romirami-tools
 BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/romirami"
 [[ "$BIN" = /* ]] || BIN="$ROOT/$BIN"
 

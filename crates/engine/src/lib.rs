@@ -48,6 +48,7 @@
 #![forbid(unsafe_code)]
 
 mod action;
+pub mod bot;
 mod cards;
 mod contracts;
 mod error;

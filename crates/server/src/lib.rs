@@ -1,4 +1,4 @@
-//! The Romi Rami Online server and its command line, `romirami`.
+//! The Romi Rami Online server: a library that `romirami serve` (crate `romirami-tools`) runs.
 //!
 //! The rules live in [`romirami_engine`]; this crate is everything around them:
 //! - [`server`]: the axum router and [`run`], which serves a listener until shutdown;
@@ -8,10 +8,11 @@
 //! - [`players`]: guests and their tokens; [`config`]: every limit; [`metrics`]: `GET /metrics`;
 //! - [`store`]: PostgreSQL or SQLite: tables, the action log of every game, finished games;
 //! - [`api`]: the REST API over finished games, players and live tables, with its OpenAPI document;
-//! - [`client`] and [`bots`]: a client of the protocol, and bots that play with it; [`load`]: the load
-//!   generator and its baseline;
-//! - [`crash`]: the crash harness (SIGKILL at random moments, then checks that nothing was lost);
-//! - [`cli`]: the `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`).
+//! - [`bots`]: the stand-in bot that plays the seat of a player who left;
+//! - [`serve`]: serving from a process until ctrl-c or SIGTERM, what `romirami serve` runs.
+//!
+//! A client of the protocol and bot players are the crate `romirami-client`; the command line, the load
+//! generator and the crash harness are `romirami-tools`.
 //!
 //! A server on a free port with a SQLite file, shut down again:
 //!
@@ -34,17 +35,14 @@
 
 pub mod api;
 pub mod bots;
-pub mod cli;
-pub mod client;
 pub mod config;
-pub mod crash;
 mod heartbeat;
-pub mod load;
 pub mod lobby;
 pub mod metrics;
 pub mod players;
 pub use romirami_protocol as protocol;
 mod rate;
+pub mod serve;
 pub mod server;
 pub mod store;
 pub mod table;

@@ -1,7 +1,5 @@
-//! A token bucket: the server's per-connection rate limit and strike counter, and the client's pacing
-//! under the limit the server announces.
-
-use std::time::Duration;
+//! A token bucket: the server's per-connection rate limit and strike counter (a client paces itself
+//! under the limit the server announces with a bucket of its own, in `romirami-client`).
 
 use tokio::time::Instant;
 
@@ -34,16 +32,5 @@ impl TokenBucket {
         } else {
             false
         }
-    }
-
-    /// Takes one token, first waiting for it to refill when there is none.
-    pub(crate) async fn take_waiting(&mut self) {
-        self.refill();
-        if self.level < 1.0 && self.rate > 0.0 {
-            tokio::time::sleep(Duration::from_secs_f64((1.0 - self.level) / self.rate)).await;
-            self.refill();
-            self.level = self.level.max(1.0);
-        }
-        self.level -= 1.0;
     }
 }

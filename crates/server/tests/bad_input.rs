@@ -6,8 +6,8 @@ mod common;
 use common::{
     Bystander, Frame, RawWs, TestServer, closed, create_table, expect_error, expect_table, guest, recv, send,
 };
+use romirami_client::Client;
 use romirami_engine::{Action, Cards, Phase, Seat};
-use romirami_server::client::Client;
 use romirami_server::config::Config;
 use romirami_server::protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg, SpectatorPolicy, TableId};
 use tokio_tungstenite::tungstenite::Message;

@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::{Follower, TestServer, create_table, fast, guest, http_get, send};
-use romirami_server::client::Client;
+use romirami_client::Client;
 use romirami_server::config::Config;
 use romirami_server::protocol::{ClientMsg, Clock, ErrorCode, Role, ServerMsg, SpectatorPolicy, TableId, TableSummary};
 use romirami_server::store::Store;

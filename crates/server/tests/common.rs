@@ -6,9 +6,9 @@
 
 use std::net::SocketAddr;
 
+use romirami_client::Client;
 use romirami_engine::{Action, GameResult, Phase, Seat, View, VisibleEvent};
 use romirami_server::bots::choose;
-use romirami_server::client::Client;
 use romirami_server::config::Config;
 use romirami_server::protocol::{
     ClientMsg, ErrorCode, NumberedEvent, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableSummary,
@@ -148,7 +148,7 @@ pub(crate) async fn closed(client: &mut Client) -> Option<(u16, String)> {
     loop {
         match client.recv().await {
             Ok(_) => {}
-            Err(romirami_server::client::ClientError::Closed(frame)) => return frame,
+            Err(romirami_client::ClientError::Closed(frame)) => return frame,
             Err(other) => panic!("expected a close, got {other}"),
         }
     }

@@ -3,7 +3,7 @@
 mod common;
 
 use common::TestServer;
-use romirami_server::bots::play_game;
+use romirami_client::bots::play_game;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn complete_games_of_two_three_and_four_players() {

@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex};
 
 use common::{TestServer, fast, http_get};
 use futures_util::future::join_all;
-use romirami_server::bots::play_table;
-use romirami_server::client::Client;
+use romirami_client::Client;
+use romirami_client::bots::play_table;
 use romirami_server::protocol::{ClientMsg, ServerMsg, SpectatorPolicy};
 use romirami_server::store::Store;
 use sqlx::Row;

@@ -9,7 +9,7 @@ use std::time::Duration;
 use common::{
     Bystander, Follower, RawWs, TestServer, closed, create_table, expect_error, expect_table, fast, guest, recv, send,
 };
-use romirami_server::client::{Client, ClientError};
+use romirami_client::{Client, ClientError};
 use romirami_server::config::Config;
 use romirami_server::protocol::{ClientMsg, ErrorCode, ServerMsg, SpectatorPolicy, TableId};
 use tokio::net::TcpSocket;

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Follower, TestServer, create_table, expect_error, expect_table, fast, guest, recv, send};
-use romirami_server::client::Client;
+use romirami_client::Client;
 use romirami_server::protocol::{ClientMsg, ErrorCode, ServerMsg, SpectatorPolicy, TableId, TableState, TableSummary};
 
 /// The next message, which must be a `lobby_table`.

@@ -4,8 +4,8 @@
 mod common;
 
 use common::{Follower, TestServer, create_table, expect_error, expect_table, fast, guest, recv, send};
+use romirami_client::Client;
 use romirami_engine::Seat;
-use romirami_server::client::Client;
 use romirami_server::protocol::{
     ClientMsg, ErrorCode, Role, ServerMsg, SpectatorPolicy, TableId, TableState, TableSummary,
 };

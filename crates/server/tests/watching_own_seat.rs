@@ -3,7 +3,7 @@
 mod common;
 
 use common::TestServer;
-use romirami_server::client::Client;
+use romirami_client::Client;
 use romirami_server::protocol::{ClientMsg, Role, ServerMsg, SpectatorPolicy};
 
 #[tokio::test]

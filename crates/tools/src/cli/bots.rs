@@ -7,7 +7,7 @@ use anyhow::{Context, bail};
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 
-use crate::bots::play_game;
+use romirami_client::bots::play_game;
 
 /// The arguments of `romirami bots`.
 #[derive(Clone, Debug, clap::Args)]

@@ -18,7 +18,7 @@ use tokio::sync::{mpsc, watch};
 
 use crate::load::cpu::{CpuUse, CpuWatch};
 use crate::load::{self, Aggregate, Snapshot, WorkerPlan, Workload, persist};
-use crate::store::Store;
+use romirami_server::store::Store;
 
 /// Connections one process keeps below its open-file limit, for its other files.
 const SPARE_FILES: u64 = 100;

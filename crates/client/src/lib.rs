@@ -1,5 +1,7 @@
-//! A client of the protocol over a real WebSocket: what the bots and the integration tests use, and a
-//! reference for writing other clients.
+//! A client of the Romi Rami Online protocol over a real WebSocket, and bot players built on it
+//! ([`bots`]): what the server's integration tests, `romirami bots`, the load generator and the crash
+//! harness use, and a reference for writing other clients. It knows the server only by its messages
+//! (`romirami-protocol`).
 
 use std::time::Duration;
 
@@ -8,8 +10,12 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
-use crate::protocol::{ClientMsg, Limits, PROTOCOL_VERSION, PlayerInfo, ServerMsg};
-use crate::rate::TokenBucket;
+use romirami_protocol::{ClientMsg, Limits, PROTOCOL_VERSION, PlayerInfo, ServerMsg};
+
+use crate::pace::Pace;
+
+pub mod bots;
+mod pace;
 
 /// Why a client call failed.
 #[derive(Debug, thiserror::Error)]
@@ -38,13 +44,13 @@ pub struct Client {
     /// Every text frame received, when recording is on (for tests that search frames).
     pub recorded: Option<Vec<String>>,
     /// Paces sends to the server's announced rate, once welcomed.
-    pace: Option<TokenBucket>,
+    pace: Option<Pace>,
 }
 
 /// Keeps sends under the server's announced rate limit, with a margin.
-fn pace(limits: Limits) -> TokenBucket {
+fn pace(limits: Limits) -> Pace {
     // Keep a tenth below the limit: the server counts arrivals, which network jitter can bunch.
-    TokenBucket::new((limits.message_burst * 0.5).max(1.0), limits.messages_per_second * 0.9)
+    Pace::new((limits.message_burst * 0.5).max(1.0), limits.messages_per_second * 0.9)
 }
 
 impl Client {
@@ -97,7 +103,7 @@ impl Client {
     /// When the socket fails.
     pub async fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
         if let Some(pace) = &mut self.pace {
-            pace.take_waiting().await;
+            pace.wait().await;
         }
         let text = serde_json::to_string(msg).map_err(|e| ClientError::Unreadable(e.to_string()))?;
         self.send_raw(Message::text(text)).await

@@ -1,12 +1,12 @@
 //! Restarts: bot games on a `romirami serve` process that is killed with SIGKILL at random moments and
 //! started again on the same database (SQLite, and PostgreSQL from `DATABASE_URL`, mandatory in CI).
 //! Every game must finish with the result its record replays to, and every action a bot saw
-//! acknowledged must be in the record exactly once (see `romirami_server::crash`).
+//! acknowledged must be in the record exactly once (see `romirami_tools::crash`).
 
 mod common;
 
 use common::PgDatabase;
-use romirami_server::crash::{CrashOptions, run};
+use romirami_tools::crash::{CrashOptions, run};
 
 fn options(database_url: String, kills: usize, seed: u64) -> CrashOptions {
     CrashOptions {

@@ -1,6 +1,6 @@
-//! The `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`): one module per subcommand, each with its clap arguments and a `run`
-//! function that returns [`anyhow::Result`], so the commands can be called and tested without the
-//! binary.
+//! The `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`, `crash`): one module per
+//! subcommand, each with its clap arguments and a `run` function that returns [`anyhow::Result`], so the
+//! commands can be called and tested without the binary.
 //!
 //! Output conventions: results and per-item problems go to standard output, progress bars to standard
 //! error. Exit status 0 means success, 1 a failure (or, for `verify`, an invalid record), 2 a usage

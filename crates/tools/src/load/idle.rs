@@ -11,7 +11,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 use super::conn::{Ws, connect, message_type};
 use super::{Counters, SetUp, WorkerPlan};
-use crate::protocol::{ClientMsg, PROTOCOL_VERSION};
+use romirami_protocol::{ClientMsg, PROTOCOL_VERSION};
 
 /// How long a hello may wait for its welcome.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(60);

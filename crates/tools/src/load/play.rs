@@ -16,8 +16,8 @@ use tokio_tungstenite::tungstenite::Message;
 use super::conn::{Ws, message_type};
 use super::idle::{open, say_hello};
 use super::{Counters, SetUp, WorkerPlan};
-use crate::bots::choose;
-use crate::protocol::{ClientMsg, ServerMsg, SpectatorPolicy, TableId};
+use romirami_engine::bot::choose;
+use romirami_protocol::{ClientMsg, ServerMsg, SpectatorPolicy, TableId};
 
 /// How long the driver waits for any answer before it counts the table as stuck.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);

@@ -26,10 +26,10 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::watch;
 
-use crate::bots::choose;
-use crate::client::{Client, ClientError};
-use crate::protocol::{ClientMsg, ErrorCode, Role, ServerMsg, SpectatorPolicy, TableId, TableState};
-use crate::store::{Store, StoreError};
+use romirami_client::{Client, ClientError};
+use romirami_engine::bot::choose;
+use romirami_protocol::{ClientMsg, ErrorCode, Role, ServerMsg, SpectatorPolicy, TableId, TableState};
+use romirami_server::store::{Store, StoreError};
 
 /// What a crash run does.
 #[derive(Clone, Debug)]

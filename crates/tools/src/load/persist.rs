@@ -24,8 +24,8 @@ use tokio::task::JoinSet;
 use uuid::Uuid;
 
 use super::new_histogram;
-use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId};
-use crate::store::{ActionRow, Committer, GamePlayer, Store, StoreError, TableRow, Writer};
+use romirami_protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId};
+use romirami_server::store::{ActionRow, Committer, GamePlayer, Store, StoreError, TableRow, Writer};
 
 /// What the games benchmark measured.
 #[derive(Debug)]
@@ -169,7 +169,7 @@ pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) 
         return Err(StoreError::Other("the engine could not play a game".into()));
     }
     // The server's writer, with its default queue and batch size.
-    let defaults = crate::config::Config::default();
+    let defaults = romirami_server::config::Config::default();
     let (writer, writer_task) = Writer::spawn(store.clone(), defaults.write_queue, defaults.write_batch);
     let setup_writes = Arc::new(AtomicU64::new(0));
     let start = Instant::now();

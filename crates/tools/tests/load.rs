@@ -7,7 +7,7 @@ mod common;
 use std::net::SocketAddr;
 
 use common::{TestServer, fast};
-use romirami_server::load::{self, Aggregate, Snapshot, WorkerPlan, Workload};
+use romirami_tools::load::{self, Aggregate, Snapshot, WorkerPlan, Workload};
 use tokio::sync::mpsc;
 
 fn plan(workload: Workload, servers: Vec<SocketAddr>, path: &str, seconds: f64) -> WorkerPlan {
