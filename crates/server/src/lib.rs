@@ -1,4 +1,5 @@
-//! The Romi Rami Online server: a library that `romirami serve` (crate `romirami-tools`) runs.
+//! The Romi Rami Online server, as a library: `romirami serve` (crate `romirami-tools`) wires it to a
+//! listener, a database and the process's signals.
 //!
 //! The rules live in [`romirami_engine`]; this crate is everything around them:
 //! - [`server`]: the axum router and [`run`], which serves a listener until shutdown;
@@ -8,8 +9,7 @@
 //! - [`players`]: guests and their tokens; [`config`]: every limit; [`metrics`]: `GET /metrics`;
 //! - [`store`]: PostgreSQL or SQLite: tables, the action log of every game, finished games;
 //! - [`api`]: the REST API over finished games, players and live tables, with its OpenAPI document;
-//! - [`bots`]: the stand-in bot that plays the seat of a player who left;
-//! - [`serve`]: serving from a process until ctrl-c or SIGTERM, what `romirami serve` runs.
+//! - [`bots`]: the stand-in bot that plays the seat of a player who left.
 //!
 //! A client of the protocol and bot players are the crate `romirami-client`; the command line, the load
 //! generator and the crash harness are `romirami-tools`.
@@ -42,7 +42,6 @@ pub mod metrics;
 pub mod players;
 pub use romirami_protocol as protocol;
 mod rate;
-pub mod serve;
 pub mod server;
 pub mod store;
 pub mod table;

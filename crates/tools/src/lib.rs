@@ -1,6 +1,6 @@
 //! The tools around the Romi Rami Online server, and its command line `romirami`:
-//! - [`cli`]: the subcommands (`serve`, `bots`, `load`, `simulate`, `verify`, `crash`); `serve` only
-//!   parses its arguments and runs [`romirami_server::serve`];
+//! - [`cli`]: the subcommands (`serve`, `bots`, `load`, `simulate`, `verify`, `crash`); `serve` wires
+//!   the library `romirami-server` to a listener, a database and the process's signals;
 //! - [`load`]: the load generator (bot games, idle connections, the echo baseline, the store alone);
 //! - [`crash`]: the crash harness (SIGKILL at random moments, then checks that nothing was lost).
 //!

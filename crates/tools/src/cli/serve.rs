@@ -1,9 +1,12 @@
-//! `romirami serve`: runs the game server until ctrl-c or SIGTERM ([`romirami_server::serve`]).
+//! `romirami serve`: runs the game server (the library `romirami-server`) until ctrl-c or SIGTERM. This
+//! is all the wiring: arguments, logging, the runtime, the store, the listener, the signals.
 
 use std::net::SocketAddr;
 
+use anyhow::Context;
 use romirami_server::config::Config;
-use romirami_server::serve::{self, Serve};
+use romirami_server::store::Store;
+use romirami_server::{AppState, run};
 
 /// The arguments of `romirami serve`.
 #[derive(Clone, Debug, clap::Args)]
@@ -39,19 +42,74 @@ pub struct ServeArgs {
 /// Serves until ctrl-c or SIGTERM, then shuts down gracefully.
 ///
 /// # Errors
-/// When the runtime cannot start, the database cannot be opened or the address cannot be bound.
+/// When the runtime cannot start or the address cannot be bound.
 pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
     init_tracing();
-    let config = Config {
-        allowed_origins: args.allowed_origins.clone(),
-        web_dir: args.web_dir.clone().or_else(romirami_server::config::default_web_dir),
-        messages_per_second: args.messages_per_second,
-        message_burst: args.message_burst,
-        read_buffer_bytes: args.read_buffer_bytes,
-        bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
-        ..Config::default()
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    // Each connection is a file: take every one the system allows this process.
+    let _ = rlimit::increase_nofile_limit(u64::MAX);
+    runtime.block_on(async {
+        let store = Store::connect(&args.database_url)
+            .await
+            .with_context(|| format!("opening the database {}", redact_url(&args.database_url)))?;
+        let listener =
+            tokio::net::TcpListener::bind(args.listen).await.with_context(|| format!("binding {}", args.listen))?;
+        let address = listener.local_addr()?;
+        let config = Config {
+            allowed_origins: args.allowed_origins.clone(),
+            web_dir: args.web_dir.clone().or_else(romirami_server::config::default_web_dir),
+            messages_per_second: args.messages_per_second,
+            message_burst: args.message_burst,
+            read_buffer_bytes: args.read_buffer_bytes,
+            bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
+            ..Config::default()
+        };
+        let state = AppState::open(config, store).await.context("restoring the games in play")?;
+        // One write, whose failure is not the server's (whoever reads standard output may have stopped).
+        let banner = format!(
+            "Romi Rami Online is listening on http://{address}/ (WebSocket at ws://{address}/ws)\n\
+             Games are stored in {}\n",
+            redact_url(&args.database_url)
+        );
+        let _ = std::io::Write::write_all(&mut std::io::stdout(), banner.as_bytes());
+        run(listener, state, shutdown_signal()).await.context("serving")
+    })
+}
+
+/// A database URL without its password, for messages.
+fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_owned(),
+            }
+        }
+        _ => url.to_owned(),
+    }
+}
+
+/// Completes on ctrl-c, or on SIGTERM where there is one.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
     };
-    serve::run_until_signal(Serve { listen: args.listen, database_url: args.database_url.clone(), config })
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
 }
 
 /// Logs to standard error, filtered by `RUST_LOG` (default `info`).
@@ -59,4 +117,14 @@ fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn passwords_stay_out_of_messages() {
+        assert_eq!(super::redact_url("postgres://ana:secret@db/romi"), "postgres://ana:***@db/romi");
+        assert_eq!(super::redact_url("postgres://ana@db/romi"), "postgres://ana@db/romi");
+        assert_eq!(super::redact_url("sqlite://romirami.db"), "sqlite://romirami.db");
+    }
 }
