@@ -1,0 +1,97 @@
+//! What a seat may do now, for clients and bots: one place derived from [`RuminoMatch::check`]'s rules,
+//! held to it by a property test (an action is listed exactly when `apply` accepts it).
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::Card;
+use crate::rumino::actions::RuminoAction;
+use crate::rumino::game::{KNOCK_LIMIT, Phase, RuminoMatch};
+use crate::rumino::lays::deadwood;
+use crate::rumino::turn::without;
+use crate::rumino::view::Event;
+use crate::seat::Seat;
+
+/// What `seat` may do now (all false and empty when it is not to act).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuminoLegal {
+    /// §6 a: a knock is open (deadwood 7 or less, before drawing).
+    pub may_knock: bool,
+    /// §6 b, c: a draw or a take is open.
+    pub may_pick: bool,
+    /// The hand's lowest deadwood (§4), when the seat holds cards.
+    pub deadwood: Option<u32>,
+    /// §6 step 2: the cards that may be discarded, each code once.
+    pub discardable: Vec<Card>,
+    /// The discards that may declare gin (the 7 cards kept have deadwood 0).
+    pub gin_discards: Vec<Card>,
+    /// §9 step 4: the seat chooses whether to rebuy.
+    pub may_rebuy: bool,
+}
+
+impl RuminoMatch {
+    /// What `seat` may do now.
+    pub fn legal_summary(&self, seat: Seat) -> RuminoLegal {
+        let hand = self.hands.get(usize::from(seat.0)).map(Vec::as_slice).unwrap_or(&[]);
+        let mut legal = RuminoLegal { deadwood: (!hand.is_empty()).then(|| deadwood(hand)), ..RuminoLegal::default() };
+        match self.phase {
+            Phase::Turn { seat: to_act, drawn } if to_act == seat => {
+                if drawn {
+                    for (at, &card) in hand.iter().enumerate() {
+                        if self.taken == Some(card) || legal.discardable.contains(&card) {
+                            continue;
+                        }
+                        legal.discardable.push(card);
+                        if deadwood(&without(hand, at)) == 0 {
+                            legal.gin_discards.push(card);
+                        }
+                    }
+                } else {
+                    legal.may_pick = true;
+                    legal.may_knock = legal.deadwood.is_some_and(|d| d <= KNOCK_LIMIT);
+                }
+            }
+            Phase::Rebuy { seat: to_act, .. } => legal.may_rebuy = to_act == seat,
+            _ => {}
+        }
+        legal
+    }
+
+    /// Every distinct action `seat` may take now.
+    pub fn legal_actions(&self, seat: Seat) -> Vec<RuminoAction> {
+        let legal = self.legal_summary(seat);
+        let mut actions = Vec::new();
+        if legal.may_knock {
+            actions.push(RuminoAction::Knock);
+        }
+        if legal.may_pick {
+            actions.extend([RuminoAction::Draw, RuminoAction::Take]);
+        }
+        actions.extend(legal.discardable.iter().map(|&card| RuminoAction::Discard { card, gin: false }));
+        actions.extend(legal.gin_discards.iter().map(|&card| RuminoAction::Discard { card, gin: true }));
+        if legal.may_rebuy {
+            actions.extend([RuminoAction::Rebuy { rebuy: true }, RuminoAction::Rebuy { rebuy: false }]);
+        }
+        actions
+    }
+
+    /// Whether `action` by the seat to act would show anybody something hidden before it: a drawn card, a
+    /// new deal, a reshuffle, hands shown at a knock or gin, a rumino. Such an action cannot be taken back.
+    /// An illegal action reveals nothing.
+    pub fn reveals_hidden(&self, action: &RuminoAction) -> bool {
+        let Some(seat) = self.to_act() else { return false };
+        let mut after = self.clone();
+        if after.apply(seat, action).is_err() {
+            return false;
+        }
+        after.events[self.events.len()..].iter().any(|event| {
+            matches!(
+                event,
+                Event::Drew { .. }
+                    | Event::Dealt { .. }
+                    | Event::Reshuffled { .. }
+                    | Event::HandScored { .. }
+                    | Event::Rumino { .. }
+            )
+        })
+    }
+}

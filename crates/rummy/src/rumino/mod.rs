@@ -1,0 +1,48 @@
+//! Rumino (`shared/rules/rumino.md`): Italian-American knock rummy for 2 to 6 players, seven-card hands,
+//! knocking, gin, the instant win of a rumino, elimination above 100 and rebuys.
+//!
+//! [`RuminoMatch`] is the match: created from a seed, changed only by [`RuminoMatch::apply`], seen only
+//! through per-viewer views and events, exported to and replayed from `rummy-record/1`. The engine groups
+//! every hand itself ([`deadwood`]), finds ruminos itself and deals the next hand itself; the players'
+//! only choices are the actions of [`RuminoAction`].
+//!
+//! ```
+//! use romirami_rummy::rumino::{RuminoAction, RuminoMatch, RuminoOptions, bot};
+//! use romirami_rummy::seat::Viewer;
+//! use rand_chacha::ChaCha8Rng;
+//! use rand_core::SeedableRng;
+//!
+//! let mut game = RuminoMatch::new(3, 7, RuminoOptions::default()).expect("3 players is a valid table");
+//! let mut rng = ChaCha8Rng::seed_from_u64(1);
+//! while let Some(seat) = game.to_act() {
+//!     let action = bot::choose(&game, seat, &mut rng);
+//!     game.apply(seat, &action).expect("the bot plays legal actions");
+//! }
+//! assert!(!game.outcome().expect("the match is over").winners.is_empty());
+//! // A spectator never sees a hand in play.
+//! assert!(game.view(Viewer::Spectator).hand.is_none());
+//! ```
+
+mod actions;
+pub mod bot;
+mod check;
+mod game;
+mod lays;
+mod legal;
+mod options;
+mod turn;
+mod view;
+
+pub use actions::{RuminoAction, RuminoEntry};
+pub use check::{RuminoIllegal, RuminoSetupError};
+pub use game::{
+    ELIMINATION_ABOVE, GIN_SCORE, HAND_SIZE, HandEnd, HandLog, HandResult, HandScore, KNOCK_LIMIT, Rebought,
+    RuminoMatch, RuminoOutcome,
+};
+pub use lays::{Grouping, MAX_GROUPED_HAND, best_grouping, card_value, deadwood, is_lay, is_rumino};
+pub use legal::RuminoLegal;
+pub use options::RuminoOptions;
+pub use view::{RevealedDeck, RuminoEvent, RuminoSeatView, RuminoStep, RuminoView, ShownEnd, ShownHand};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,4 @@
+//! Rumino's tests: one per rule-book section and per edge case of §11, property tests, golden records.
+
+mod lays;
+pub(crate) mod support;
