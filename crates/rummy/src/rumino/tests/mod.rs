@@ -1,4 +1,6 @@
 //! Rumino's tests: one per rule-book section and per edge case of §11, property tests, golden records.
 
 mod lays;
+mod matches;
+mod turns;
 pub(crate) mod support;
