@@ -35,6 +35,7 @@ pub mod cards;
 pub mod melds;
 pub mod rami;
 pub mod record;
+pub mod rumino;
 pub mod seat;
 
 pub use cards::{BadCode, Card, DeckSpec, Rank, RummyRng, Suit, below, parse_cards};

@@ -237,7 +237,7 @@ pub fn verify(record: &RummyRecord) -> Result<Verified, RecordError> {
     match record.game {
         GameKind::Rommi => Err(RecordError::Unsupported(GameKind::Rommi)),
         GameKind::Rami => crate::rami::verify_record(record),
-        GameKind::Rumino => Err(RecordError::Unsupported(GameKind::Rumino)),
+        GameKind::Rumino => crate::rumino::verify_record(record),
     }
 }
 

@@ -89,7 +89,10 @@ impl RuminoMatch {
     /// How many turns `seat` has played in the current hand (its draws and takes).
     pub(crate) fn turns_taken(&self, seat: Seat) -> usize {
         self.hand_logs.last().map_or(0, |h| {
-            h.log.iter().filter(|e| matches!(e.action(), Some((s, RuminoAction::Draw | RuminoAction::Take)) if s == seat)).count()
+            h.log
+                .iter()
+                .filter(|e| matches!(e.action(), Some((s, RuminoAction::Draw | RuminoAction::Take)) if s == seat))
+                .count()
         })
     }
 }

@@ -100,6 +100,7 @@ pub struct RuminoOutcome {
 
 /// Where the deck orders and reshuffles come from: the match's generator in live play, a record in a replay.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant, reason = "a match holds one source, and live play is the common case")]
 pub(crate) enum Source {
     Random(RummyRng),
     Scripted { decks: VecDeque<Vec<Card>>, reshuffles: VecDeque<Vec<Card>>, fault: Option<ScriptFault> },
@@ -118,9 +119,15 @@ pub(crate) enum ScriptFault {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Phase {
     /// `seat`'s turn; `drawn` once it holds 8 cards (§6).
-    Turn { seat: Seat, drawn: bool },
+    Turn {
+        seat: Seat,
+        drawn: bool,
+    },
     /// `seat` chooses whether to rebuy; `queue` choose after it (§9 step 4).
-    Rebuy { seat: Seat, queue: VecDeque<Seat> },
+    Rebuy {
+        seat: Seat,
+        queue: VecDeque<Seat>,
+    },
     Over,
 }
 

@@ -30,6 +30,8 @@ mod game;
 mod lays;
 mod legal;
 mod options;
+mod record;
+mod replay;
 mod turn;
 mod view;
 
@@ -42,6 +44,7 @@ pub use game::{
 pub use lays::{Grouping, MAX_GROUPED_HAND, best_grouping, card_value, deadwood, is_lay, is_rumino};
 pub use legal::RuminoLegal;
 pub use options::RuminoOptions;
+pub use replay::verify_record;
 pub use view::{RevealedDeck, RuminoEvent, RuminoSeatView, RuminoStep, RuminoView, ShownEnd, ShownHand};
 
 #[cfg(test)]

@@ -7,8 +7,7 @@ use crate::cards::Card;
 use crate::rumino::actions::{RuminoAction, RuminoEntry};
 use crate::rumino::check::RuminoIllegal;
 use crate::rumino::game::{
-    ELIMINATION_ABOVE, GIN_SCORE, HandEnd, HandResult, HandScore, KNOCK_LIMIT, Phase, Rebought,
-    RuminoMatch,
+    ELIMINATION_ABOVE, GIN_SCORE, HandEnd, HandResult, HandScore, KNOCK_LIMIT, Phase, Rebought, RuminoMatch,
 };
 use crate::rumino::lays::{deadwood, find_rumino};
 use crate::rumino::view::Event;
@@ -175,7 +174,8 @@ impl RuminoMatch {
             return;
         }
         // Step 2: elimination above 100.
-        result.eliminated = seats.iter().copied().filter(|s| self.totals[usize::from(s.0)] > ELIMINATION_ABOVE).collect();
+        result.eliminated =
+            seats.iter().copied().filter(|s| self.totals[usize::from(s.0)] > ELIMINATION_ABOVE).collect();
         for seat in &result.eliminated {
             self.is_in[usize::from(seat.0)] = false;
             self.events.push(Event::Eliminated { seat: *seat });

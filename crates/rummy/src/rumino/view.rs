@@ -317,12 +317,9 @@ impl RuminoMatch {
                     .collect(),
                 rumino: None,
             }),
-            Event::Rumino { seat, cards, .. } => Some(ShownEnd {
-                ended_by: HandEnd::Rumino,
-                by: *seat,
-                hands: Vec::new(),
-                rumino: Some(cards.clone()),
-            }),
+            Event::Rumino { seat, cards, .. } => {
+                Some(ShownEnd { ended_by: HandEnd::Rumino, by: *seat, hands: Vec::new(), rumino: Some(cards.clone()) })
+            }
             _ => None,
         })
     }

@@ -79,7 +79,7 @@ fn near_card(base: u8) -> impl Strategy<Value = Card> {
         if offset >= 10 {
             Card::JOKER
         } else {
-            let rank = (base + rank + offset % 2 * 9).min(13).max(1);
+            let rank = (base + rank + offset % 2 * 9).clamp(1, 13);
             Card::new(Rank::new(rank).expect("1 to 13"), [Suit::Hearts, Suit::Spades][suit])
         }
     })
@@ -87,14 +87,15 @@ fn near_card(base: u8) -> impl Strategy<Value = Card> {
 
 /// A hand of `sizes` cards that the 108-card deck can hold (each natural at most twice, 4 jokers).
 fn hand(sizes: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = Vec<Card>> {
-    (1u8..=13, sizes)
-        .prop_flat_map(|(base, n)| proptest::collection::vec(near_card(base), n))
-        .prop_filter("the deck holds each natural twice and 4 jokers", |hand| {
+    (1u8..=13, sizes).prop_flat_map(|(base, n)| proptest::collection::vec(near_card(base), n)).prop_filter(
+        "the deck holds each natural twice and 4 jokers",
+        |hand| {
             hand.iter().all(|c| {
                 let copies = hand.iter().filter(|d| *d == c).count();
                 copies <= if c.is_joker() { 4 } else { 2 }
             })
-        })
+        },
+    )
 }
 
 /// Seven cards close to a rumino: a straight flush of 7 (ace high at 14) or 7 of one rank, each card

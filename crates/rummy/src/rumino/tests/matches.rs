@@ -45,7 +45,10 @@ fn rumino_s11_11_exactly_100_stays_101_is_out_and_a_rebuy_takes_the_highest_tota
     play(&mut game, 2, RuminoAction::Rebuy { rebuy: true });
     assert_eq!(game.totals(), &[63, 100, 100], "the highest total still in");
     assert_eq!(game.rebuy_counts(), &[0, 0, 1]);
-    assert_eq!(game.hand_logs()[0].result.as_ref().map(|r| r.rebuys.clone()), Some(vec![Rebought { seat: Seat(2), total: 100 }]));
+    assert_eq!(
+        game.hand_logs()[0].result.as_ref().map(|r| r.rebuys.clone()),
+        Some(vec![Rebought { seat: Seat(2), total: 100 }])
+    );
     // §11.14: a player who rebought is dealt in again.
     assert_eq!(game.hand_logs()[1].seats, seats(&[0, 1, 2]));
     assert_eq!(game.hand(Seat(2)).len(), 7);

@@ -2,5 +2,6 @@
 
 mod lays;
 mod matches;
-mod turns;
+mod properties;
 pub(crate) mod support;
+mod turns;

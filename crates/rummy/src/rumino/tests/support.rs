@@ -49,8 +49,7 @@ pub(crate) fn stacked(
     decks: Vec<Vec<Card>>,
     reshuffles: Vec<Vec<Card>>,
 ) -> RuminoMatch {
-    let source =
-        Source::Scripted { decks: VecDeque::from(decks), reshuffles: VecDeque::from(reshuffles), fault: None };
+    let source = Source::Scripted { decks: VecDeque::from(decks), reshuffles: VecDeque::from(reshuffles), fault: None };
     RuminoMatch::start(players, options, dealer, source).expect("a valid test table")
 }
 

@@ -36,8 +36,9 @@ fn rumino_s5_the_deal() {
     let log = &game.hand_logs()[0];
     assert_eq!((log.number, log.dealer, log.seats.clone()), (1, Seat(1), seats(&[0, 1])));
     // Hand 1's dealer is drawn from the seed, the same for the same seed.
-    let dealers: Vec<Seat> =
-        (0..40).map(|seed| RuminoMatch::new(4, seed, RuminoOptions::default()).expect("4").hand_logs()[0].dealer).collect();
+    let dealers: Vec<Seat> = (0..40)
+        .map(|seed| RuminoMatch::new(4, seed, RuminoOptions::default()).expect("4").hand_logs()[0].dealer)
+        .collect();
     assert!(dealers.iter().any(|&d| d != dealers[0]), "random dealers");
     assert_eq!(RuminoMatch::new(4, 9, RuminoOptions::default()).expect("4").hand_logs()[0].dealer, dealers[9]);
     assert!(RuminoMatch::new(1, 0, RuminoOptions::default()).is_err());
