@@ -333,6 +333,24 @@ impl RummyRng {
     }
 }
 
+/// So that a bot or a tool can take any generator (`&mut impl rand_core::Rng`), this one included.
+impl rand_core::TryRng for RummyRng {
+    type Error = std::convert::Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(self.0.next_u32())
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(self.0.next_u64())
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        self.0.fill_bytes(dst);
+        Ok(())
+    }
+}
+
 impl fmt::Debug for RummyRng {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("RummyRng { .. }")

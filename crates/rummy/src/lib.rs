@@ -35,10 +35,11 @@ pub mod cards;
 pub mod melds;
 pub mod rami;
 pub mod record;
+pub mod rommi;
 pub mod rumino;
 pub mod seat;
 
 pub use cards::{BadCode, Card, DeckSpec, Rank, RummyRng, Suit, below, parse_cards};
 pub use melds::{Aces, JokerFor, Jokers, Meld, MeldError, MeldId, MeldKind, MeldRules, Placed, SetSuits, forms_group};
 pub use record::{GameKind, RecordError, RecordMeta, RummyRecord, Verified};
-pub use seat::{Better, MatchEnd, MatchResult, Seat, Viewer, best_seats, places};
+pub use seat::{Better, MatchEnd, MatchResult, Seat, SetupError, Viewer, best_seats, places};

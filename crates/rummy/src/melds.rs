@@ -215,6 +215,8 @@ impl Aces {
 pub struct Meld {
     /// Its id in the round.
     pub id: MeldId,
+    /// The seat that laid it.
+    pub owner: Seat,
     /// Set or run.
     pub kind: MeldKind,
     /// Its cards: a run's in position order, a set's in the order laid.
@@ -254,7 +256,7 @@ impl Meld {
                 }
             }
         };
-        let mut meld = Meld { id, kind, cards: Vec::new(), joker: None };
+        let mut meld = Meld { id, owner, kind, cards: Vec::new(), joker: None };
         let placed = meld.place(owner, cards, joker, rules)?;
         meld.cards = placed;
         meld.joker = joker;

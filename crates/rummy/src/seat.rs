@@ -71,6 +71,26 @@ pub enum MatchEnd {
     Abandoned,
 }
 
+/// A match that cannot be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// A player count outside the game's range.
+    #[error("{game} is for {min} to {max} players, not {players} ({game} §1)")]
+    PlayerCount {
+        /// The game's name.
+        game: &'static str,
+        /// The count asked for.
+        players: usize,
+        /// The fewest players.
+        min: usize,
+        /// The most players.
+        max: usize,
+    },
+    /// An option value the rule book does not allow, or options that are not JSON of the game's options.
+    #[error("{0}")]
+    Options(String),
+}
+
 /// Whether a higher or a lower total is better.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Better {

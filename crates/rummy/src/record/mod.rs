@@ -235,7 +235,7 @@ pub fn parse(json: &str) -> Result<RummyRecord, RecordError> {
 pub fn verify(record: &RummyRecord) -> Result<Verified, RecordError> {
     record.check_shape()?;
     match record.game {
-        GameKind::Rommi => Err(RecordError::Unsupported(GameKind::Rommi)),
+        GameKind::Rommi => crate::rommi::verify_record(record),
         GameKind::Rami => crate::rami::verify_record(record),
         GameKind::Rumino => crate::rumino::verify_record(record),
     }
