@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::actions::{MeldCards, RamiAction};
 use super::check::RamiIllegal;
 use super::game::{Owes, RamiMatch};
-use super::melds::{RULES, is_pure_run, meld_value};
+use super::melds::{is_pure_run, meld_value, new_meld};
 use super::options::Opening;
 use super::search::{self, OpeningGoal};
 use crate::cards::Card;
@@ -43,7 +43,7 @@ pub struct RamiLegal {
 /// # Errors
 /// The rule the cards break.
 pub fn is_valid_meld(cards: &[Card], joker: Option<JokerFor>) -> Result<u32, RamiIllegal> {
-    Ok(meld_value(&Meld::new(MeldId(1), Seat(0), cards, joker, RULES)?))
+    Ok(meld_value(&new_meld(MeldId(1), Seat(0), cards, joker)?))
 }
 
 /// The value of `melds` as an opening under `opening` (rami §6), or why they are not one. (Whether the
@@ -58,7 +58,7 @@ pub fn opening_value(melds: &[MeldCards], opening: Opening) -> Result<u32, RamiI
     let built = melds
         .iter()
         .enumerate()
-        .map(|(i, m)| Meld::new(MeldId(i as u32 + 1), Seat(0), &m.cards, m.joker, RULES))
+        .map(|(i, m)| new_meld(MeldId(i as u32 + 1), Seat(0), &m.cards, m.joker))
         .collect::<Result<Vec<Meld>, _>>()?;
     let value = built.iter().map(meld_value).sum();
     if value < opening.threshold() {

@@ -2,7 +2,8 @@
 //! section of the rule book each meld refusal breaks.
 
 use crate::cards::Card;
-use crate::melds::{Meld, MeldError, MeldKind, MeldRules};
+use crate::melds::{JokerFor, Meld, MeldError, MeldId, MeldKind, MeldRules};
+use crate::seat::Seat;
 
 /// Rami's meld rules: versatile aces (both in one run allowed), at most one stated joker, runs up to 14.
 pub(crate) const RULES: &MeldRules = &MeldRules::RAMI;
@@ -55,4 +56,29 @@ pub(crate) const fn section(error: &MeldError) -> &'static str {
         MeldError::NoJokers | MeldError::SecondJoker | MeldError::JokerStatement | MeldError::JokerDoesNotFit => "§3.3",
         MeldError::NoJokerThere | MeldError::ThreeCardSet | MeldError::WrongCard(_) => "§7.3",
     }
+}
+
+/// A new meld under Rami's rules. A stated joker that cannot fit the naturals (a card of another suit
+/// than a run's, another rank than a set's) is refused as the joker rule it breaks (§3.3), rather than
+/// as cards of mixed suits or ranks.
+///
+/// # Errors
+/// The meld rule the cards break.
+pub(crate) fn new_meld(id: MeldId, owner: Seat, cards: &[Card], joker: Option<JokerFor>) -> Result<Meld, MeldError> {
+    let mut naturals = cards.iter().filter(|c| !c.is_joker());
+    if let (Some(first), Some(stated)) = (naturals.next(), joker) {
+        let same_rank = naturals.clone().all(|c| c.rank() == first.rank());
+        let same_suit = naturals.all(|c| c.suit() == first.suit());
+        let fits = match (stated, same_rank, same_suit) {
+            // Copies of one card, or mixed cards: the shared check names what is wrong.
+            (_, true, true) | (_, false, false) => true,
+            (JokerFor::Rank(rank), true, false) => first.rank() == Some(rank),
+            (JokerFor::Card(card), false, true) => card.suit() == first.suit(),
+            (JokerFor::Card(_), true, false) | (JokerFor::Rank(_), false, true) => false,
+        };
+        if !fits {
+            return Err(MeldError::JokerDoesNotFit);
+        }
+    }
+    Meld::new(id, owner, cards, joker, RULES)
 }

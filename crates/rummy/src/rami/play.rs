@@ -5,7 +5,7 @@
 use super::actions::RamiAction;
 use super::check::RamiIllegal;
 use super::game::{Owes, Phase, RamiMatch};
-use super::melds::{RULES, is_pure_run, meld_value};
+use super::melds::{RULES, is_pure_run, meld_value, new_meld};
 use super::search;
 use super::view::{Event, RamiEvent};
 use crate::cards::Card;
@@ -83,6 +83,9 @@ impl RamiMatch {
         if !opened && matches!(action, RamiAction::Meld(_) | RamiAction::LayOff { .. } | RamiAction::Exchange { .. }) {
             return Err(RamiIllegal::NotOpened);
         }
+        if opened && matches!(action, RamiAction::Open(_)) {
+            return Err(RamiIllegal::AlreadyOpened);
+        }
         if let Some(owes) = turn.owes {
             check_owed(owes, action)?;
         }
@@ -117,7 +120,7 @@ impl RamiMatch {
                 let built = melds
                     .iter()
                     .enumerate()
-                    .map(|(i, m)| Meld::new(next_id(i), seat, &m.cards, m.joker, RULES))
+                    .map(|(i, m)| new_meld(next_id(i), seat, &m.cards, m.joker))
                     .collect::<Result<Vec<Meld>, _>>()?;
                 let value: u32 = built.iter().map(meld_value).sum();
                 let needed = self.options.opening.threshold();
@@ -129,7 +132,7 @@ impl RamiMatch {
                 }
                 Ok(Plan::Lay(built))
             }
-            RamiAction::Meld(meld) => Ok(Plan::Lay(vec![Meld::new(next_id(0), seat, &meld.cards, meld.joker, RULES)?])),
+            RamiAction::Meld(meld) => Ok(Plan::Lay(vec![new_meld(next_id(0), seat, &meld.cards, meld.joker)?])),
             RamiAction::LayOff { id, cards, joker } => {
                 let index = find(*id)?;
                 let mut meld = round.melds[index].clone();
