@@ -1,6 +1,6 @@
 //! The rules of Romi Rami as pure, deterministic state transitions.
 //!
-//! This crate is the rule book of `shared/rules/romi-rami.md` in code: no async, no I/O, no clock; every
+//! This crate is the rule book of `docs/rules/romi-rami.md` in code: no async, no I/O, no clock; every
 //! random outcome comes from a generator seeded when the game is created, so a seed and a list of actions
 //! always give the same game. Players see the game only through [`Game::view`] and
 //! [`Game::events_for`], redacted per [`Viewer`] (§6). Finished games export to, and replay from, the

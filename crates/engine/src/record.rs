@@ -1,4 +1,4 @@
-//! Game records in the `romirami-record/1` format (`shared/rules/record-format.md`): export a game, and
+//! Game records in the `romirami-record/1` format (`docs/rules/record-format.md`): export a game, and
 //! replay a record through the rules, checking it entry by entry.
 //!
 //! A record writes down every random outcome (the initial deck orders, the trophy sides, the first

@@ -1,4 +1,4 @@
-//! The rummy family of Romi Rami Online — Rommi (`shared/rules/rommi.md`), Rami (`rami.md`) and Rumino
+//! The rummy family of Romi Rami Online — Rommi (`docs/rules/rommi.md`), Rami (`rami.md`) and Rumino
 //! (`rumino.md`) — as pure, deterministic state transitions, with their `rummy-record/1` records
 //! (`rummy-record-format.md`).
 //!

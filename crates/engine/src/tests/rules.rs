@@ -1,4 +1,4 @@
-//! Rule-book examples, one or more tests per section of `shared/rules/romi-rami.md`.
+//! Rule-book examples, one or more tests per section of `docs/rules/romi-rami.md`.
 //!
 //! Each test is named after the section it checks (`s3_4_...` is §3 step 4) and builds its position
 //! from a real game with [`super::support`], moving cards rather than making them up. Every legal move

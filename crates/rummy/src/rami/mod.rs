@@ -1,4 +1,4 @@
-//! Rami, French rummy, played as Rami 51 or Rami 30 (`shared/rules/rami.md`).
+//! Rami, French rummy, played as Rami 51 or Rami 30 (`docs/rules/rami.md`).
 //!
 //! [`RamiMatch`] is the match: rounds dealt from a seeded generator, turns checked against the rule
 //! book (every refusal, a [`RamiIllegal`], names its section), views per viewer, and a record in

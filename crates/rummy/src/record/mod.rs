@@ -1,4 +1,4 @@
-//! Match records in the `rummy-record/1` format (`shared/rules/rummy-record-format.md`): the document's
+//! Match records in the `rummy-record/1` format (`docs/rules/rummy-record-format.md`): the document's
 //! types, the checks of its shape, and [`verify`], which replays a record through its game's rules.
 //!
 //! A record writes down every deck order and every reshuffle, so a replay needs no generator. Reading a

@@ -1,4 +1,4 @@
-//! Rommi (`shared/rules/rommi.md`): basic rummy and 500 rummy as Board Game Arena offers them, with every
+//! Rommi (`docs/rules/rommi.md`): basic rummy and 500 rummy as Board Game Arena offers them, with every
 //! table option of rommi §2.
 //!
 //! ```

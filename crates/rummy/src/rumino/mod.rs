@@ -1,4 +1,4 @@
-//! Rumino (`shared/rules/rumino.md`): Italian-American knock rummy for 2 to 6 players, seven-card hands,
+//! Rumino (`docs/rules/rumino.md`): Italian-American knock rummy for 2 to 6 players, seven-card hands,
 //! knocking, gin, the instant win of a rumino, elimination above 100 and rebuys.
 //!
 //! [`RuminoMatch`] is the match: created from a seed, changed only by [`RuminoMatch::apply`], seen only
