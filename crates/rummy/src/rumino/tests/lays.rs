@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 
 use crate::cards::{Card, Rank, Suit};
+use crate::melds::{MeldRules, forms_group};
 use crate::rumino::lays::find_rumino;
 use crate::rumino::tests::support::cards;
 use crate::rumino::{best_grouping, card_value, deadwood, is_lay, is_rumino};
@@ -143,12 +144,15 @@ proptest! {
     #[test]
     fn rumino_s3_lays_are_the_brute_force_lays(group in hand(3..=4)) {
         prop_assert_eq!(is_lay(&group), brute_lay(&group));
+        // The crate's shared meld check, with Rumino's rules, agrees.
+        prop_assert_eq!(is_lay(&group), forms_group(&group, &MeldRules::RUMINO_LAY));
     }
 
     /// §3.4: a rumino is what the brute force calls one.
     #[test]
     fn rumino_s3_4_ruminos_are_the_brute_force_ruminos(group in prop_oneof![hand(7..=7), near_rumino()]) {
         prop_assert_eq!(is_rumino(&group), brute_group(&group, 7));
+        prop_assert_eq!(is_rumino(&group), forms_group(&group, &MeldRules::RUMINO_SEVEN));
     }
 }
 

@@ -3,5 +3,6 @@
 mod lays;
 mod matches;
 mod properties;
+mod records;
 pub(crate) mod support;
 mod turns;

@@ -81,7 +81,13 @@ fn nothing_hidden_leaks(game: &RuminoMatch) {
 
 /// Plays one match: the bot mostly, a uniformly random legal action with probability `random` percent;
 /// abandons it after `stop` actions when given. Checks the properties along the way; returns it.
-fn play_match(players: usize, options: RuminoOptions, seed: u64, random: u32, stop: Option<usize>) -> RuminoMatch {
+pub(crate) fn play_match(
+    players: usize,
+    options: RuminoOptions,
+    seed: u64,
+    random: u32,
+    stop: Option<usize>,
+) -> RuminoMatch {
     let mut game = RuminoMatch::new(players, seed, options).expect("2 to 6 players");
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xb07);
     let candidates = candidates();
