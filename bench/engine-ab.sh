@@ -12,7 +12,7 @@
 #   bench/engine-ab.sh BASE [PAIRS, default 10] [PLAYOUTS ARGUMENTS, default: 60000 4]
 #
 # For example `bench/engine-ab.sh HEAD 10 60000 4 without-take-backs` for a change not yet committed.
-# How the engine's figures were measured: docs/performance.md, "Fourth round".
+# How the engine's figures are measured: docs/performance.md, "The engine".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base=${1:?usage: bench/engine-ab.sh BASE [PAIRS] [PLAYOUTS ARGUMENTS]}

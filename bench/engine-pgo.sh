@@ -10,7 +10,7 @@
 # can be installed; otherwise Debian's `llvm-19`, which reads rustc 1.95's (LLVM 22) profiles and which
 # this script installs with apt-get when no `llvm-profdata` is found. The builds go to their own target
 # directory (PGO_TARGET_DIR, default target/pgo), so the workspace's own builds are not touched.
-# Measured figures and what they mean for the engine's goal: docs/performance.md, "Third round".
+# What it gave, and why the build does not use it: docs/performance.md, "The engine" (measured and not kept).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-60000}

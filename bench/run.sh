@@ -2,7 +2,7 @@
 # The performance suite: the engine, the echo baseline, the server at full speed, 25,000 active tables,
 # 200,000 idle connections, and the store against PostgreSQL. Every figure is taken in this one run, so
 # the server's can be stated as a share of the baseline's. Writes the results to bench/results/ (JSON)
-# and the server section of docs/performance.md.
+# and the server's latest figures into docs/performance.md (between its markers; bench/report.sh).
 #
 #   bench/run.sh              # the full suite (about 15 minutes)
 #   QUICK=1 bench/run.sh      # the same steps with small numbers, to try the script (docs untouched)
@@ -150,7 +150,8 @@ python3 - "$ROOT/docs/performance.md" "$RESULTS/server-section.md" <<'EOF'
 import sys
 doc, section = sys.argv[1], open(sys.argv[2]).read()
 text = open(doc).read()
-start = text.index("## Server")
-open(doc, "w").write(text[:start] + section)
+begin, end = "<!-- bench/report.sh: figures begin -->\n", "<!-- bench/report.sh: figures end -->"
+start, stop = text.index(begin) + len(begin), text.index(end)
+open(doc, "w").write(text[:start] + section + text[stop:])
 EOF
 echo "docs/performance.md updated" >&2

@@ -9,7 +9,7 @@
 //! `complete_random_game_without_take_backs/players/4`: its games are the random play of the game's
 //! moves ([`RandomPlayer::without_take_backs`]). Taking back is no move of the table game and leaves no
 //! trace in a game's record; the group with take-backs measures what a uniform player's undoing and
-//! redoing adds (`docs/performance.md`, "The goal's random game").
+//! redoing adds (`docs/performance.md`, "The engine").
 //!
 //! Two more groups give the rules' share of that work: `replayed_random_game` and
 //! `replayed_random_game_without_take_backs` replay complete random games of each kind, whose actions
