@@ -13,11 +13,11 @@ use crate::{Client, ClientError};
 /// What one bot game came to.
 #[derive(Clone, Debug)]
 pub struct BotGame {
-    /// The table.
+    /// The private table the game was played at.
     pub table: TableId,
     /// Actions the bots played.
     pub actions: usize,
-    /// The result.
+    /// The final scores and the winners, as the server sent them.
     pub result: GameResult,
     /// How long the game took.
     pub elapsed: Duration,

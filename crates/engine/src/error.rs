@@ -10,7 +10,7 @@ use crate::contracts::ContractId;
 /// An action the rules do not allow now. The game is left exactly as it was.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalAction {
-    /// The game is over.
+    /// The game is over: no action is taken any more.
     #[error("the game is over (§4)")]
     GameOver,
     /// No such seat at this table.

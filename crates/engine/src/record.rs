@@ -35,7 +35,7 @@ pub enum LogEntry {
     Complete {
         /// Who completed it.
         seat: Seat,
-        /// The contract.
+        /// The contract completed, as its row in §1.2.
         contract: ContractId,
         /// The hand cards played.
         cards: Cards,
@@ -163,7 +163,7 @@ impl<'de> Deserialize<'de> for LogEntry {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordPlayer {
-    /// The seat.
+    /// The player's seat, in seat order.
     pub seat: Seat,
     /// The display name.
     pub name: String,
@@ -195,7 +195,7 @@ pub struct Record {
     pub contract_deck: Vec<ContractId>,
     /// The moves that stand, and the reshuffles, in order.
     pub log: Vec<LogEntry>,
-    /// The outcome.
+    /// How the game ended and its scores; a replay must reach exactly this.
     pub result: GameResult,
 }
 

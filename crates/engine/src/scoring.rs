@@ -11,7 +11,7 @@ use crate::trophies::{Trophy, TrophyIcon};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScoreBreakdown {
-    /// The seat.
+    /// Whose score this is.
     pub seat: Seat,
     /// The sum of the four parts.
     pub total: u32,

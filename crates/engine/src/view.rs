@@ -69,7 +69,7 @@ pub enum VisibleEvent {
     Completed {
         /// Who completed it.
         seat: Seat,
-        /// The contract.
+        /// The contract completed, which leaves the market for the seat's play area.
         contract: ContractId,
         /// The hand cards played; they are shown when played.
         cards: Cards,
@@ -187,7 +187,7 @@ pub struct SeatScore {
 /// One seat as a viewer may see it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatView {
-    /// The seat.
+    /// Which seat this is, in seat order.
     pub seat: Seat,
     /// Its completed contracts, in the order it completed them.
     pub contracts: Vec<ContractId>,

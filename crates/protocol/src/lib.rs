@@ -94,7 +94,7 @@ pub enum ClientMsg {
     /// Sit down at a table, or come back to one's seat. `since` is the number of events the client
     /// already has, to receive only the missed ones.
     Join {
-        /// The table.
+        /// The table to sit at, as the lobby or the invite link names it.
         table: TableId,
         /// The invite key from the invite link; needed for a private table.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -105,7 +105,7 @@ pub enum ClientMsg {
     },
     /// Watch a table as a spectator.
     Watch {
-        /// The table.
+        /// The table to watch.
         table: TableId,
         /// The invite key, when the table lets only people with the link watch.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -116,33 +116,33 @@ pub enum ClientMsg {
     },
     /// Stop watching, or give up one's seat before the game starts.
     Leave {
-        /// The table.
+        /// The table to leave.
         table: TableId,
     },
     /// The host starts the game (at least 2 seats filled).
     Start {
-        /// The table.
+        /// The table to start, which the sender hosts.
         table: TableId,
     },
     /// The host removes a seated player before the start.
     Kick {
-        /// The table.
+        /// The table the seat is at, which the sender hosts.
         table: TableId,
         /// The seat to free.
         seat: Seat,
     },
     /// The host gives the first free seat to a bot, before the start.
     AddBot {
-        /// The table.
+        /// The table whose first free seat the bot takes, which the sender hosts.
         table: TableId,
     },
     /// Play an action in one's seat. Answered by `ack` or `error` with the same `id`.
     Act {
-        /// The table.
+        /// The table whose game the sender is seated in.
         table: TableId,
         /// The client's number for this action, echoed in the answer.
         id: u64,
-        /// The action.
+        /// What the sender plays, one of the legal actions its `your_turn` listed.
         action: Action,
     },
 }
@@ -237,7 +237,7 @@ pub struct TableSummary {
     pub id: TableId,
     /// Where it stands.
     pub state: TableState,
-    /// The host.
+    /// The player who opened the table: the one who may start it, kick and add bots.
     pub host: PlayerId,
     /// Whether it is listed in the lobby.
     pub public: bool,
@@ -262,7 +262,7 @@ pub struct TableSummary {
 pub enum Role {
     /// Seated in this seat.
     Seat(Seat),
-    /// Watching.
+    /// Watching as a spectator, who sees the public view only.
     Spectator,
 }
 
@@ -326,7 +326,7 @@ pub enum ErrorCode {
     NotSeated,
     /// The game has not started.
     NotStarted,
-    /// The game is over.
+    /// The game is over: no action is taken any more.
     GameOver,
     /// It is another seat's turn.
     NotYourTurn,
@@ -370,7 +370,7 @@ pub enum ServerMsg {
     },
     /// A public table left the lobby (it finished, or closed).
     LobbyTableRemoved {
-        /// The table.
+        /// The table that is no longer listed.
         table: TableId,
     },
     /// The table the client asked to create.
@@ -383,7 +383,7 @@ pub enum ServerMsg {
     /// The full state of a table for the recipient: sent on joining or watching, on a catch-up from too
     /// long ago, and when the seats change before the start.
     Table {
-        /// The table.
+        /// The table as the recipient may see it.
         table: TableSummary,
         /// The recipient's place.
         role: Role,
@@ -393,15 +393,15 @@ pub enum ServerMsg {
     },
     /// New events of a table's game, in order, filtered for the recipient.
     Events {
-        /// The table.
+        /// The table whose game the events are of.
         table: TableId,
-        /// The events.
+        /// The new events, numbered from where the recipient's previous ones stopped.
         events: Vec<NumberedEvent>,
     },
     /// The clocks, when a turn starts or a member arrives at a table with a clock: who is to act, the
     /// time left of their turn and every seat's reserve, in milliseconds, as of sending.
     Clocks {
-        /// The table.
+        /// The table whose clocks these are.
         table: TableId,
         /// The seat to act; none once the game is over.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -413,30 +413,30 @@ pub enum ServerMsg {
     },
     /// It is the recipient's turn: what it may do.
     YourTurn {
-        /// The table.
+        /// The table where it is the recipient's turn.
         table: TableId,
         /// Every distinct legal action.
         legal: Vec<Action>,
     },
     /// The action with this `id` was applied; its events follow (or came) in `events`.
     Ack {
-        /// The table.
+        /// The table the action was played at.
         table: TableId,
         /// The client's id for the action.
         id: u64,
         /// The number of events the table has now.
         events: usize,
     },
-    /// The game is over.
+    /// The game is over: the final scores and the winners.
     GameOver {
-        /// The table.
+        /// The table whose game ended.
         table: TableId,
         /// The result, every part revealed.
         result: GameResult,
     },
     /// The recipient no longer is at the table (it left, or the host removed it).
     Left {
-        /// The table.
+        /// The table the recipient is no longer at.
         table: TableId,
     },
     /// A request was refused.

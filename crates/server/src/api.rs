@@ -113,9 +113,9 @@ pub struct ApiErrorBody {
 /// What went wrong.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ApiErrorDetail {
-    /// For programs.
+    /// A stable code a program can branch on.
     pub code: ApiErrorCode,
-    /// For people.
+    /// A sentence for people; its wording may change.
     pub message: String,
 }
 
@@ -238,7 +238,7 @@ pub struct Game {
     pub finished_at: OffsetDateTime,
     /// How it ended.
     pub ended_by: EndedBy,
-    /// The players.
+    /// Who played, in seat order, with the names shown in the game.
     pub players: Vec<GamePlayerJson>,
     /// Their scores.
     pub scores: Vec<Score>,

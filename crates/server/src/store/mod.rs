@@ -135,7 +135,7 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 pub struct TableRow {
     /// The table's id, also its game's.
     pub id: TableId,
-    /// The host.
+    /// The player who opened the table, who may start it, kick and add bots.
     pub host: PlayerId,
     /// How many seats, 2 to 4.
     pub seats: u8,
@@ -269,9 +269,9 @@ fn check_finish(
 /// A seated player of a game: the seat, who, and the name shown in that game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GamePlayer {
-    /// The seat.
+    /// Where they sat, in seat order.
     pub seat: Seat,
-    /// The player.
+    /// Who sat there: their player id, the same across games.
     pub id: PlayerId,
     /// The display name, as shown in this game.
     pub name: String,
@@ -327,7 +327,7 @@ pub struct UnfinishedGame {
 /// One seat's result in a finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatResult {
-    /// The player.
+    /// Who sat in the seat, and the name shown in the game.
     pub player: GamePlayer,
     /// The score, part by part (§5).
     pub score: ScoreBreakdown,
@@ -437,7 +437,7 @@ pub struct GamePage {
 /// A player's record over their finished games.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayerStats {
-    /// Who.
+    /// The player these figures are of.
     pub player: PlayerInfo,
     /// How many finished games they played.
     pub games_played: u64,

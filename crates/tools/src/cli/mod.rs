@@ -27,7 +27,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// The subcommands.
+/// One variant per subcommand, holding its parsed arguments.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the game server until ctrl-c or SIGTERM.

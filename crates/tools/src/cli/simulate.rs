@@ -89,7 +89,7 @@ impl GamePlan {
 /// A finished simulated game.
 #[derive(Clone, Debug)]
 pub struct Simulated {
-    /// Its record.
+    /// The `romirami-record/1` document written for the game.
     pub record: Record,
     /// How many actions were applied to play it.
     pub actions: usize,

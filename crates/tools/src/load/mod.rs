@@ -103,7 +103,7 @@ impl Workload {
 pub struct WorkerPlan {
     /// The worker's number, which its players' names carry.
     pub index: usize,
-    /// The workload.
+    /// What the worker's connections do: play, stay idle, or echo.
     pub workload: Workload,
     /// The servers' addresses; tables and connections are spread over them in turn.
     pub servers: Vec<SocketAddr>,
@@ -313,7 +313,7 @@ struct WorkerState {
 /// Sums over a span of snapshots.
 #[derive(Debug)]
 pub struct Totals {
-    /// The counts.
+    /// The events counted over the span, added up.
     pub counts: Counts,
     /// Action latency in microseconds.
     pub latency: Histogram<u64>,
