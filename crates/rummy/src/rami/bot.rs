@@ -15,7 +15,7 @@ use crate::seat::Seat;
 
 /// The bot's action for `seat`, or `None` when it is not that seat's turn. The action is always one
 /// that [`RamiMatch::check`] accepts.
-pub fn choose(game: &RamiMatch, seat: Seat, rng: &mut impl Rng) -> Option<RamiAction> {
+pub fn choose(game: &RamiMatch, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Option<RamiAction> {
     let turn = game.turn().filter(|t| t.seat == seat)?;
     let round = &game.round;
     let hand = &round.hands[seat.index()];
@@ -77,7 +77,7 @@ fn play_with(game: &RamiMatch, seat: Seat, must: Option<Card>) -> Option<RamiAct
 
 /// The card that helps least: the fewest partners (cards of its rank in other suits, cards of its suit
 /// within two positions), then the highest penalty. Jokers are kept unless nothing else is left.
-fn worst_card(hand: &Hand, rng: &mut impl Rng) -> Card {
+fn worst_card(hand: &Hand, rng: &mut (impl Rng + ?Sized)) -> Card {
     let cards = hand.cards();
     // An ace sits at position 1 or 14 of a run (rami §3.2).
     let positions = |rank: u8| if rank == 1 { [1, 14] } else { [rank, rank] };

@@ -66,8 +66,6 @@ pub(crate) struct Round {
     /// Top last.
     pub(crate) discard: Vec<Card>,
     pub(crate) melds: Vec<Meld>,
-    /// The seat that laid each meld, by position in `melds`.
-    pub(crate) owners: Vec<Seat>,
     pub(crate) opened: Vec<bool>,
     pub(crate) log: Vec<LogEntry>,
     pub(crate) result: Option<RamiRoundResult>,
@@ -347,7 +345,6 @@ impl Round {
             stock: Vec::new(),
             discard: Vec::new(),
             melds: Vec::new(),
-            owners: Vec::new(),
             opened: vec![false; players],
             log: Vec::new(),
             result: None,

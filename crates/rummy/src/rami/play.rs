@@ -196,7 +196,6 @@ impl RamiMatch {
                 for meld in &logged {
                     hand.remove_all(&meld.cards);
                 }
-                round.owners.extend(melds.iter().map(|_| seat));
                 round.melds.extend(melds.iter().cloned());
                 turn.owes = None;
                 let opening = matches!(action, RamiAction::Open(_));
@@ -232,7 +231,7 @@ impl RamiMatch {
                     }
                     _ => return,
                 };
-                let owner = round.owners[index];
+                let owner = meld.owner;
                 self.events.push(Event::Public(match action {
                     RamiAction::Exchange { card, .. } => RamiEvent::Exchanged { seat, card: *card, owner, meld },
                     _ => RamiEvent::LaidOff { seat, cards: action.laid_cards().unwrap_or_default(), owner, meld },

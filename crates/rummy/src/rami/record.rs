@@ -75,7 +75,7 @@ impl RamiMatch {
                     LogEntry::Exchange { .. } => add("joker_exchanges"),
                     LogEntry::Reshuffle { .. } => add("reshuffles"),
                     LogEntry::LayOff { seat, lay_off } => {
-                        let owner = round.owners.get((lay_off.id.0 as usize).wrapping_sub(1));
+                        let owner = round.melds.iter().find(|m| m.id == lay_off.id).map(|m| &m.owner);
                         if owner.is_some_and(|owner| owner != seat) {
                             add("lay_offs_on_others");
                         }

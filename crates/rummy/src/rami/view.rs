@@ -149,15 +149,6 @@ impl Event {
     }
 }
 
-/// A meld on the table with the seat that laid it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TableMeld {
-    /// Who laid it.
-    pub owner: Seat,
-    /// The meld: id, kind, every card with its position, and what its joker stands for.
-    pub meld: Meld,
-}
-
 /// A round over, as everybody sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundSummary {
@@ -198,8 +189,8 @@ pub struct RamiView {
     pub opened: Vec<bool>,
     /// Who holds one card ("carte", rami §7.5), by seat.
     pub carte: Vec<bool>,
-    /// Every meld on the table, in id order.
-    pub melds: Vec<TableMeld>,
+    /// Every meld on the table, in id order, each with the seat that laid it.
+    pub melds: Vec<Meld>,
     /// The whole discard pile, bottom first: the last card is the top.
     pub discard_pile: Vec<Card>,
     /// How many cards the stock holds.
@@ -234,12 +225,7 @@ impl RamiMatch {
             carte: sizes.iter().map(|&n| n == 1).collect(),
             hand_sizes: sizes,
             opened: round.opened.clone(),
-            melds: round
-                .melds
-                .iter()
-                .zip(&round.owners)
-                .map(|(meld, &owner)| TableMeld { owner, meld: meld.clone() })
-                .collect(),
+            melds: round.melds.clone(),
             discard_pile: round.discard.clone(),
             stock: round.stock.len(),
             totals: self.totals.clone(),

@@ -2,6 +2,8 @@
 //! property tests over random matches (`properties.rs`), golden records (`golden.rs`).
 
 mod edge_cases;
+mod golden;
+mod properties;
 mod rules;
 mod smoke;
 mod support;

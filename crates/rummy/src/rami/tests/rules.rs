@@ -74,7 +74,8 @@ fn section_3_5_ids_and_lay_offs() {
     ok(&mut game, 0, Meld(meld("2c 3c 4c", None)));
     let ids: Vec<u32> = game.round.melds.iter().map(|m| m.id.0).collect();
     assert_eq!(ids, vec![1, 2, 3, 4]);
-    assert_eq!(game.round.owners, vec![Seat(1), Seat(0), Seat(0), Seat(0)]);
+    let owners: Vec<Seat> = game.round.melds.iter().map(|m| m.owner).collect();
+    assert_eq!(owners, vec![Seat(1), Seat(0), Seat(0), Seat(0)]);
     ok(&mut game, 0, LayOff { id: crate::melds::MeldId(2), cards: cards("Kh Ah"), joker: None });
     refused(&mut game, 0, LayOff { id: theirs, cards: cards("9s"), joker: None }, "rami §");
     refused(

@@ -102,7 +102,6 @@ pub(super) fn put_meld(game: &mut RamiMatch, owner: u8, codes: &str, joker: Opti
         crate::melds::Meld::new(id, crate::seat::Seat(owner), &spec.cards, spec.joker, super::super::melds::RULES)
             .expect("a test meld is valid");
     game.round.melds.push(built);
-    game.round.owners.push(crate::seat::Seat(owner));
     id
 }
 
