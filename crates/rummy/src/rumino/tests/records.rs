@@ -219,7 +219,8 @@ fn rumino_records_must_write_ruminos_where_they_are_found() {
     );
 }
 
-/// Matches whose records are fixed: if one changes, seeds no longer give the matches they gave.
+/// Matches whose records are kept in `crates/rummy/golden/` (`UPDATE_GOLDEN=1` rewrites them): if one
+/// changes, seeds no longer give the matches they gave.
 fn golden_matches() -> Vec<(&'static str, RuminoMatch)> {
     let hands = ["9s 2c 5d Jh Ks 3h Jd", "3s 4s 5s 6s 7s 8s Kd", "9h 9h 9d 9d 9c 9c Kh"];
     let claim_deck = deck(&seats(&[0, 1, 2]), &hands, "Kc", "2h");
@@ -227,21 +228,21 @@ fn golden_matches() -> Vec<(&'static str, RuminoMatch)> {
     claimed.apply(Seat(0), &RuminoAction::Draw).expect("legal");
     claimed.apply(Seat(0), &RuminoAction::Discard { card: card("9s"), gin: false }).expect("legal");
     vec![
-        ("rumino-2p-bots.json", play_match(2, RuminoOptions::default(), 2026, 0, None)),
-        ("rumino-4p-mixed.json", play_match(4, RuminoOptions { max_rebuys: 2 }, 7, 15, None)),
-        ("rumino-6p-bots.json", play_match(6, RuminoOptions { max_rebuys: 0 }, 42, 0, None)),
-        ("rumino-claimed.json", claimed),
+        ("rumino_2p_bots.json", play_match(2, RuminoOptions::default(), 2026, 0, None)),
+        ("rumino_4p_mixed.json", play_match(4, RuminoOptions { max_rebuys: 2 }, 7, 15, None)),
+        ("rumino_6p_bots.json", play_match(6, RuminoOptions { max_rebuys: 0 }, 42, 0, None)),
+        ("rumino_claimed.json", claimed),
     ]
 }
 
 #[test]
 fn rumino_golden_records_are_unchanged_and_replay() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rumino/tests/golden");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden");
     for (name, game) in golden_matches() {
         let record = game.record(meta(game.players())).expect("over");
         let json = serde_json::to_string_pretty(&record).expect("records serialize") + "\n";
         let path = dir.join(name);
-        if std::env::var_os("RUMINO_WRITE_GOLDEN").is_some() {
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
             std::fs::write(&path, &json).expect("the golden folder is writable");
         }
         let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

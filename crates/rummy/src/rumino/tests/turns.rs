@@ -230,3 +230,36 @@ fn rumino_s11_10_the_reshuffle_keeps_the_top_discard_apart() {
     assert_eq!(game.stock.len(), 93);
     assert_eq!(game.stock.last(), stock.first(), "the record lists the new stock top first");
 }
+
+#[test]
+fn rumino_s6_the_reshuffle_comes_first_whatever_the_turn_then_is_a_knock_included() {
+    let mut game = heads_up(JUNK_A, "5h 6h 7h Qs Qd Qc 3c", "Kc", "");
+    game.source = Source::Random(RummyRng::from_seed(8));
+    while !matches!(game.hand_logs()[0].log.last(), Some(RuminoEntry::Reshuffle { .. })) {
+        let seat = game.to_act().expect("the hand goes on").0;
+        play(&mut game, seat, RuminoAction::Draw);
+        let drawn = *game.hand(Seat(seat)).last().expect("8 cards");
+        play(&mut game, seat, RuminoAction::Discard { card: drawn, gin: false });
+    }
+    assert_eq!(game.to_act(), Some(Seat(1)), "93 turns: seat 1 starts the 94th");
+    play(&mut game, 1, RuminoAction::Knock);
+    let log = &game.hand_logs()[0].log;
+    assert!(matches!(log[log.len() - 2..], [RuminoEntry::Reshuffle { .. }, RuminoEntry::Knock { .. }]));
+}
+
+#[test]
+fn rumino_s1_the_deck_the_table_and_the_next_player() {
+    let game = RuminoMatch::new(6, 3, RuminoOptions::default()).expect("6 players");
+    let deck = &game.hand_logs()[0].deck;
+    assert!(crate::cards::DeckSpec::DOUBLE.is_deck(deck), "108 cards: every natural twice and 4 jokers");
+    let mut game = game;
+    game.is_in[2] = false;
+    game.is_in[3] = false;
+    assert_eq!(game.next_in(Seat(1)), Seat(4), "the next player skips the players out");
+    assert_eq!(game.next_in(Seat(5)), Seat(0), "and wraps around");
+    assert_eq!(game.order_after(Seat(5)), seats(&[0, 1, 4, 5]));
+    // A rematch: hand 1's dealer is the previous winner.
+    let rematch = RuminoMatch::with_dealer(3, 1, RuminoOptions::default(), Some(Seat(2))).expect("a rematch");
+    assert_eq!(rematch.hand_logs()[0].dealer, Seat(2));
+    assert!(RuminoMatch::with_dealer(3, 1, RuminoOptions::default(), Some(Seat(3))).is_err());
+}
