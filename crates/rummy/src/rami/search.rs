@@ -134,6 +134,10 @@ const BEST_NODE_LIMIT: usize = 40_000;
 
 struct Dfs<'a> {
     candidates: &'a [Candidate],
+    /// Whether a pure run is among the candidates from each index on (one more entry, `false`, at the end).
+    pure_from: Vec<bool>,
+    /// Whether a candidate holding the `must` card is among the candidates from each index on.
+    must_from: Vec<bool>,
     goal: OpeningGoal,
     best: bool,
     must_before: u8,
@@ -160,8 +164,12 @@ impl Dfs<'_> {
         if self.best && self.nodes > BEST_NODE_LIMIT {
             return true;
         }
-        // Even every card left laid at its best value would not reach the threshold.
-        if value + bound < self.goal.opening.threshold() {
+        // Even every card left laid at its best value would not reach the threshold; or what the
+        // opening still needs (a pure run, the taken card) is in no candidate left.
+        if value + bound < self.goal.opening.threshold()
+            || (!pure_ok && !self.pure_from[start])
+            || (!must_ok && !self.must_from[start])
+        {
             return false;
         }
         for i in start..self.candidates.len() {
@@ -190,9 +198,22 @@ impl Dfs<'_> {
 /// An opening from `hand` that meets `goal`: any one, or (with `best`) the one laying the most cards,
 /// then the most points, found within a bounded search.
 pub(crate) fn find_opening(hand: &Hand, goal: OpeningGoal, best: bool) -> Option<Vec<MeldCards>> {
-    let candidates = candidate_melds(hand);
+    let mut candidates = candidate_melds(hand);
+    // Pure runs first, then the most valuable: the first openings tried are the likeliest to qualify.
+    candidates.sort_by_key(|c| (!c.pure_run, std::cmp::Reverse(c.value)));
+    let suffix = |test: &dyn Fn(&Candidate) -> bool| -> Vec<bool> {
+        let mut flags = vec![false; candidates.len() + 1];
+        for i in (0..candidates.len()).rev() {
+            flags[i] = flags[i + 1] || test(&candidates[i]);
+        }
+        flags
+    };
+    let pure_from = suffix(&|c| c.pure_run);
+    let must_from = suffix(&|c| goal.must.is_some_and(|card| c.meld.contains(card)));
     let mut dfs = Dfs {
         candidates: &candidates,
+        pure_from,
+        must_from,
         goal,
         best,
         must_before: goal.must.map_or(0, |card| hand.count(card)),
