@@ -41,6 +41,9 @@ pub struct Config {
     pub catch_up_limit: usize,
     /// How long a finished table nobody is looking at stays viewable.
     pub finished_table_ttl: Duration,
+    /// How long a table that waits for its game stays open while none of its seated players is
+    /// connected (its host went away without leaving, say); then it closes and leaves the lobby.
+    pub waiting_table_grace: Duration,
     /// Commands waiting for one table's task.
     pub table_queue: usize,
     /// How long the server's bot waits before each of its moves, so that people can follow them.
@@ -81,6 +84,7 @@ impl Default for Config {
             max_open_tables_per_player: 5,
             catch_up_limit: 500,
             finished_table_ttl: Duration::from_secs(30 * 60),
+            waiting_table_grace: Duration::from_secs(60),
             table_queue: 1024,
             bot_delay: Duration::from_millis(700),
             bot_retry: Duration::from_secs(1),

@@ -1,0 +1,451 @@
+//! The table's rules as a state machine with no I/O and no clock of its own ("sans-I/O").
+//!
+//! [`TableCore::step`] takes one [`Input`] — a client's command, a timer that fired, the outcome of a
+//! durable write — together with the current time ([`Now`]), and returns the [`Effect`]s the table's
+//! task must carry out: write this durably and then report back, store the finished game, close.
+//! Messages to the members go straight into their outboxes, and the table's summary and its host's
+//! count of open tables straight into the [`Lobby`]: both are in-memory and synchronous, so what a
+//! member is told and what the lobby knows never run ahead of each other, and a test reads both as a
+//! client would. [`TableCore::deadline`] says when the core wants to be woken with [`Input::Timer`].
+//!
+//! A write that must succeed before the table goes on (a seat, a game's start, an action) is the last
+//! effect of its step: the core remembers what it was doing ([`Pending`]) and continues when its
+//! outcome comes back as [`Input::Stored`]. Nothing is acknowledged or shown before its write
+//! succeeded; a failed write changes nothing but the refusal it earns.
+//!
+//! So every rule of the table — seating, clocks, stand-in bots, reclaiming a seat, abandonment,
+//! restore, every refusal — is tested by feeding inputs and a fake time (`core/tests.rs`), in
+//! microseconds, without sockets or sleeps.
+
+mod play;
+mod seats;
+#[cfg(test)]
+mod tests;
+mod views;
+
+use std::sync::Arc;
+
+use romirami_engine::{Action, Game, Record, Seat};
+use time::OffsetDateTime;
+use tokio::time::Instant;
+use tracing::info;
+
+use super::clock::TurnClock;
+use super::members::Members;
+use super::seating::{Control, Occupant, Seating};
+use super::{Sender, TableCommand, TableOptions};
+use crate::config::Config;
+use crate::lobby::Lobby;
+use crate::protocol::{ErrorCode, PlayerId, PlayerInfo, Role, ServerMsg, TableId, TableState, TableSummary};
+use crate::store::{ActionRow, GamePlayer, StoreError, UnfinishedGame};
+
+/// The sentence sent with [`ErrorCode::Unavailable`].
+pub(crate) const UNAVAILABLE: &str =
+    "the server cannot reach its database right now; nothing was done, try again in a moment";
+
+/// The current time, as the core sees it: given with every input, never read by the core itself.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Now {
+    /// For timers and clocks.
+    pub(crate) at: Instant,
+    /// For what is stored and shown (when a game started or finished).
+    pub(crate) wall: OffsetDateTime,
+}
+
+/// What wakes the core.
+#[derive(Debug)]
+pub(crate) enum Input {
+    /// A request from a connection.
+    Command(TableCommand),
+    /// The time the core asked for with [`TableCore::deadline`] has come.
+    Timer,
+    /// The outcome of the durable write that the last step asked for.
+    Stored(Result<(), StoreError>),
+}
+
+/// A write that must be durable before the table goes on.
+#[derive(Clone, Debug)]
+pub(crate) enum Durable {
+    /// Who sits where while the table waits (each seat's player, and whether the host's bot plays it).
+    Seats(Vec<Option<(PlayerId, bool)>>),
+    /// A bot the host added, stored as a player of its own with a token hash nobody knows, and the
+    /// seats with it.
+    Bot { bot: PlayerInfo, token_hash: [u8; 32], seats: Vec<Option<(PlayerId, bool)>> },
+    /// The start of the game: its seed and players.
+    Start { seed: u64, players: Vec<GamePlayer>, started_at: OffsetDateTime },
+    /// The next action of the game's log.
+    Action(ActionRow),
+}
+
+/// What the table's task must do.
+#[derive(Debug)]
+pub(crate) enum Effect {
+    /// Make this write durable, then feed its outcome back as [`Input::Stored`] before anything else.
+    Write(Durable),
+    /// Store the finished game's record and results, in the background, until the database takes it.
+    StoreResult(Box<Record>),
+    /// The table closes: its task ends, and whoever still writes to it learns that it is gone.
+    Close,
+}
+
+/// Where to get the table's randomness: fresh seeds and ids. The server uses the operating system's
+/// generator; tests give fixed values.
+pub(crate) trait Entropy: Send + std::fmt::Debug {
+    /// A fresh game seed, which nobody may predict.
+    fn seed(&mut self) -> u64;
+    /// 32 fresh random bytes (a bot's token, which nobody knows).
+    fn secret(&mut self) -> [u8; 32];
+    /// A fresh id (a bot's player id).
+    fn id(&mut self) -> uuid::Uuid;
+}
+
+/// The operating system's random generator.
+#[derive(Debug, Default)]
+pub(crate) struct OsEntropy;
+
+impl Entropy for OsEntropy {
+    fn seed(&mut self) -> u64 {
+        u64::from_le_bytes(self.secret()[..8].try_into().unwrap_or_default())
+    }
+
+    fn secret(&mut self) -> [u8; 32] {
+        let mut bytes = [0u8; 32];
+        // The OS generator does not fail where we run; a game without a fresh seed must not start.
+        getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
+        bytes
+    }
+
+    fn id(&mut self) -> uuid::Uuid {
+        uuid::Uuid::new_v4()
+    }
+}
+
+/// What a table's core shares with the rest of the server.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    /// The live tables, their public list, and each host's count of open tables.
+    pub(crate) lobby: Arc<Lobby>,
+    /// Settings and limits.
+    pub(crate) config: Arc<Config>,
+    /// Where fresh seeds and ids come from.
+    pub(crate) entropy: Box<dyn Entropy>,
+}
+
+/// Who plays an action: a person on a connection, or the server's bot.
+#[derive(Debug)]
+enum Actor {
+    Person { from: Sender, id: u64, received: Instant },
+    Bot,
+}
+
+/// What the core waits for the store to confirm.
+#[derive(Debug)]
+enum Pending {
+    /// `from` took `seat` before the start.
+    Seat { from: Sender, seat: Seat, since: Option<usize> },
+    /// `from`, the host, gave `seat` to a bot.
+    Bot { from: Sender, seat: Seat },
+    /// The game starts with this seed; `from` asked for it (or took the last seat).
+    Start { from: Sender, seed: u64, started_at: OffsetDateTime },
+    /// `seat` plays `action`.
+    Action { seat: Seat, action: Action, by: Actor },
+    /// A write whose failure is only logged (a seat freed: the seat is free either way).
+    Logged,
+}
+
+/// A game in play or over, with what the table keeps beside it.
+#[derive(Debug)]
+struct Play {
+    game: Game,
+    clock: Option<TurnClock>,
+    /// The seat whose turn it is, as of the last action.
+    to_act: Option<Seat>,
+    /// When the bot plays its next action.
+    bot_due: Option<Instant>,
+    /// When the game ends as abandoned because no player is connected.
+    abandon_due: Option<Instant>,
+    /// Actions in the stored log so far: the number of the next one.
+    actions: u32,
+    started_at: OffsetDateTime,
+}
+
+/// Where the table stands.
+#[derive(Debug)]
+enum Phase {
+    Waiting,
+    Playing(Box<Play>),
+    Finished(Box<Play>),
+}
+
+/// One table's state and rules.
+#[derive(Debug)]
+pub(crate) struct TableCore {
+    id: TableId,
+    invite: String,
+    host: PlayerId,
+    options: TableOptions,
+    seating: Seating,
+    members: Members,
+    phase: Phase,
+    pending: Option<Pending>,
+    /// When a waiting table closes because no seated person is connected.
+    waiting_due: Option<Instant>,
+    /// When a finished table nobody looks at closes.
+    expires_at: Option<Instant>,
+    /// Whether the core said [`Effect::Close`]: it wants nothing more.
+    closed: bool,
+    lobby: Arc<Lobby>,
+    config: Arc<Config>,
+    entropy: Box<dyn Entropy>,
+    effects: Vec<Effect>,
+}
+
+impl TableCore {
+    /// A new table hosted by `host`, seated in seat 0. The caller checked `options` and stored it.
+    pub(crate) fn open(
+        id: TableId,
+        invite: String,
+        host: PlayerInfo,
+        options: TableOptions,
+        services: Shared,
+        now: Now,
+    ) -> TableCore {
+        let mut seating = Seating::empty(options.seats);
+        seating.sit(Seat(0), Occupant { player: host.clone(), control: Control::Player });
+        let mut core = TableCore::new(id, invite, host.id, options, seating, Phase::Waiting, services);
+        core.check_waiting(now);
+        core
+    }
+
+    /// A game read back from the store after a restart, as it stood after its last stored action. Its
+    /// players get their seats back (the clock takes them over again if they do not come); the running
+    /// turn starts afresh.
+    ///
+    /// # Errors
+    /// When the stored game does not replay.
+    pub(crate) fn restored(stored: UnfinishedGame, services: Shared, now: Now) -> Result<TableCore, String> {
+        let UnfinishedGame { table, seed, started_at, players, actions } = stored;
+        if players.iter().zip(0u8..).any(|(p, seat)| p.seat != Seat(seat)) {
+            return Err("the stored players are not seats 0 to n-1".into());
+        }
+        let mut game = Game::new(players.len(), seed).map_err(|e| e.to_string())?;
+        let mut reserves = vec![None; players.len()];
+        for (n, stored) in actions.iter().enumerate() {
+            game.apply(stored.seat, &stored.action).map_err(|e| format!("stored action {n} is refused: {e}"))?;
+            if let Some(reserve) = reserves.get_mut(stored.seat.index()) {
+                *reserve = stored.reserve_ms.or(*reserve);
+            }
+        }
+        let options = TableOptions::of(&table);
+        let seating = Seating::from_occupants(
+            players
+                .into_iter()
+                .map(|p| {
+                    let control = if p.bot { Control::Bot } else { Control::Player };
+                    Some(Occupant { player: PlayerInfo { id: p.id, name: p.name }, control })
+                })
+                .collect(),
+        );
+        let play = Play {
+            clock: options.clock.map(|clock| TurnClock::new(clock, reserves)),
+            game,
+            to_act: None,
+            bot_due: None,
+            abandon_due: None,
+            actions: u32::try_from(actions.len()).map_err(|_| "too many stored actions".to_owned())?,
+            started_at,
+        };
+        let over = play.game.is_over();
+        let phase = if over { Phase::Finished(Box::new(play)) } else { Phase::Playing(Box::new(play)) };
+        let mut core = TableCore::new(table.id, table.invite, table.host, options, seating, phase, services);
+        if over {
+            core.store_result(now);
+        } else {
+            // The host's count of open tables includes a game in play.
+            core.lobby.reserve_hosting(core.host, usize::MAX);
+        }
+        if over {
+            core.expires_at = Some(now.at + core.config.finished_table_ttl);
+        } else {
+            core.turn_changed(now);
+            // Nobody is connected yet: the players have the usual while to come back.
+            core.check_presence(now);
+        }
+        Ok(core)
+    }
+
+    fn new(
+        id: TableId,
+        invite: String,
+        host: PlayerId,
+        options: TableOptions,
+        seating: Seating,
+        phase: Phase,
+        services: Shared,
+    ) -> TableCore {
+        let Shared { lobby, config, entropy } = services;
+        TableCore {
+            id,
+            invite,
+            host,
+            options,
+            seating,
+            members: Members::default(),
+            phase,
+            pending: None,
+            waiting_due: None,
+            expires_at: None,
+            closed: false,
+            lobby,
+            config,
+            entropy,
+            effects: Vec::new(),
+        }
+    }
+
+    /// The table's id.
+    pub(crate) fn id(&self) -> TableId {
+        self.id
+    }
+
+    /// The host, who holds one of their open tables in the lobby's count while the game is not over.
+    pub(crate) fn host(&self) -> PlayerId {
+        self.host
+    }
+
+    /// Where the table stands.
+    pub(crate) fn state(&self) -> TableState {
+        match self.phase {
+            Phase::Waiting => TableState::Waiting,
+            Phase::Playing(_) => TableState::Playing,
+            Phase::Finished(_) => TableState::Finished,
+        }
+    }
+
+    /// Takes the effects of the last step (they were also returned by [`TableCore::step`]); for the
+    /// table's constructors, which may have effects of their own (a restored game that is over).
+    pub(crate) fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// Handles one input at `now` and returns what the task must do.
+    pub(crate) fn step(&mut self, input: Input, now: Now) -> Vec<Effect> {
+        match input {
+            Input::Command(command) => self.command(command, now),
+            Input::Timer => self.timer(now),
+            Input::Stored(outcome) => self.stored(outcome, now),
+        }
+        if self.state() == TableState::Finished && self.members.is_empty() && self.pending.is_none() {
+            self.expires_at.get_or_insert(now.at + self.config.finished_table_ttl);
+        } else {
+            self.expires_at = None;
+        }
+        self.take_effects()
+    }
+
+    /// When the core wants [`Input::Timer`]: the earliest thing it does by itself.
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        if self.pending.is_some() || self.closed {
+            return None;
+        }
+        match &self.phase {
+            Phase::Waiting => self.waiting_due,
+            Phase::Playing(play) => self.next_timer(play).map(|(at, _)| at),
+            Phase::Finished(_) => self.expires_at,
+        }
+    }
+
+    fn command(&mut self, command: TableCommand, now: Now) {
+        if self.pending.is_some() {
+            // The task feeds the outcome of a write before any other input; a command cannot come now.
+            if let Some(from) = command.sender() {
+                self.error(from, ErrorCode::Internal, "the table is busy; try again");
+            }
+            return;
+        }
+        match command {
+            TableCommand::Join { from, invite, since } => self.join(from, invite.as_deref(), since, now),
+            TableCommand::Watch { from, invite, since } => self.watch(from, invite.as_deref(), since, now),
+            TableCommand::Leave { from } => self.leave(&from, now),
+            TableCommand::Detach { conn } => self.detach(conn, now),
+            TableCommand::Start { from } => self.start(from, now),
+            TableCommand::Kick { from, seat } => self.kick(&from, seat, now),
+            TableCommand::AddBot { from } => self.add_bot(from),
+            TableCommand::Act { from, id, action } => self.act(from, id, action, now),
+        }
+    }
+
+    fn stored(&mut self, outcome: Result<(), StoreError>, now: Now) {
+        let Some(pending) = self.pending.take() else {
+            return tracing::error!(table = %self.id, "a write's outcome came, but none was asked for");
+        };
+        match pending {
+            Pending::Seat { from, seat, since } => self.seat_stored(from, seat, since, outcome, now),
+            Pending::Bot { from, seat } => self.bot_stored(from, seat, outcome, now),
+            Pending::Start { from, seed, started_at } => self.start_stored(from, seed, started_at, outcome, now),
+            Pending::Action { seat, action, by } => self.action_stored(seat, action, by, outcome, now),
+            Pending::Logged => {
+                if let Err(error) = outcome {
+                    tracing::warn!(table = %self.id, %error, "a freed seat could not be stored");
+                }
+            }
+        }
+    }
+
+    fn timer(&mut self, now: Now) {
+        match &self.phase {
+            Phase::Waiting => {
+                if self.waiting_due.is_some_and(|due| due <= now.at) {
+                    info!(table = %self.id, "no seated player came back to the waiting table: closing it");
+                    self.close_waiting();
+                }
+            }
+            Phase::Playing(_) => self.play_timer(now),
+            Phase::Finished(_) => {
+                if self.expires_at.is_some_and(|due| due <= now.at) {
+                    self.close();
+                }
+            }
+        }
+    }
+
+    /// Says that the table closes.
+    fn close(&mut self) {
+        self.closed = true;
+        self.effects.push(Effect::Close);
+    }
+
+    /// Asks for a durable write and waits for its outcome.
+    fn write(&mut self, durable: Durable, then: Pending) {
+        self.effects.push(Effect::Write(durable));
+        self.pending = Some(then);
+    }
+
+    fn error(&self, to: &Sender, code: ErrorCode, message: impl Into<String>) {
+        to.out.send_msg(&ServerMsg::error(Some(self.id), None, code, message));
+    }
+
+    fn publish(&self) {
+        self.lobby.publish(&self.summary());
+    }
+
+    /// The table as the lobby and its members see it.
+    pub(crate) fn summary(&self) -> TableSummary {
+        TableSummary {
+            id: self.id,
+            state: self.state(),
+            host: self.host,
+            public: self.options.public,
+            spectators: self.options.spectators,
+            seats: self.seating.players(),
+            spectator_count: self.members.spectators(),
+            clock: self.options.clock,
+            bots: self.seating.bots(),
+        }
+    }
+
+    /// Whoever is `conn`'s role at the table.
+    fn role_of(&self, conn: super::ConnId) -> Option<Role> {
+        self.members.get(conn).map(|m| m.role)
+    }
+}

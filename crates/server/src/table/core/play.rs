@@ -1,0 +1,335 @@
+//! The game in play: actions, turns and clocks, the bot that stands in, abandonment and the end.
+
+use romirami_engine::{Action, Game, IllegalAction, RecordMeta, Seat};
+use tokio::time::Instant;
+use tracing::{error, info, warn};
+
+use super::{Actor, Control, Durable, Effect, Now, Pending, Phase, Play, TableCore, UNAVAILABLE};
+use crate::protocol::{ErrorCode, Role, ServerMsg, TableState};
+use crate::store::{ActionRow, StoreError};
+use crate::table::Sender;
+
+/// What a table does by itself while a game is in play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Timer {
+    /// The bot plays the seat to act.
+    Bot,
+    /// The seat to act is out of time.
+    OutOfTime(Seat),
+    /// No player came back in time.
+    Abandon,
+}
+
+impl TableCore {
+    fn play(&self) -> Option<&Play> {
+        match &self.phase {
+            Phase::Playing(play) | Phase::Finished(play) => Some(play),
+            Phase::Waiting => None,
+        }
+    }
+
+    fn play_mut(&mut self) -> Option<&mut Play> {
+        match &mut self.phase {
+            Phase::Playing(play) | Phase::Finished(play) => Some(play),
+            Phase::Waiting => None,
+        }
+    }
+
+    /// The game, once it has started.
+    pub(super) fn game(&self) -> Option<&Game> {
+        self.play().map(|play| &play.game)
+    }
+
+    /// A seated player's action: refused unless the seat is theirs to play now.
+    pub(super) fn act(&mut self, from: Sender, id: u64, action: Action, now: Now) {
+        let refuse = |code, message: String| {
+            from.out.send_msg(&ServerMsg::error(Some(self.id), Some(id), code, message));
+        };
+        let Some(Role::Seat(seat)) = self.role_of(from.conn) else {
+            return refuse(ErrorCode::NotSeated, "you do not have a seat at this table".into());
+        };
+        if self.state() == TableState::Playing && !self.seating.is_played_by_player(seat) {
+            return refuse(
+                ErrorCode::NotYourTurn,
+                "the bot is playing your seat; join the table again to have it back at your next turn".into(),
+            );
+        }
+        if let Err((code, message)) = self.check(seat, &action) {
+            return refuse(code, message);
+        }
+        self.append(seat, action, Actor::Person { from, id, received: now.at }, now);
+    }
+
+    /// Whether `seat` may play `action` now, by the rules.
+    fn check(&self, seat: Seat, action: &Action) -> Result<(), (ErrorCode, String)> {
+        let Some(game) = self.game() else {
+            return Err((ErrorCode::NotStarted, "the game has not started".into()));
+        };
+        game.check(seat, action).map_err(|illegal| {
+            let code = match illegal {
+                IllegalAction::GameOver => ErrorCode::GameOver,
+                IllegalAction::NotYourTurn { .. } => ErrorCode::NotYourTurn,
+                _ => ErrorCode::IllegalAction,
+            };
+            (code, illegal.to_string())
+        })
+    }
+
+    /// Asks to append a checked action to the game's log; it is applied once stored.
+    fn append(&mut self, seat: Seat, action: Action, by: Actor, now: Now) {
+        let Some(play) = self.play() else { return };
+        let reserve_ms = play.clock.as_ref().map(|clock| clock.reserve_at(seat, now.at));
+        let by_bot = matches!(by, Actor::Bot);
+        let row = ActionRow { table: self.id, seq: play.actions, seat, action, by_bot, reserve_ms };
+        self.write(Durable::Action(row), Pending::Action { seat, action, by });
+    }
+
+    /// The action's row is stored (it is applied, acknowledged and shown), or it could not be (it is
+    /// refused, or the bot tries again shortly).
+    pub(super) fn action_stored(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        by: Actor,
+        outcome: Result<(), StoreError>,
+        now: Now,
+    ) {
+        if let Err(error) = outcome {
+            warn!(table = %self.id, %error, "an action could not be stored; it was not played");
+            match by {
+                Actor::Person { from, id, .. } => {
+                    from.out.send_msg(&ServerMsg::error(Some(self.id), Some(id), ErrorCode::Unavailable, UNAVAILABLE));
+                }
+                Actor::Bot => {
+                    warn!(table = %self.id, %seat, "the bot could not play; trying again shortly");
+                    let retry = now.at + self.config.bot_retry;
+                    if let Some(play) = self.play_mut() {
+                        play.bot_due = Some(retry);
+                    }
+                }
+            }
+            return;
+        }
+        let id = self.id;
+        let Some(play) = self.play_mut() else { return };
+        play.actions += 1;
+        let first = play.game.event_count();
+        if let Err(illegal) = play.game.apply(seat, &action) {
+            // `check` accepted it and nothing ran in between: this cannot happen.
+            error!(table = %id, %illegal, "an action the engine checked was refused when applied");
+            if let Actor::Person { from, id: action_id, .. } = by {
+                let message = "the server could not play this action";
+                from.out.send_msg(&ServerMsg::error(Some(id), Some(action_id), ErrorCode::Internal, message));
+            }
+            return;
+        }
+        let events = play.game.event_count();
+        self.broadcast_events(first);
+        if let Actor::Person { from, id, received } = by {
+            from.out.send_msg(&ServerMsg::Ack { table: self.id, id, events });
+            crate::metrics::action_applied(received.into_std());
+        }
+        self.after_play(now);
+    }
+
+    /// After an action: the end of the game, or the next turn (with its clocks, its `your_turn` and,
+    /// for a seat the bot plays, the bot's next move).
+    fn after_play(&mut self, now: Now) {
+        if self.game().is_some_and(Game::is_over) {
+            self.finish(now);
+        } else if self.turn_changed(now) {
+            self.send_clocks(now);
+            self.send_turn();
+            self.publish();
+        } else {
+            self.send_turn();
+        }
+    }
+
+    /// Follows the seat to act: a new turn starts its clock, and gives the seat back to its player if
+    /// they came back; the bot is scheduled when it plays the seat. Returns whether a new turn started.
+    pub(super) fn turn_changed(&mut self, now: Now) -> bool {
+        let bot_delay = self.config.bot_delay;
+        let Phase::Playing(play) = &mut self.phase else { return false };
+        let to_act = play.game.to_act();
+        let changed = to_act != play.to_act;
+        let mut reclaimed = false;
+        if changed {
+            let seating = &self.seating;
+            if let Some(clock) = &mut play.clock {
+                clock.turn_to(to_act, now.at, |seat| seating.is_played_by_player(seat));
+            }
+            play.to_act = to_act;
+            if let Some(seat) = to_act {
+                if self.seating.control(seat) == Some(Control::Stand { back: true }) {
+                    info!(table = %self.id, %seat, "the player has their seat back");
+                    self.seating.set_control(seat, Control::Player);
+                    reclaimed = true;
+                }
+            }
+        }
+        play.bot_due = match to_act.and_then(|seat| self.seating.control(seat)) {
+            Some(Control::Bot | Control::Stand { .. }) => Some(play.bot_due.unwrap_or(now.at + bot_delay)),
+            _ => None,
+        };
+        if reclaimed {
+            // Everyone's summary shows who plays each seat.
+            self.send_tables();
+        }
+        changed
+    }
+
+    /// The next thing the table does by itself in play, and when.
+    pub(super) fn next_timer(&self, play: &Play) -> Option<(Instant, Timer)> {
+        let out_of_time = play
+            .clock
+            .as_ref()
+            .and_then(|clock| clock.deadline())
+            .and_then(|(seat, at)| self.seating.is_played_by_player(seat).then_some((at, Timer::OutOfTime(seat))));
+        [out_of_time, play.bot_due.map(|at| (at, Timer::Bot)), play.abandon_due.map(|at| (at, Timer::Abandon))]
+            .into_iter()
+            .flatten()
+            .min_by_key(|(at, _)| *at)
+    }
+
+    pub(super) fn play_timer(&mut self, now: Now) {
+        let Phase::Playing(play) = &self.phase else { return };
+        let Some((at, timer)) = self.next_timer(play) else { return };
+        if at > now.at {
+            return;
+        }
+        match timer {
+            Timer::Bot => {
+                if let Phase::Playing(play) = &mut self.phase {
+                    play.bot_due = None;
+                }
+                self.bot_plays(now);
+            }
+            Timer::OutOfTime(seat) => {
+                info!(table = %self.id, %seat, "out of time: the bot plays the seat");
+                if let Phase::Playing(play) = &mut self.phase {
+                    if let Some(clock) = &mut play.clock {
+                        clock.run_out(seat);
+                    }
+                }
+                self.stand_in(seat, now);
+            }
+            Timer::Abandon => {
+                if let Phase::Playing(play) = &mut self.phase {
+                    play.abandon_due = None;
+                }
+                info!(table = %self.id, "no player came back: the game is abandoned");
+                self.abandon(now);
+            }
+        }
+    }
+
+    /// The bot plays the seat to act.
+    fn bot_plays(&mut self, now: Now) {
+        let Some(seat) = self.game().and_then(Game::to_act) else { return };
+        if self.seating.is_played_by_player(seat) {
+            return;
+        }
+        let Some(action) = self.game().and_then(|game| crate::bots::choose(&game.legal_actions(seat))) else {
+            return error!(table = %self.id, %seat, "the bot found no legal action");
+        };
+        self.append(seat, action, Actor::Bot, now);
+    }
+
+    /// The bot plays `seat` until its player comes back (it ran out of time, or left).
+    pub(super) fn stand_in(&mut self, seat: Seat, now: Now) {
+        if matches!(self.seating.control(seat), Some(Control::Player | Control::Stand { .. })) {
+            self.seating.set_control(seat, Control::Stand { back: false });
+        }
+        self.turn_changed(now);
+        self.send_clocks(now);
+        self.publish();
+        self.send_tables();
+        self.check_presence(now);
+    }
+
+    /// The player of `seat` joined again: the seat is theirs now, or at the start of their next turn if
+    /// the bot is in the middle of this one.
+    pub(super) fn come_back(&mut self, seat: Seat, now: Now) {
+        let Phase::Playing(play) = &mut self.phase else { return };
+        play.abandon_due = None;
+        let mid_turn = play.to_act == Some(seat);
+        if let Some(Control::Stand { .. }) = self.seating.control(seat) {
+            self.seating.set_control(seat, if mid_turn { Control::Stand { back: true } } else { Control::Player });
+            if !mid_turn {
+                self.send_tables();
+            }
+            self.publish();
+        }
+        let _ = now;
+    }
+
+    /// Ends the game as abandoned when every player has left, and schedules that end when none is
+    /// connected (they have [`crate::config::Config::abandon_after`] to come back).
+    pub(super) fn check_presence(&mut self, now: Now) {
+        if self.state() != TableState::Playing {
+            return;
+        }
+        let players: Vec<Seat> = self.seating.person_seats().collect();
+        if players.iter().all(|&seat| !self.members.has_role(Role::Seat(seat))) {
+            if players.iter().all(|&seat| self.seating.control(seat) == Some(Control::Stand { back: false })) {
+                info!(table = %self.id, "every player has left: the game is abandoned");
+                return self.abandon(now);
+            }
+            let due = now.at + self.config.abandon_after;
+            if let Phase::Playing(play) = &mut self.phase {
+                play.abandon_due.get_or_insert(due);
+            }
+        } else if let Phase::Playing(play) = &mut self.phase {
+            play.abandon_due = None;
+        }
+    }
+
+    /// Ends the game where it stands, as abandoned (§4 does not end it; nobody is left to play it).
+    fn abandon(&mut self, now: Now) {
+        let Some(play) = self.play_mut() else { return };
+        if play.game.is_over() {
+            return;
+        }
+        let first = play.game.event_count();
+        play.game.abandon();
+        self.broadcast_events(first);
+        self.finish(now);
+    }
+
+    fn finish(&mut self, now: Now) {
+        let Phase::Playing(mut play) = std::mem::replace(&mut self.phase, Phase::Waiting) else { return };
+        crate::metrics::table_state(Some(TableState::Playing), Some(TableState::Finished));
+        (play.bot_due, play.abandon_due, play.to_act) = (None, None, None);
+        self.phase = Phase::Finished(play);
+        self.lobby.release_hosting(self.host);
+        self.store_result(now);
+        if let Some(result) = self.game().and_then(Game::result) {
+            info!(table = %self.id, winners = ?result.winners, "game over");
+            self.members.send_all(&ServerMsg::GameOver { table: self.id, result });
+        }
+        self.publish();
+    }
+
+    /// Asks to store the finished game's record and results (in the background: the game's log is
+    /// already stored, so a server that stops before this succeeds finishes the game again when it
+    /// restores it).
+    pub(super) fn store_result(&mut self, now: Now) {
+        let Some(play) = self.play() else { return };
+        let meta = RecordMeta {
+            id: self.id.0,
+            started_at: play.started_at,
+            finished_at: now.wall,
+            names: self
+                .seating
+                .players()
+                .iter()
+                .map(|s| s.as_ref().map_or_else(String::new, |p| p.name.clone()))
+                .collect(),
+        };
+        match play.game.record(meta) {
+            Ok(record) => self.effects.push(Effect::StoreResult(Box::new(record))),
+            Err(problem) => error!(table = %self.id, %problem, "a finished game has no record"),
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! Seating: joining, watching, leaving, the host's kicks and bots, and the start of the game.
+
+use romirami_engine::{Game, Seat};
+use time::OffsetDateTime;
+use tracing::{debug, info, warn};
+
+use super::{Control, Durable, Effect, Now, Occupant, Pending, Phase, Play, TableCore, UNAVAILABLE};
+use crate::protocol::{ErrorCode, PlayerId, Role, ServerMsg, SpectatorPolicy, TableState};
+use crate::store::{GamePlayer, StoreError};
+use crate::table::clock::TurnClock;
+use crate::table::members::Member;
+use crate::table::{ConnId, Sender};
+
+impl TableCore {
+    pub(super) fn join(&mut self, from: Sender, invite: Option<&str>, since: Option<usize>, now: Now) {
+        if let Some(seat) = self.seating.seat_of(from.player.id) {
+            return self.seated(from, seat, since, now);
+        }
+        if !self.options.public && invite != Some(self.invite.as_str()) {
+            // A private table does not admit to existing without its link.
+            return self.error(&from, ErrorCode::NoSuchTable, "there is no such table");
+        }
+        if self.state() != TableState::Waiting {
+            return self.error(&from, ErrorCode::AlreadyStarted, "the game has started; you can watch it");
+        }
+        let Some(free) = self.seating.first_free() else {
+            return self.error(&from, ErrorCode::TableFull, "every seat is taken");
+        };
+        self.seating.sit(free, Occupant { player: from.player.clone(), control: Control::Player });
+        let seats = self.stored_seats();
+        self.write(Durable::Seats(seats), Pending::Seat { from, seat: free, since });
+    }
+
+    pub(super) fn seat_stored(
+        &mut self,
+        from: Sender,
+        seat: Seat,
+        since: Option<usize>,
+        outcome: Result<(), StoreError>,
+        now: Now,
+    ) {
+        match outcome {
+            Ok(()) => self.seated(from, seat, since, now),
+            Err(error) => {
+                warn!(table = %self.id, %error, "a seat could not be stored");
+                self.seating.free(seat);
+                self.error(&from, ErrorCode::Unavailable, UNAVAILABLE);
+            }
+        }
+    }
+
+    /// `from` has its seat: it becomes a member, and the game starts when the table is full.
+    fn seated(&mut self, from: Sender, seat: Seat, since: Option<usize>, now: Now) {
+        if self.state() == TableState::Playing {
+            // Before the newcomer is a member: it catches up below, the others learn who plays the seat.
+            self.come_back(seat, now);
+        }
+        let conn = from.conn;
+        self.members
+            .insert(conn, Member { player: from.player.clone(), role: Role::Seat(seat), out: from.out.clone() });
+        if self.state() == TableState::Waiting {
+            self.check_waiting(now);
+            if self.seating.is_full() {
+                self.begin_game(from, now);
+            } else {
+                self.send_tables();
+                self.publish();
+            }
+        } else {
+            self.catch_up(conn, since, now);
+        }
+    }
+
+    pub(super) fn watch(&mut self, from: Sender, invite: Option<&str>, since: Option<usize>, now: Now) {
+        if self.seating.seat_of(from.player.id).is_some() {
+            // A player watching their own table is back at their seat: they keep playing it.
+            return self.join(from, invite, since, now);
+        }
+        let has_link = invite == Some(self.invite.as_str());
+        if !self.options.public && !has_link {
+            return self.error(&from, ErrorCode::NoSuchTable, "there is no such table");
+        }
+        let allowed = match self.options.spectators {
+            SpectatorPolicy::Everyone => true,
+            SpectatorPolicy::Link => has_link,
+            SpectatorPolicy::Nobody => false,
+        };
+        if !allowed {
+            return self.error(&from, ErrorCode::SpectatingNotAllowed, "this table does not let you watch");
+        }
+        self.members.insert(from.conn, Member { player: from.player, role: Role::Spectator, out: from.out });
+        self.catch_up(from.conn, since, now);
+        self.publish();
+    }
+
+    pub(super) fn leave(&mut self, from: &Sender, now: Now) {
+        let Some(member) = self.members.remove(from.conn) else {
+            return self.error(from, ErrorCode::NotSeated, "you are not at this table");
+        };
+        let mut freed = false;
+        match (member.role, self.state()) {
+            (Role::Seat(seat), TableState::Waiting) => {
+                self.free_seat(seat);
+                freed = true;
+            }
+            (Role::Seat(seat), TableState::Playing) => {
+                info!(table = %self.id, %seat, "a player left: the bot plays the seat");
+                self.stand_in(seat, now);
+            }
+            _ => {}
+        }
+        from.out.send_msg(&ServerMsg::Left { table: self.id });
+        self.send_tables();
+        self.publish();
+        if freed {
+            self.after_seat_freed(now);
+        }
+    }
+
+    /// The connection closed: it is no longer a member (a seat stays its player's).
+    pub(super) fn detach(&mut self, conn: ConnId, now: Now) {
+        if let Some(member) = self.members.remove(conn) {
+            match member.role {
+                Role::Spectator => self.publish(),
+                Role::Seat(_) if self.state() == TableState::Waiting => self.check_waiting(now),
+                Role::Seat(_) => self.check_presence(now),
+            }
+        }
+    }
+
+    /// Frees a seat before the start, with every connection of its player; hands the table to another
+    /// seated player when the host goes.
+    fn free_seat(&mut self, seat: Seat) {
+        let Some(occupant) = self.seating.free(seat) else { return };
+        for out in self.members.remove_player(&occupant.player) {
+            out.send_msg(&ServerMsg::Left { table: self.id });
+        }
+        if occupant.player.id == self.host {
+            if let Some(next) = self.seating.first_person().map(|p| p.id) {
+                self.lobby.release_hosting(self.host);
+                self.host = next;
+                // The new host's count may go over the cap by this one table; it is theirs by chance.
+                self.lobby.reserve_hosting(self.host, usize::MAX);
+            }
+        }
+    }
+
+    /// After a seat was freed before the start: the table closes when no person is seated, and the
+    /// freed seat is stored either way (its failure is only logged: the seat is free regardless).
+    fn after_seat_freed(&mut self, now: Now) {
+        if self.seating.people() == 0 {
+            debug!(table = %self.id, "no player is seated before the start: closing");
+            return self.close_waiting();
+        }
+        self.check_waiting(now);
+        let seats = self.stored_seats();
+        self.write(Durable::Seats(seats), Pending::Logged);
+    }
+
+    /// Closes a waiting table: its seats are freed in the store, so that a restart does not bring it
+    /// back.
+    pub(super) fn close_waiting(&mut self) {
+        let empty = vec![None; self.seating.len()];
+        for out in (0..self.seating.len()).filter_map(|i| self.seating.free(Seat(i as u8))) {
+            self.members.remove_player(&out.player);
+        }
+        self.effects.push(Effect::Write(Durable::Seats(empty)));
+        self.pending = Some(Pending::Logged);
+        self.close();
+    }
+
+    /// Keeps the waiting table's grace: while no seated person is connected, it closes after
+    /// [`crate::config::Config::waiting_table_grace`].
+    pub(super) fn check_waiting(&mut self, now: Now) {
+        let anyone_here = self.seating.person_seats().any(|seat| self.members.has_role(Role::Seat(seat)));
+        if anyone_here {
+            self.waiting_due = None;
+        } else {
+            self.waiting_due.get_or_insert(now.at + self.config.waiting_table_grace);
+        }
+    }
+
+    pub(super) fn kick(&mut self, from: &Sender, seat: Seat, now: Now) {
+        if from.player.id != self.host {
+            return self.error(from, ErrorCode::NotHost, "only the host can remove a player");
+        }
+        if self.state() != TableState::Waiting {
+            return self.error(from, ErrorCode::AlreadyStarted, "players cannot be removed once the game has started");
+        }
+        match self.seating.get(seat) {
+            Some(occupant) if occupant.player.id != self.host => {}
+            Some(_) => return self.error(from, ErrorCode::BadOptions, "the host cannot remove themselves"),
+            None => return self.error(from, ErrorCode::NotSeated, format!("{seat} is empty")),
+        }
+        self.free_seat(seat);
+        self.send_tables();
+        self.publish();
+        self.after_seat_freed(now);
+    }
+
+    /// The host gives the first free seat to a bot, stored as a player of its own.
+    pub(super) fn add_bot(&mut self, from: Sender) {
+        if from.player.id != self.host {
+            return self.error(&from, ErrorCode::NotHost, "only the host can add a bot");
+        }
+        if self.state() != TableState::Waiting {
+            return self.error(&from, ErrorCode::AlreadyStarted, "bots can only be added before the start");
+        }
+        let Some(free) = self.seating.first_free() else {
+            return self.error(&from, ErrorCode::TableFull, "every seat is taken");
+        };
+        let bot =
+            crate::protocol::PlayerInfo { id: PlayerId(self.entropy.id()), name: format!("Bot {}", free.index() + 1) };
+        // A bot has no token: its stored hash is of random bytes nobody knows.
+        let token_hash = crate::players::hash_token(&hex::encode(self.entropy.secret()));
+        self.seating.sit(free, Occupant { player: bot.clone(), control: Control::Bot });
+        let seats = self.stored_seats();
+        self.write(Durable::Bot { bot, token_hash, seats }, Pending::Bot { from, seat: free });
+    }
+
+    pub(super) fn bot_stored(&mut self, from: Sender, seat: Seat, outcome: Result<(), StoreError>, now: Now) {
+        if let Err(error) = outcome {
+            warn!(table = %self.id, %error, "a bot could not be stored");
+            self.seating.free(seat);
+            return self.error(&from, ErrorCode::Unavailable, UNAVAILABLE);
+        }
+        if self.seating.is_full() {
+            self.begin_game(from, now);
+        } else {
+            self.send_tables();
+            self.publish();
+        }
+    }
+
+    pub(super) fn start(&mut self, from: Sender, now: Now) {
+        if from.player.id != self.host {
+            return self.error(&from, ErrorCode::NotHost, "only the host can start the game");
+        }
+        if self.state() != TableState::Waiting {
+            return self.error(&from, ErrorCode::AlreadyStarted, "the game has already started");
+        }
+        if self.seating.taken() < 2 {
+            return self.error(&from, ErrorCode::NotEnoughPlayers, "a game needs at least 2 players");
+        }
+        self.begin_game(from, now);
+    }
+
+    /// Asks to store the game's start: a fresh seed and the seated players, in seat order.
+    fn begin_game(&mut self, from: Sender, now: Now) {
+        let seed = self.entropy.seed();
+        let players = self
+            .seating
+            .closed_up()
+            .occupants()
+            .map(|(seat, o)| GamePlayer {
+                seat,
+                id: o.player.id,
+                name: o.player.name.clone(),
+                bot: o.control == Control::Bot,
+            })
+            .collect();
+        let started_at = now.wall;
+        self.write(Durable::Start { seed, players, started_at }, Pending::Start { from, seed, started_at });
+    }
+
+    /// Deals the game once its start is stored; when it cannot be, the table keeps waiting and `from`
+    /// is told.
+    pub(super) fn start_stored(
+        &mut self,
+        from: Sender,
+        seed: u64,
+        started_at: OffsetDateTime,
+        outcome: Result<(), StoreError>,
+        now: Now,
+    ) {
+        if let Err(error) = outcome {
+            warn!(table = %self.id, %error, "a game could not be stored at its start");
+            self.send_tables();
+            self.publish();
+            return self.error(&from, ErrorCode::Unavailable, UNAVAILABLE);
+        }
+        self.seating = self.seating.closed_up();
+        let seats = self.seating.len();
+        // Members' seat numbers follow the players to their places in the game.
+        let seating = &self.seating;
+        self.members.remap_roles(|member| match member.role {
+            Role::Seat(_) => seating.seat_of(member.player.id).map_or(Role::Spectator, Role::Seat),
+            Role::Spectator => Role::Spectator,
+        });
+        let game = match Game::new(seats, seed) {
+            Ok(game) => game,
+            Err(error) => {
+                // The seats are 2 to 4 (checked at the table's creation and at the start).
+                tracing::error!(table = %self.id, %error, "a game could not be dealt");
+                return self.error(&from, ErrorCode::Internal, "the game could not be dealt");
+            }
+        };
+        let clock = self.options.clock.map(|clock| TurnClock::new(clock, vec![None; seats]));
+        let play = Play { game, clock, to_act: None, bot_due: None, abandon_due: None, actions: 0, started_at };
+        crate::metrics::table_state(Some(TableState::Waiting), Some(TableState::Playing));
+        self.phase = Phase::Playing(Box::new(play));
+        self.waiting_due = None;
+        info!(table = %self.id, players = seats, "game started");
+        self.turn_changed(now);
+        self.send_tables();
+        self.send_clocks(now);
+        self.send_turn();
+        self.publish();
+    }
+
+    /// Who sits where, as stored while the table waits.
+    fn stored_seats(&self) -> Vec<Option<(PlayerId, bool)>> {
+        (0..self.seating.len())
+            .map(|i| self.seating.get(Seat(i as u8)).map(|o| (o.player.id, o.control == Control::Bot)))
+            .collect()
+    }
+}

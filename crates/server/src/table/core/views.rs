@@ -1,0 +1,106 @@
+//! What the members are told: the table, the events, whose turn it is, the clocks. Every game payload
+//! comes from the engine filtered for the recipient's role (§6), serialized once per role.
+
+use romirami_engine::{Game, Viewer};
+
+use super::{Now, Phase, TableCore};
+use crate::protocol::{NumberedEvent, Role, ServerMsg, TableState};
+use crate::table::ConnId;
+
+fn viewer(role: Role) -> Viewer {
+    match role {
+        Role::Seat(seat) => Viewer::Seat(seat),
+        Role::Spectator => Viewer::Spectator,
+    }
+}
+
+impl TableCore {
+    fn table_msg(&self, role: Role) -> ServerMsg {
+        ServerMsg::Table {
+            table: self.summary(),
+            role,
+            view: self.game().map(|game| Box::new(game.view(viewer(role)))),
+        }
+    }
+
+    /// Sends every member the full table, built and serialized once per role.
+    pub(super) fn send_tables(&mut self) {
+        let table = self.summary();
+        let game = match &self.phase {
+            Phase::Playing(play) | Phase::Finished(play) => Some(&play.game),
+            Phase::Waiting => None,
+        };
+        self.members.send_by_role(|role| {
+            Some(ServerMsg::Table {
+                table: table.clone(),
+                role,
+                view: game.map(|game| Box::new(game.view(viewer(role)))),
+            })
+        });
+    }
+
+    /// Brings one member up to date: the events after `since` when there are few enough, otherwise the
+    /// full table; then the clocks and, for the seat to act, its turn.
+    pub(super) fn catch_up(&mut self, conn: ConnId, since: Option<usize>, now: Now) {
+        let Some(role) = self.role_of(conn) else { return };
+        let msg = match (self.game(), since) {
+            (Some(game), Some(since))
+                if since <= game.event_count() && game.event_count() - since <= self.config.catch_up_limit =>
+            {
+                ServerMsg::Events { table: self.id, events: events(game, viewer(role), since) }
+            }
+            _ => self.table_msg(role),
+        };
+        let mut messages = vec![msg];
+        messages.extend(self.clocks_msg(now));
+        if let Role::Seat(seat) = role {
+            messages.extend(self.turn_msg().filter(|(to_act, _)| *to_act == seat).map(|(_, msg)| msg));
+        }
+        self.members.send_to(conn, &messages);
+    }
+
+    /// The `your_turn` of the seat to act, when its player plays it.
+    fn turn_msg(&self) -> Option<(romirami_engine::Seat, ServerMsg)> {
+        let Phase::Playing(play) = &self.phase else { return None };
+        let seat = play.game.to_act()?;
+        self.seating
+            .is_played_by_player(seat)
+            .then(|| (seat, ServerMsg::YourTurn { table: self.id, legal: play.game.legal_actions(seat) }))
+    }
+
+    /// Tells the seat to act what it may do, on each of its connections.
+    pub(super) fn send_turn(&mut self) {
+        if let Some((seat, msg)) = self.turn_msg() {
+            self.members.send_to_role(Role::Seat(seat), &msg);
+        }
+    }
+
+    /// Tells every member the clocks, if the table has them.
+    pub(super) fn send_clocks(&mut self, now: Now) {
+        if let Some(msg) = self.clocks_msg(now) {
+            self.members.send_all(&msg);
+        }
+    }
+
+    fn clocks_msg(&self, now: Now) -> Option<ServerMsg> {
+        let Phase::Playing(play) = &self.phase else { return None };
+        let clock = play.clock.as_ref()?;
+        let (to_act, turn_ms, reserves_ms) = clock.snapshot(now.at);
+        Some(ServerMsg::Clocks { table: self.id, to_act, turn_ms, reserves_ms })
+    }
+
+    /// Sends every member the events from `first` on, filtered and serialized once per role.
+    pub(super) fn broadcast_events(&mut self, first: usize) {
+        let (id, game) = match &self.phase {
+            Phase::Playing(play) | Phase::Finished(play) => (self.id, &play.game),
+            Phase::Waiting => return,
+        };
+        debug_assert!(self.state() != TableState::Waiting);
+        self.members
+            .send_by_role(|role| Some(ServerMsg::Events { table: id, events: events(game, viewer(role), first) }));
+    }
+}
+
+fn events(game: &Game, viewer: Viewer, since: usize) -> Vec<NumberedEvent> {
+    game.events_for(viewer, since).map(|(n, event)| NumberedEvent { n, event }).collect()
+}

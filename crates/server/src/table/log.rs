@@ -1,0 +1,99 @@
+//! A table's durable log: the one way from a table to the store.
+//!
+//! It carries out the core's [`Durable`] writes (seats, bots, the start, each action) and stores the
+//! finished game. The action log holds only what was acknowledged: after an append that failed —
+//! perhaps after its row was written — what lies past the acknowledged actions is cleared before the
+//! next append. A number already taken means such a row is there though no append of this table
+//! failed: one that a server killed before answering had sent, committed by its database after this
+//! server read the log back at its restart. It is cleared the same way, and the row goes once more.
+
+use std::time::Duration;
+
+use romirami_engine::Record;
+use tracing::{debug, error, warn};
+
+use super::core::Durable;
+use crate::protocol::{PlayerId, TableId};
+use crate::store::{ActionRow, Committer, Store, StoreError, Writer};
+
+/// The durable log of one table.
+#[derive(Debug)]
+pub(crate) struct TableLog {
+    table: TableId,
+    store: Store,
+    committer: Committer,
+    writer: Writer,
+    /// Whether the last append failed: the log may then hold one row past the acknowledged actions.
+    unsure: bool,
+}
+
+impl TableLog {
+    pub(crate) fn new(table: TableId, store: Store, committer: Committer, writer: Writer) -> TableLog {
+        TableLog { table, store, committer, writer, unsure: false }
+    }
+
+    /// Makes `durable` durable.
+    ///
+    /// # Errors
+    /// When the store refuses it or cannot be reached; then nothing of it is acknowledged.
+    pub(crate) async fn write(&mut self, durable: &Durable) -> Result<(), StoreError> {
+        match durable {
+            Durable::Seats(seats) => self.writer.set_seats(self.table, &players(seats)).await,
+            Durable::Bot { bot, token_hash, seats } => {
+                self.writer.save_player(bot, token_hash).await?;
+                self.writer.set_seats(self.table, &players(seats)).await
+            }
+            Durable::Start { seed, players, started_at } => {
+                self.writer.start_game(self.table, *seed, players, *started_at).await
+            }
+            Durable::Action(row) => self.append(row).await,
+        }
+    }
+
+    async fn append(&mut self, row: &ActionRow) -> Result<(), StoreError> {
+        let mut cleared_duplicate = false;
+        loop {
+            if self.unsure {
+                self.store.truncate_actions(self.table, row.seq).await?;
+                self.unsure = false;
+            }
+            match self.committer.commit(row.clone()).await {
+                Ok(()) => return Ok(()),
+                Err(StoreError::Duplicate(_)) if !cleared_duplicate => {
+                    warn!(table = %self.table, seq = row.seq, "an unacknowledged action was in the log; clearing it");
+                    cleared_duplicate = true;
+                    self.unsure = true;
+                }
+                Err(error) => {
+                    self.unsure = true;
+                    return Err(error);
+                }
+            }
+        }
+    }
+
+    /// Stores the finished game's record and results in the background, trying again while the
+    /// database is unavailable: the game's log is already stored, so a server that stops before this
+    /// succeeds finishes the game again when it restores it.
+    pub(crate) fn store_result(&self, record: Record) {
+        let (writer, table) = (self.writer.clone(), self.table);
+        tokio::spawn(async move {
+            let mut pause = Duration::from_millis(100);
+            loop {
+                match writer.finish_game(table, record.clone()).await {
+                    Ok(()) => return debug!(%table, "result stored"),
+                    Err(StoreError::Unavailable(error)) => {
+                        warn!(%table, %error, "the result could not be stored yet; trying again");
+                        tokio::time::sleep(pause).await;
+                        pause = (pause * 2).min(Duration::from_secs(10));
+                    }
+                    Err(error) => return error!(%table, %error, "the result could not be stored"),
+                }
+            }
+        });
+    }
+}
+
+fn players(seats: &[Option<(PlayerId, bool)>]) -> Vec<Option<PlayerId>> {
+    seats.iter().map(|seat| seat.map(|(player, _)| player)).collect()
+}
