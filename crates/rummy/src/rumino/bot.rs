@@ -7,8 +7,7 @@ use rand_core::Rng;
 use crate::cards::Card;
 use crate::rumino::actions::RuminoAction;
 use crate::rumino::game::{KNOCK_LIMIT, RuminoMatch};
-use crate::rumino::lays::{Tile, best_grouping, card_value, deadwood};
-use crate::rumino::turn::without;
+use crate::rumino::lays::{Search, Tile, card_value};
 use crate::seat::Seat;
 
 /// The deadwood at which the bot knocks on its first turns of a hand: a knock this low is usually ahead.
@@ -37,7 +36,8 @@ pub fn choose(game: &RuminoMatch, seat: Seat, rng: &mut impl Rng) -> RuminoActio
         if let Some(&top) = game.discard.last() {
             let mut with_top = hand.to_vec();
             with_top.push(top);
-            let best = (0..hand.len()).map(|at| deadwood(&without(&with_top, at))).min().unwrap_or(u32::MAX);
+            let mut search = Search::new(&with_top);
+            let best = (0..hand.len()).map(|at| search.best_without(with_top.len(), at)).min().unwrap_or(u32::MAX);
             if best < current {
                 return RuminoAction::Take;
             }
@@ -51,10 +51,10 @@ pub fn choose(game: &RuminoMatch, seat: Seat, rng: &mut impl Rng) -> RuminoActio
     // The discard that leaves the lowest deadwood; among those, the one that keeps the most pairs and
     // near straight flushes; then the highest card; then at random.
     let mut best: Vec<(Card, (u32, i32, i32))> = Vec::new();
+    let mut search = Search::new(hand);
     for &card in &legal.discardable {
         let at = hand.iter().position(|&c| c == card).expect("discardable cards are in the hand");
-        let kept = without(hand, at);
-        let grouping = best_grouping(&kept);
+        let grouping = search.grouping(hand, Search::all(hand.len()) & !(1 << at));
         let key = (grouping.deadwood, -promise(&grouping.deadwood_cards), -(card_value(card) as i32));
         match best.first() {
             Some((_, k)) if key > *k => {}

@@ -141,91 +141,155 @@ pub fn deadwood(hand: &[Card]) -> u32 {
 /// # Panics
 /// As [`deadwood`].
 pub fn best_grouping(hand: &[Card]) -> Grouping {
-    let mut search = Search::new(hand);
-    let deadwood = search.best(full(hand.len()));
-    let (mut lays, mut deadwood_cards) = (Vec::new(), Vec::new());
-    let mut mask = full(hand.len());
-    while mask != 0 {
-        let lowest = mask & mask.wrapping_neg();
-        let target = search.best(mask);
-        let candidates: Vec<u32> =
-            search.lays.iter().copied().filter(|&lay| lay & lowest != 0 && lay & !mask == 0).collect();
-        let lay = candidates.into_iter().find(|&lay| search.best(mask & !lay) == target);
-        match lay {
-            Some(lay) => {
-                lays.push(cards_of(hand, lay));
-                mask &= !lay;
-            }
-            None => {
-                deadwood_cards.push(hand[lowest.trailing_zeros() as usize]);
-                mask &= !lowest;
-            }
-        }
-    }
-    Grouping { lays, deadwood_cards, deadwood }
+    Search::new(hand).grouping(hand, full(hand.len()))
 }
 
-fn full(n: usize) -> u32 {
+fn full(n: usize) -> u16 {
     assert!(n <= MAX_GROUPED_HAND, "a hand of {n} cards is larger than the search allows");
-    (1u32 << n) - 1
+    ((1u32 << n) - 1) as u16
 }
 
-fn cards_of(hand: &[Card], mask: u32) -> Vec<Card> {
-    (0..hand.len()).filter(|i| mask & (1 << i) != 0).map(|i| hand[i]).collect()
-}
+/// The most lays of 3 or 4 cards a hand of [`MAX_GROUPED_HAND`] cards can hold: C(12, 3) + C(12, 4).
+const MAX_LAYS: usize = 220 + 495;
+/// A memo entry not yet worked out (a deadwood is at most 12 × 10).
+const UNKNOWN: u8 = u8::MAX;
 
-/// The memoized search: the best deadwood of every subset of the hand that it needs.
-struct Search {
-    values: Vec<u32>,
-    /// Every subset of the hand that is a lay, as a bit mask over the hand's positions.
-    lays: Vec<u32>,
-    memo: Vec<Option<u32>>,
+/// The memoized search over one hand: the best deadwood of any subset of it, as a bit mask over the
+/// hand's positions. One search answers for the whole hand and for the hand less any card (a discard).
+pub(crate) struct Search {
+    values: [u8; MAX_GROUPED_HAND],
+    /// Every subset of the hand that is a lay.
+    lays: [u16; MAX_LAYS],
+    lay_count: usize,
+    memo: [u8; 1 << MAX_GROUPED_HAND],
 }
 
 impl Search {
-    fn new(hand: &[Card]) -> Search {
-        let all = full(hand.len());
-        let tiles: Vec<Tile> = hand.iter().map(|&c| Tile::of(c)).collect();
-        let mut lays = Vec::new();
-        let mut chosen = Vec::with_capacity(4);
-        for mask in 1..=all {
-            if !(3..=4).contains(&mask.count_ones()) {
-                continue;
-            }
-            chosen.clear();
-            chosen.extend((0..tiles.len()).filter(|i| mask & (1 << i) != 0).map(|i| tiles[i]));
-            if is_lay_tiles(&chosen) {
-                lays.push(mask);
+    pub(crate) fn new(hand: &[Card]) -> Search {
+        let n = hand.len();
+        full(n);
+        let mut tiles = [Tile { rank: 0, suit: 0 }; MAX_GROUPED_HAND];
+        let mut values = [0u8; MAX_GROUPED_HAND];
+        for (i, &card) in hand.iter().enumerate() {
+            tiles[i] = Tile::of(card);
+            values[i] = tiles[i].value() as u8;
+        }
+        // Two cards can share a lay only if one is a joker, they share a rank, or they are of one suit
+        // at most 3 positions apart: supersets of any other pair are skipped.
+        let mut fits = [0u16; MAX_GROUPED_HAND];
+        for i in 0..n {
+            for j in 0..n {
+                if i != j && could_share(tiles[i], tiles[j]) {
+                    fits[i] |= 1 << j;
+                }
             }
         }
-        Search { values: tiles.iter().map(|t| t.value()).collect(), lays, memo: vec![None; all as usize + 1] }
+        let mut search = Search { values, lays: [0; MAX_LAYS], lay_count: 0, memo: [UNKNOWN; 1 << MAX_GROUPED_HAND] };
+        for i in 0..n {
+            for j in (i + 1..n).filter(|&j| fits[i] & (1 << j) != 0) {
+                for k in (j + 1..n).filter(|&k| fits[i] & fits[j] & (1 << k) != 0) {
+                    search.add_if_lay(&[tiles[i], tiles[j], tiles[k]], 1 << i | 1 << j | 1 << k);
+                    for l in (k + 1..n).filter(|&l| fits[i] & fits[j] & fits[k] & (1 << l) != 0) {
+                        search.add_if_lay(&[tiles[i], tiles[j], tiles[k], tiles[l]], 1 << i | 1 << j | 1 << k | 1 << l);
+                    }
+                }
+            }
+        }
+        search
+    }
+
+    fn add_if_lay(&mut self, tiles: &[Tile], mask: u16) {
+        if is_lay_tiles(tiles) {
+            self.lays[self.lay_count] = mask;
+            self.lay_count += 1;
+        }
     }
 
     /// The lowest deadwood of the cards in `mask`: its lowest card is either left over or in one of the
     /// lays inside `mask` that hold it, and the rest is searched the same way.
-    fn best(&mut self, mask: u32) -> u32 {
+    pub(crate) fn best(&mut self, mask: u16) -> u32 {
         if mask == 0 {
             return 0;
         }
-        if let Some(known) = self.memo[mask as usize] {
-            return known;
+        let known = self.memo[usize::from(mask)];
+        if known != UNKNOWN {
+            return u32::from(known);
         }
         let lowest = mask & mask.wrapping_neg();
-        let mut best = self.values[lowest.trailing_zeros() as usize] + self.best(mask & !lowest);
-        for i in 0..self.lays.len() {
+        let mut best = u32::from(self.values[lowest.trailing_zeros() as usize]) + self.best(mask & !lowest);
+        for i in 0..self.lay_count {
             let lay = self.lays[i];
             if lay & lowest != 0 && lay & !mask == 0 {
                 best = best.min(self.best(mask & !lay));
             }
         }
-        self.memo[mask as usize] = Some(best);
+        self.memo[usize::from(mask)] = best as u8;
         best
     }
+
+    /// The mask of a whole hand of `n` cards.
+    pub(crate) fn all(n: usize) -> u16 {
+        full(n)
+    }
+
+    /// The lowest deadwood of the hand less its card at `at`.
+    pub(crate) fn best_without(&mut self, hand_len: usize, at: usize) -> u32 {
+        self.best(full(hand_len) & !(1 << at))
+    }
+
+    /// A grouping of the cards of `hand` in `mask` that reaches their lowest deadwood.
+    pub(crate) fn grouping(&mut self, hand: &[Card], mut mask: u16) -> Grouping {
+        let deadwood = self.best(mask);
+        let (mut lays, mut deadwood_cards) = (Vec::new(), Vec::new());
+        while mask != 0 {
+            let lowest = mask & mask.wrapping_neg();
+            let target = self.best(mask);
+            let lay = (0..self.lay_count)
+                .map(|i| self.lays[i])
+                .filter(|&lay| lay & lowest != 0 && lay & !mask == 0)
+                .find(|&lay| {
+                    let rest = mask & !lay;
+                    // `best` of the rest is known once `best(mask)` is: every such rest was searched.
+                    u32::from(self.memo[usize::from(rest)]) == target || (rest == 0 && target == 0)
+                });
+            match lay {
+                Some(lay) => {
+                    lays.push((0..hand.len()).filter(|i| lay & (1 << i) != 0).map(|i| hand[i]).collect());
+                    mask &= !lay;
+                }
+                None => {
+                    deadwood_cards.push(hand[lowest.trailing_zeros() as usize]);
+                    mask &= !lowest;
+                }
+            }
+        }
+        Grouping { lays, deadwood_cards, deadwood }
+    }
+}
+
+/// Whether two cards could be in one lay (§3): a joker, one rank, or one suit at most 3 positions apart
+/// (an ace at 1 or at 14).
+fn could_share(a: Tile, b: Tile) -> bool {
+    if a.is_joker() || b.is_joker() || a.rank == b.rank {
+        return true;
+    }
+    let high = |t: Tile| if t.rank == 1 { 14 } else { t.rank };
+    a.suit == b.suit && (a.rank.abs_diff(b.rank) <= 3 || high(a).abs_diff(high(b)) <= 3)
 }
 
 /// The 7 cards of a rumino inside `cards` (7 or 8 of them), if there is one; with `must_hold`, only a
 /// rumino holding that card counts. Leaves out the first card it can, so the answer is fixed for a hand.
 pub(crate) fn find_rumino(cards: &[Card], must_hold: Option<Card>) -> Option<Vec<Card>> {
+    // Seven cards with at most one joker hold 6 naturals of one suit or of one rank: nearly every hand
+    // is turned away here without looking further.
+    let (mut suits, mut ranks) = ([0u8; 4], [0u8; 14]);
+    for tile in cards.iter().map(|&c| Tile::of(c)).filter(|t| !t.is_joker()) {
+        suits[usize::from(tile.suit)] += 1;
+        ranks[usize::from(tile.rank)] += 1;
+    }
+    if suits.iter().chain(&ranks).all(|&n| n < 6) {
+        return None;
+    }
     let tiles: Vec<Tile> = cards.iter().map(|&c| Tile::of(c)).collect();
     if cards.len() == 7 {
         let holds = must_hold.is_none_or(|c| cards.contains(&c));

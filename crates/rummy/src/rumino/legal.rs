@@ -6,8 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::cards::Card;
 use crate::rumino::actions::RuminoAction;
 use crate::rumino::game::{KNOCK_LIMIT, Phase, RuminoMatch};
-use crate::rumino::lays::deadwood;
-use crate::rumino::turn::without;
+use crate::rumino::lays::{Search, deadwood};
 use crate::rumino::view::Event;
 use crate::seat::Seat;
 
@@ -36,12 +35,13 @@ impl RuminoMatch {
         match self.phase {
             Phase::Turn { seat: to_act, drawn } if to_act == seat => {
                 if drawn {
+                    let mut search = Search::new(hand);
                     for (at, &card) in hand.iter().enumerate() {
                         if self.taken == Some(card) || legal.discardable.contains(&card) {
                             continue;
                         }
                         legal.discardable.push(card);
-                        if deadwood(&without(hand, at)) == 0 {
+                        if search.best_without(hand.len(), at) == 0 {
                             legal.gin_discards.push(card);
                         }
                     }
