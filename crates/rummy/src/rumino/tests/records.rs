@@ -277,7 +277,7 @@ proptest::proptest! {
                     Some(LogEntry::Reshuffle { stock }) if !stock.is_empty() => stock[0] = some_card,
                     _ => record.rounds[round].deck[usize::from(b) % 108] = some_card,
                 },
-                _ => record.rounds[round].dealer = Seat((code % 6) as u8),
+                _ => record.rounds[round].dealer = Seat(code % 6),
             }
         }
         if let Ok(verified) = record::verify(&record) {
