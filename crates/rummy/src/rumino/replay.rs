@@ -15,6 +15,27 @@ use crate::rumino::options::RuminoOptions;
 use crate::rumino::record::{log_entry, round_result};
 use crate::seat::{MatchEnd, MatchResult, Seat};
 
+/// The features a Rumino replay counts (its [`Verified::tally`]): hands; how hands ended (`knocks` with
+/// deadwood 1 to 7, `gins`, of which `gin_knocks` by a knock at 0); ruminos dealt, drawn (or taken) and
+/// claimed on a discard; eliminations, rebuys and reshuffles; and how the match ended.
+pub const TALLY_KEYS: [&str; 15] = [
+    "hands",
+    "knocks",
+    "gins",
+    "gin_knocks",
+    "ruminos_dealt",
+    "ruminos_drawn",
+    "ruminos_claimed",
+    "eliminations",
+    "rebuys",
+    "reshuffles",
+    "ends_last_player",
+    "ends_all_eliminated",
+    "ends_rumino",
+    "ends_three_gins",
+    "ends_abandoned",
+];
+
 /// Replays a Rumino record and checks every entry and result in it.
 ///
 /// # Errors
@@ -40,7 +61,8 @@ pub fn verify_record(record: &RummyRecord) -> Result<Verified, RecordError> {
     let at_first = At { round: Some(first.number), entry: None };
     let mut game = RuminoMatch::start(players, options, first.dealer, source)
         .map_err(|e| RecordError::rule(at_first.clone(), e.to_string()))?;
-    let mut tally = Tally::new();
+    // Every count is written, 0 included, so that summaries list each feature.
+    let mut tally: Tally = TALLY_KEYS.iter().map(|&key| (key, 0)).collect();
     for (i, round) in record.rounds.iter().enumerate() {
         let at = |entry: Option<usize>| At { round: Some(round.number), entry };
         if round.number as usize != i + 1 {
@@ -81,6 +103,14 @@ pub fn verify_record(record: &RummyRecord) -> Result<Verified, RecordError> {
     finish(record, &mut game)?;
     let result = game.result().expect("the replayed match is over");
     *tally.entry("hands").or_default() += record.rounds.len() as u64;
+    let end = match result.ended_by {
+        MatchEnd::LastPlayer => "ends_last_player",
+        MatchEnd::AllEliminated => "ends_all_eliminated",
+        MatchEnd::Rumino => "ends_rumino",
+        MatchEnd::ThreeGins => "ends_three_gins",
+        _ => "ends_abandoned",
+    };
+    *tally.entry(end).or_default() += 1;
     Ok(Verified { game: GameKind::Rumino, rounds: record.rounds.len(), result, tally })
 }
 
@@ -108,7 +138,9 @@ fn verify_empty(record: &RummyRecord, players: usize) -> Result<Verified, Record
         places: vec![1; players],
         winners: result.winners.clone(),
     };
-    Ok(Verified { game: GameKind::Rumino, rounds: 0, result, tally: Tally::new() })
+    let mut tally: Tally = TALLY_KEYS.iter().map(|&key| (key, 0)).collect();
+    tally.insert("ends_abandoned", 1);
+    Ok(Verified { game: GameKind::Rumino, rounds: 0, result, tally })
 }
 
 /// A deck or reshuffle the record gave wrong, found while replaying up to `at`.

@@ -145,6 +145,7 @@ fn record_replays(game: &RuminoMatch) -> crate::record::Tally {
 fn every_player_count_and_rebuy_option_plays_exports_and_replays() {
     let mut ends = std::collections::HashMap::new();
     let mut tally = crate::record::Tally::new();
+    let mut unfinished = 0;
     for players in 2..=6 {
         for max_rebuys in REBUYS {
             for seed in 0..3 {
@@ -154,15 +155,23 @@ fn every_player_count_and_rebuy_option_plays_exports_and_replays() {
                 for (key, n) in record_replays(&game) {
                     *tally.entry(key).or_default() += n;
                 }
+                unfinished += u64::from(game.hand_logs().last().is_some_and(|h| h.result.is_none()));
                 *ends.entry(game.outcome().expect("over").ended_by).or_insert(0) += 1;
             }
         }
     }
     // The sweep reaches what the rules are about.
     assert!(ends.contains_key(&MatchEnd::LastPlayer), "{ends:?}");
-    for key in ["knocks", "gins", "gin_knocks", "eliminations", "rebuys", "reshuffles"] {
+    for key in ["knocks", "gins", "gin_knocks", "eliminations", "rebuys", "reshuffles", "ends_abandoned"] {
         assert!(tally.get(key).is_some_and(|&n| n > 0), "no {key}: {tally:?} {ends:?}");
     }
+    assert_eq!(
+        tally.keys().copied().collect::<std::collections::BTreeSet<_>>(),
+        crate::rumino::TALLY_KEYS.into_iter().collect()
+    );
+    let ended =
+        tally["knocks"] + tally["gins"] + tally["ruminos_dealt"] + tally["ruminos_drawn"] + tally["ruminos_claimed"];
+    assert_eq!(tally["hands"], ended + unfinished, "every hand ends one way, but an abandoned one");
 }
 
 proptest! {
