@@ -5,7 +5,10 @@
 //! - `rumino_bot_match/players/N`: a Rumino match played to its end by [`rumino::bot::choose`] for every
 //!   seat (a uniformly random player never knocks, so its matches do not end);
 //! - `rumino_verify/players/N`: `record::verify` of such a match's record, the work `romirami verify` does;
-//! - `rumino_deadwood`: the lowest deadwood (rumino §4) of one 8-card hand, the search every turn runs.
+//! - `rumino_deadwood`: the lowest deadwood (rumino §4) of one 8-card hand, the search every turn runs;
+//! - `rami_bot_match/players/N`: a Rami 51 match of the default length (one round per player) played to its
+//!   end by [`rami::bot::choose`] for every seat;
+//! - `rami_verify/players/N`: `record::verify` of such a match's record.
 
 #![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
 
@@ -14,6 +17,7 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use romirami_rummy::rami::{self, RamiMatch, RamiOptions};
 use romirami_rummy::record::{self, RecordMeta, RummyRecord};
 use romirami_rummy::rumino::{self, RuminoMatch, RuminoOptions};
 use romirami_rummy::{DeckSpec, RummyRng};
@@ -77,5 +81,52 @@ fn rumino(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, rumino);
+fn rami_bot_match(players: usize, seed: u64) -> RamiMatch {
+    let mut game = RamiMatch::new(players, seed, RamiOptions::defaults(players)).expect("2 to 5 players");
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    while let Some(seat) = game.to_act() {
+        let action = rami::bot::choose(&game, seat, &mut rng).expect("the seat to act has an action");
+        game.apply(seat, &action).expect("the bot plays legal actions");
+    }
+    game
+}
+
+fn rami(c: &mut Criterion) {
+    let meta = |players| RecordMeta {
+        id: "5f0c2a9e-1b2c-4d3e-8f90-a1b2c3d4e5f6".into(),
+        started_at: "2026-11-21T10:00:00Z".into(),
+        finished_at: "2026-11-21T10:48:00Z".into(),
+        names: vec![String::new(); players],
+    };
+    let mut group = c.benchmark_group("rami_bot_match");
+    group.throughput(Throughput::Elements(1));
+    for players in [2, 3, 5] {
+        let mut seed = 0u64;
+        group.bench_with_input(BenchmarkId::new("players", players), &players, |b, &players| {
+            b.iter(|| {
+                seed += 1;
+                black_box(rami_bot_match(players, seed))
+            });
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("rami_verify");
+    group.throughput(Throughput::Elements(1));
+    for players in [2, 3, 5] {
+        let records: Vec<RummyRecord> = (0..32)
+            .map(|seed| rami_bot_match(players, seed).record(meta(players)).expect("a finished match exports"))
+            .collect();
+        let mut next = 0;
+        group.bench_with_input(BenchmarkId::new("players", players), &players, |b, _| {
+            b.iter(|| {
+                next = (next + 1) % records.len();
+                black_box(record::verify(&records[next]).expect("records replay"))
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, rumino, rami);
 criterion_main!(benches);
