@@ -3,6 +3,7 @@
 
 mod edge_cases;
 mod golden;
+mod mutations;
 mod properties;
 mod rules;
 mod smoke;
