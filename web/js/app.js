@@ -70,6 +70,11 @@ connection.on('status', ({ status, player }) => {
     banner.hidden = false;
     banner.className = 'conn lost';
     banner.textContent = 'Connection lost. Reconnecting…';
+  } else if (status === 'refused') {
+    wasLost = true;
+    banner.hidden = false;
+    banner.className = 'conn lost';
+    banner.textContent = `${connection.refusal} Trying again in a few seconds…`;
   } else if (status === 'open' && wasLost) {
     wasLost = false;
     banner.hidden = false;

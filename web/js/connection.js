@@ -12,7 +12,8 @@ export class Connection {
     this.url = url;
     this.ws = null;
     this.player = null;
-    this.status = 'idle'; // idle | connecting | open | reconnecting | need_name
+    this.status = 'idle'; // idle | connecting | open | reconnecting | need_name | refused
+    this.refusal = null; // why the server refused the connection (too_many_connections), in its words
     this.listeners = new Map();
     this.nextActId = 1;
     this.retries = 0;
@@ -78,6 +79,7 @@ export class Connection {
       this.player = msg.player;
       saveIdentity({ id: msg.player.id, name: msg.player.name, ...(msg.token ? { token: msg.token } : {}) });
       this.pendingName = null;
+      this.refusal = null;
       const again = this.everWelcomed;
       this.everWelcomed = true;
       this.retries = 0;
@@ -86,7 +88,16 @@ export class Connection {
       if (again) this.emit('reconnected', { type: 'reconnected', player: this.player });
       return;
     }
-    if (msg.type === 'error' && this.status !== 'open' && ['bad_token', 'bad_name', 'unsupported_protocol'].includes(msg.code)) {
+    if (msg.type === 'error' && msg.code === 'too_many_connections') {
+      // Too many tabs or devices on this address: the server closes this connection next. Say why, and
+      // try again later than after a dropped connection (closing another tab makes room).
+      this.refusal = msg.message;
+      this.setStatus('refused');
+      return;
+    }
+    // A refused new guest (bad name, or too many new guests from this address) is asked for a name
+    // again, with the server's words.
+    if (msg.type === 'error' && this.status !== 'open' && ['bad_token', 'bad_name', 'unsupported_protocol', 'too_many_guests'].includes(msg.code)) {
       if (msg.code === 'bad_token') {
         // The server no longer knows this guest (a restart): start again as a new guest with the same name.
         const { name } = identity();
@@ -105,6 +116,10 @@ export class Connection {
     this.ws = null;
     const wasOpen = this.status === 'open';
     if (this.status === 'need_name' && !this.everWelcomed) return;
+    if (this.status === 'refused') {
+      this.timer = setTimeout(() => this.open(), 10000);
+      return;
+    }
     // Back off 0.3 s, 0.6 s, 1.2 s … up to 5 s between attempts.
     const delay = wasOpen ? 150 : Math.min(5000, 300 * 2 ** this.retries++);
     this.setStatus('reconnecting');

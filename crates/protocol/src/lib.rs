@@ -304,7 +304,8 @@ pub enum ErrorCode {
     AlreadyGreeted,
     /// The token is not a player's.
     BadToken,
-    /// The display name is empty, too long or has control characters.
+    /// The display name is empty, too long, has invisible or control characters, or reads as a
+    /// server bot's.
     BadName,
     /// No such table (or it is private and the invite key is wrong).
     NoSuchTable,
@@ -334,6 +335,13 @@ pub enum ErrorCode {
     IllegalAction,
     /// Too many messages too fast.
     RateLimited,
+    /// The client's address has as many connections open as the server allows; the connection is
+    /// closed.
+    TooManyConnections,
+    /// The client's address created as many new guests as the server allows per minute.
+    TooManyGuests,
+    /// The server has as many live tables as it allows: no new one for now.
+    ServerFull,
     /// The server is shutting down.
     ShuttingDown,
     /// The database did not answer: nothing was done (an action was not played); try again shortly.

@@ -1,5 +1,6 @@
 //! The server's settings and limits. Every limit a client can run into is here, with its default.
 
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -12,6 +13,19 @@ pub struct Config {
     pub messages_per_second: f64,
     /// Messages a connection may send in a burst above the average.
     pub message_burst: f64,
+    /// Frames of any kind (text, binary, continuation, ping, pong, close) a connection may send per
+    /// second, on average: a looser budget than the messages', which a message flood meets first.
+    pub frames_per_second: f64,
+    /// Frames a connection may send in a burst above the average. Over it, the connection is closed
+    /// with 1008 `too many frames`.
+    pub frame_burst: f64,
+    /// The most frames one message may come in (1008 `message in too many fragments` beyond).
+    pub max_fragments: u32,
+    /// Pings and pongs a client may send per second, on average: the server pings every
+    /// [`Config::ping_interval`], and a client needs few of its own.
+    pub control_frames_per_second: f64,
+    /// Pings and pongs a client may send in a burst (1008 `too many pings or pongs` beyond).
+    pub control_frame_burst: f64,
     /// Bad messages (malformed, binary, unauthorized, over the rate) a connection may send in a burst
     /// before it is closed; one is forgiven every [`Config::strike_decay`].
     pub max_strikes: f64,
@@ -35,6 +49,33 @@ pub struct Config {
     /// Origins (`scheme://host[:port]`) allowed to open a WebSocket besides the server's own; `*` allows
     /// every origin. Clients that send no `Origin` (programs, not browsers) are always allowed.
     pub allowed_origins: Vec<String>,
+    /// How long a client may take to send a request's line and headers (also the wait for the next
+    /// request on a kept-alive connection); then the connection is closed.
+    pub header_read_timeout: Duration,
+    /// The largest request line and headers, in bytes (431 beyond).
+    pub max_header_bytes: usize,
+    /// How long a request to the REST API, the metrics or the client's files may take (408 beyond);
+    /// not the WebSocket's, which lives on.
+    pub request_timeout: Duration,
+    /// Live tables (waiting, playing, or finished and still viewable) on the server; `create_table`
+    /// beyond it is refused with `server_full`.
+    pub max_live_tables: usize,
+    /// Open WebSocket connections from one client address; more are refused with
+    /// `too_many_connections`.
+    pub max_connections_per_address: usize,
+    /// New guests one client address may create per minute (in a burst of as many);
+    /// more are refused with `too_many_guests`.
+    pub guests_per_address_per_minute: f64,
+    /// Reverse proxies whose `X-Forwarded-For` header is believed: a connection from one of these
+    /// addresses counts as coming from the client address the header names (the last one not itself
+    /// a trusted proxy). From any other address the header is ignored.
+    pub trusted_proxies: Vec<IpAddr>,
+    /// Whether the per-address limits spare loopback addresses (127.0.0.0/8, ::1), where the
+    /// project's load generator, crash harness and end-to-end test connect from. Behind a reverse proxy
+    /// on the same host, set [`Config::trusted_proxies`]: else every client shares the proxy's address.
+    pub exempt_loopback: bool,
+    /// Addresses the per-address limits spare besides loopback.
+    pub exempt_addresses: Vec<IpAddr>,
     /// Tables a player may host at once (waiting or playing).
     pub max_open_tables_per_player: usize,
     /// A reconnecting client that missed more events than this gets a fresh view instead.
@@ -73,6 +114,11 @@ impl Default for Config {
             max_message_bytes: 4096,
             messages_per_second: 20.0,
             message_burst: 40.0,
+            frames_per_second: 40.0,
+            frame_burst: 80.0,
+            max_fragments: 8,
+            control_frames_per_second: 1.0,
+            control_frame_burst: 10.0,
             max_strikes: 20.0,
             strike_decay: Duration::from_secs(3),
             outgoing_queue: 256,
@@ -81,6 +127,15 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(45),
             write_timeout: Duration::from_secs(10),
             allowed_origins: Vec::new(),
+            header_read_timeout: Duration::from_secs(10),
+            max_header_bytes: 16 * 1024,
+            request_timeout: Duration::from_secs(30),
+            max_live_tables: 50_000,
+            max_connections_per_address: 64,
+            guests_per_address_per_minute: 20.0,
+            trusted_proxies: Vec::new(),
+            exempt_loopback: true,
+            exempt_addresses: Vec::new(),
             max_open_tables_per_player: 5,
             catch_up_limit: 500,
             finished_table_ttl: Duration::from_secs(30 * 60),

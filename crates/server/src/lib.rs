@@ -4,7 +4,8 @@
 //! The rules live in [`romirami_engine`]; this crate is everything around them:
 //! - [`server`]: the axum router and [`run`], which serves a listener until shutdown;
 //! - [`ws`] and [`protocol`]: one WebSocket connection and the messages it speaks (the messages are the
-//!   crate `romirami-protocol`, re-exported here);
+//!   crate `romirami-protocol`, re-exported here); [`frames`]: the count of every frame a client
+//!   sends; [`addresses`]: the limits per client address;
 //! - [`table`]: one task per table, owning its game; [`lobby`]: the live tables;
 //! - [`players`]: guests and their tokens; [`config`]: every limit; [`metrics`]: `GET /metrics`;
 //! - [`store`]: PostgreSQL or SQLite: tables, the action log of every game, finished games;
@@ -33,9 +34,11 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod addresses;
 pub mod api;
 pub mod bots;
 pub mod config;
+pub mod frames;
 mod heartbeat;
 pub mod lobby;
 pub mod metrics;
@@ -45,6 +48,7 @@ mod rate;
 pub mod server;
 pub mod store;
 pub mod table;
+mod upgrade;
 pub mod ws;
 
 pub use server::{AppState, app, run};

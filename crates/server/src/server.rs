@@ -1,29 +1,40 @@
-//! The HTTP side: the router, the WebSocket upgrade with its Origin check, and `run`, which serves a
-//! listener until a shutdown signal and then closes every connection cleanly.
+//! The HTTP side: the router, and `run`, which serves a listener until a shutdown signal and then
+//! closes every connection cleanly. The WebSocket upgrade is in `upgrade.rs`.
+//!
+//! `run` is its own accept loop over hyper rather than `axum::serve`, for the limits axum does not
+//! set: how long a client may take to send a request's headers (without a timer hyper waits forever,
+//! and half-sent requests pile up), how large they may be, and the client's address for the
+//! per-address limits.
 
 use std::future::Future;
 use std::path::Path;
+use std::pin::pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use axum::Router;
-use axum::extract::{State, WebSocketUpgrade};
-use axum::http::{HeaderMap, Method, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::extract::ConnectInfo;
+use axum::http::{Method, StatusCode, header};
+use axum::response::IntoResponse;
 use axum::routing::get;
-use axum::serve::ListenerExt;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
-use tokio::sync::Notify;
+use tokio::sync::{Notify, watch};
+use tower_http::add_extension::AddExtension;
 use tower_http::cors::{Any, CorsLayer};
 use tower_http::services::{ServeDir, ServeFile};
-use tracing::info;
+use tower_http::timeout::TimeoutLayer;
+use tracing::{debug, error, info};
 
+use crate::addresses::Addresses;
 use crate::config::Config;
 use crate::heartbeat::Heartbeat;
 use crate::lobby::Lobby;
 use crate::players::Players;
 use crate::store::{Committer, Store, StoreError, Writer};
-use crate::table::{self, ConnId};
+use crate::table;
 
 /// What every request handler and connection shares.
 #[derive(Clone, Debug)]
@@ -42,9 +53,11 @@ pub struct AppState {
     pub writer: Writer,
     /// Wakes the connections to ping their clients, and tells them when the server shuts down.
     pub(crate) heartbeat: Arc<Heartbeat>,
+    /// Open connections and new guests per client address.
+    pub(crate) addresses: Arc<Addresses>,
     /// How many connections are open; the server waits for none after a shutdown.
-    connections: Arc<OpenConnections>,
-    next_conn: Arc<AtomicU64>,
+    pub(crate) connections: Arc<OpenConnections>,
+    pub(crate) next_conn: Arc<AtomicU64>,
 }
 
 impl AppState {
@@ -65,6 +78,7 @@ impl AppState {
             committer,
             writer,
             heartbeat,
+            addresses: Arc::default(),
             connections: Arc::default(),
             next_conn: Arc::new(AtomicU64::new(1)),
         };
@@ -89,7 +103,7 @@ impl AppState {
 
 /// Counts open connections, so that a shutdown can wait for the last one.
 #[derive(Debug, Default)]
-struct OpenConnections {
+pub(crate) struct OpenConnections {
     count: AtomicU64,
     closed: Notify,
 }
@@ -98,7 +112,7 @@ struct OpenConnections {
 pub(crate) struct ConnectionGuard(Arc<OpenConnections>);
 
 impl OpenConnections {
-    fn open(this: &Arc<OpenConnections>) -> ConnectionGuard {
+    pub(crate) fn open(this: &Arc<OpenConnections>) -> ConnectionGuard {
         this.count.fetch_add(1, Ordering::AcqRel);
         ConnectionGuard(this.clone())
     }
@@ -130,23 +144,23 @@ pub(crate) const READ_WHOLE_BYTES: usize = 64 * 1024;
 
 /// The server's routes.
 pub fn app(state: AppState) -> Router {
-    let web_dir = state.config.web_dir.clone();
+    let config = state.config.clone();
     // The REST API is public and read-only: any page may read it.
     let cors = CorsLayer::new().allow_origin(Any).allow_methods([Method::GET]);
-    let router = Router::new()
-        .route("/ws", get(upgrade))
-        .route("/metrics", get(metrics))
-        .merge(crate::api::routes().layer(cors))
-        .with_state(state);
-    match web_dir {
-        Some(dir) => router.merge(client_files(&dir)),
-        None => router,
+    let mut router = Router::new().route("/metrics", get(metrics)).merge(crate::api::routes().layer(cors));
+    if let Some(dir) = &config.web_dir {
+        router = router.merge(client_files(dir));
     }
+    // Every request but the WebSocket's, which lives on, has a time limit.
+    router
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout))
+        .route("/ws", get(crate::upgrade::upgrade))
+        .with_state(state)
 }
 
 /// The web client's own files: its page (also at `/`), its stylesheet and its modules. Nothing else in
 /// its folder is served (the folder also holds notes and the end-to-end test); other paths are 404.
-fn client_files(dir: &Path) -> Router {
+fn client_files<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
     let page = ServeFile::new(dir.join("index.html"));
     Router::new()
         .route_service("/", page.clone())
@@ -158,43 +172,6 @@ fn client_files(dir: &Path) -> Router {
 /// The metrics, in the Prometheus text format (see [`crate::metrics`]).
 async fn metrics() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], crate::metrics::render())
-}
-
-/// Whether a browser page from `origin` may open a socket: the server's own host, or one the operator
-/// allowed. Programs send no Origin and are not asked.
-fn origin_allowed(headers: &HeaderMap, config: &Config) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else { return true };
-    if config.allowed_origins.iter().any(|allowed| allowed == "*" || allowed.eq_ignore_ascii_case(origin)) {
-        return true;
-    }
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
-    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
-}
-
-async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
-    if !origin_allowed(&headers, &state.config) {
-        return (StatusCode::FORBIDDEN, "this origin may not open a game connection").into_response();
-    }
-    if state.heartbeat.shutting_down() {
-        return (StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down").into_response();
-    }
-    let id = ConnId(state.next_conn.fetch_add(1, Ordering::Relaxed));
-    let limit = state.config.max_message_bytes.max(READ_WHOLE_BYTES);
-    let guard = OpenConnections::open(&state.connections);
-    let read_buffer = state.config.read_buffer_bytes;
-    // Boxed: axum's upgrade task keeps the room of its callback's captures for the connection's whole
-    // life, beside the connection's own state; a box is 8 bytes of it.
-    let held = Box::new((state, guard));
-    // Frames wait in the write buffer until the connection flushes what it wrote (`ws.rs`): one `send`
-    // for all the frames queued at once. The buffer grows only as large as those batches.
-    let batch = crate::ws::BATCH_BYTES;
-    ws.max_message_size(limit).max_frame_size(limit).read_buffer_size(read_buffer).write_buffer_size(batch).on_upgrade(
-        move |socket| {
-            let (state, guard) = *held;
-            crate::ws::serve(socket, state, id, guard)
-        },
-    )
 }
 
 /// Serves `listener` until `shutdown` completes; then stops accepting, tells every connected client
@@ -209,21 +186,65 @@ pub async fn run(
 ) -> std::io::Result<()> {
     let address = listener.local_addr()?;
     info!(%address, "serving");
-    let heartbeat = state.heartbeat.clone();
     let router = app(state.clone());
-    // Small frames go out at once: an `ack` must not wait for the client's delayed ACK of the `events`
-    // written just before it (Nagle's algorithm would hold it back some 40 ms).
-    let listener = listener.tap_io(|tcp| {
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(state.config.header_read_timeout)
+        .max_header_size(state.config.max_header_bytes);
+    // Each HTTP connection's task holds a receiver: `closed` tells when the last one has ended.
+    let (stopping, stop) = watch::channel(false);
+    let mut shutdown = pin!(shutdown);
+    loop {
+        let (tcp, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(error) => {
+                    accept_failed(error).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        // Small frames go out at once: an `ack` must not wait for the client's delayed ACK of the
+        // `events` written just before it (Nagle's algorithm would hold it back some 40 ms).
         let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            info!("shutting down: closing connections");
-            heartbeat.shut_down();
-        })
-        .await?;
+        let service = TowerToHyperService::new(AddExtension::new(router.clone(), ConnectInfo(peer)));
+        let connection = http.serve_connection(TokioIo::new(tcp), service).with_upgrades();
+        let mut stop = stop.clone();
+        tokio::spawn(async move {
+            let mut connection = pin!(connection);
+            let result = tokio::select! {
+                result = connection.as_mut() => result,
+                _ = stop.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            if let Err(error) = result {
+                debug!(%peer, %error, "an HTTP connection ended with an error");
+            }
+            drop(stop);
+        });
+    }
+    info!("shutting down: closing connections");
+    drop(listener);
+    state.heartbeat.shut_down();
+    let _ = stopping.send(true);
+    drop(stop);
+    stopping.closed().await;
     state.connections.all_closed().await;
     info!("every connection closed");
     Ok(())
+}
+
+/// Waits after a failed accept: at once for a connection that failed on its own, a second for a
+/// failure of the server's (out of file descriptors, say), which a moment may cure.
+async fn accept_failed(error: std::io::Error) {
+    use std::io::ErrorKind;
+    if matches!(error.kind(), ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset)
+    {
+        return;
+    }
+    error!(%error, "accept failed");
+    tokio::time::sleep(Duration::from_secs(1)).await;
 }

@@ -8,16 +8,23 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::net::IpAddr;
 use std::time::Duration;
 
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
-use futures_util::stream::{SplitSink, SplitStream};
+use axum::extract::ws::{Utf8Bytes, close_code};
 use futures_util::{SinkExt, StreamExt};
+use hyper_util::rt::TokioIo;
+use tokio::io::AsyncReadExt;
 use tokio::sync::{broadcast, watch};
 use tokio::time::{Instant, timeout};
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes as WsText};
 use tracing::{debug, warn};
 
 use crate::AppState;
+use crate::addresses::AddressSlot;
+use crate::frames::{FrameLimit, FrameMeter};
 use crate::heartbeat::Beat;
 use crate::players::clean_name;
 use crate::protocol::{
@@ -30,7 +37,10 @@ use crate::table::{
 };
 
 /// How long a closing connection waits for the client to answer its close frame.
-const CLOSE_LINGER: Duration = Duration::from_secs(1);
+pub(crate) const CLOSE_LINGER: Duration = Duration::from_secs(1);
+
+/// An upgraded connection's WebSocket, every frame the client sends counted by [`FrameMeter`].
+pub type Socket = WebSocketStream<FrameMeter<TokioIo<hyper::upgrade::Upgraded>>>;
 
 /// Why the server closes a connection.
 #[derive(Debug)]
@@ -46,6 +56,8 @@ struct Close {
 struct Connection {
     id: ConnId,
     state: AppState,
+    /// The client's address (for its guest allowance).
+    address: IpAddr,
     player: Option<PlayerInfo>,
     outbox: Outbox,
     tables: HashMap<TableId, TableHandle>,
@@ -57,31 +69,33 @@ struct Connection {
 /// What a connection's loop works on.
 struct Session {
     conn: Connection,
-    sink: SplitSink<WebSocket, Message>,
-    stream: SplitStream<WebSocket>,
+    socket: Socket,
     queue: OutboxQueue,
     too_slow: TooSlow,
     heartbeat: watch::Receiver<Beat>,
 }
 
-/// Sets up one upgraded connection; the future runs it to its end. `open` is held until then.
+/// Sets up one upgraded connection from the client at `address`; the future runs it to its end. `open`
+/// and `slot` (its place among the address's connections) are held until then.
 ///
 /// What the connection keeps is built here and moved into the future once, where the loop works on it
 /// in place: an `async fn` taking the socket and the server's state would keep their room for its whole
 /// life beside the values they were moved into, in every idle connection's task.
 pub(crate) fn serve(
-    socket: WebSocket,
+    socket: Socket,
     state: AppState,
     id: ConnId,
     open: ConnectionGuard,
+    address: IpAddr,
+    slot: Option<AddressSlot>,
 ) -> impl Future<Output = ()> + Send + 'static {
     let counted = crate::metrics::ConnectionMetric::open();
     let config = state.config.clone();
     let (outbox, queue, too_slow) = Outbox::new(config.outgoing_queue);
     let heartbeat = state.heartbeat.subscribe(id);
-    let (sink, stream) = socket.split();
     let conn = Connection {
         id,
+        address,
         player: None,
         outbox,
         tables: HashMap::new(),
@@ -90,23 +104,30 @@ pub(crate) fn serve(
         strikes: TokenBucket::new(config.max_strikes, 1.0 / config.strike_decay.as_secs_f64()),
         state,
     };
-    let mut session = Session { conn, sink, stream, queue, too_slow, heartbeat };
+    let mut session = Session { conn, socket, queue, too_slow, heartbeat };
     async move {
         run(&mut session).await;
         drop(counted);
+        drop(slot);
         drop(open);
     }
 }
 
+/// A queued text as a frame to write. The queue holds axum's text type, which tungstenite's is made
+/// from by a check of its (already valid) UTF-8: cheap beside the JSON that made it.
+fn frame(text: Utf8Bytes) -> Message {
+    Message::Text(WsText::try_from(bytes::Bytes::from(text)).unwrap_or_default())
+}
+
 /// Runs one connection to its end.
 async fn run(session: &mut Session) {
-    let Session { conn, sink, stream, queue, too_slow, heartbeat } = session;
+    let Session { conn, socket, queue, too_slow, heartbeat } = session;
     let id = conn.id;
     let config = conn.state.config.clone();
     let mut last_heard = Instant::now();
     let close: Option<Close> = loop {
         tokio::select! {
-            incoming = stream.next() => {
+            incoming = socket.next() => {
                 let Some(incoming) = incoming else { break None };
                 last_heard = Instant::now();
                 if matches!(incoming, Ok(Message::Text(_) | Message::Binary(_))) {
@@ -138,33 +159,34 @@ async fn run(session: &mut Session) {
                     }
                     Ok(Message::Ping(_)) => {
                         // Tungstenite queued the pong in the write buffer; it goes out with a flush.
-                        if !matches!(timeout(config.write_timeout, sink.flush()).await, Ok(Ok(()))) {
+                        if !matches!(timeout(config.write_timeout, socket.flush()).await, Ok(Ok(()))) {
                             break None;
                         }
                     }
-                    Ok(Message::Pong(_)) => {}
+                    Ok(Message::Pong(_) | Message::Frame(_)) => {}
                     Ok(Message::Close(_)) => {
                         // The same for the close reply.
-                        let _ = timeout(config.write_timeout, sink.flush()).await;
+                        let _ = timeout(config.write_timeout, socket.flush()).await;
                         break None;
                     }
                     Err(error) => {
                         debug!(conn = id.0, %error, "websocket read failed");
-                        use tokio_tungstenite::tungstenite::Error as WsError;
-                        break match error.into_inner().downcast_ref::<WsError>() {
-                            Some(WsError::Capacity(_)) => {
+                        break match error {
+                            WsError::Capacity(_) => {
                                 Some(Close { code: close_code::SIZE, reason: "message too large", flush: true })
                             }
-                            Some(WsError::Utf8(_)) => {
+                            WsError::Utf8(_) => {
                                 Some(Close { code: close_code::INVALID, reason: "text frame is not UTF-8", flush: true })
                             }
+                            WsError::Io(error) => FrameLimit::of(&error)
+                                .map(|limit| Close { code: close_code::POLICY, reason: limit.0, flush: true }),
                             _ => None,
                         };
                     }
                 }
             }
             Some(outgoing) = queue.recv() => {
-                match timeout(config.write_timeout, write_queued(sink, outgoing, queue)).await {
+                match timeout(config.write_timeout, write_queued(socket, outgoing, queue)).await {
                     Ok(Ok(frames)) => crate::metrics::frames_sent(frames),
                     _ => break None,
                 }
@@ -186,7 +208,8 @@ async fn run(session: &mut Session) {
                 if last_heard.elapsed() >= config.idle_timeout {
                     break Some(Close { code: close_code::AWAY, reason: "no answer to ping", flush: false });
                 }
-                if timeout(config.write_timeout, sink.send(Message::Ping(Default::default()))).await.is_err() {
+                socket.get_mut().pinged();
+                if timeout(config.write_timeout, socket.send(Message::Ping(Default::default()))).await.is_err() {
                     break None;
                 }
             }
@@ -196,14 +219,14 @@ async fn run(session: &mut Session) {
     if let Some(Close { code, reason, flush }) = close {
         debug!(conn = id.0, code, reason, "closing connection");
         crate::metrics::closed(reason);
-        let frame = CloseFrame { code, reason: reason.into() };
+        let close = CloseFrame { code: code.into(), reason: reason.into() };
         let _ = timeout(config.write_timeout, async {
             if flush {
                 while let Ok(Outgoing::Text(text)) = queue.try_recv() {
-                    sink.feed(Message::Text(text)).await?;
+                    socket.feed(frame(text)).await?;
                 }
             }
-            sink.send(Message::Close(Some(frame))).await
+            socket.send(Message::Close(Some(close))).await
         })
         .await;
     }
@@ -215,7 +238,16 @@ async fn run(session: &mut Session) {
         // Closing a socket that has unread input resets the connection, which can discard what is still
         // on its way out, close frame included: read on, ignoring it all, until the client answers the
         // close or a moment has passed.
-        let _ = timeout(CLOSE_LINGER, async { while let Some(Ok(_)) = stream.next().await {} }).await;
+        let _ = timeout(CLOSE_LINGER, async {
+            if socket.get_ref().refused() {
+                // Tungstenite reads no more after the refused read: the frame meter drains what comes,
+                // and a read ends only with the client's input.
+                let _ = socket.get_mut().read(&mut [0u8; 1]).await;
+            } else {
+                while let Some(Ok(_)) = socket.next().await {}
+            }
+        })
+        .await;
     }
 }
 
@@ -228,20 +260,16 @@ pub(crate) const BATCH_BYTES: usize = 64 * 1024;
 /// Writes `first` and what else is already queued (up to a batch), then flushes them together. Returns
 /// how many frames were written. Tungstenite holds fed frames in its write buffer until the flush (and
 /// an automatic pong or close reply waiting there goes out with it).
-async fn write_queued(
-    sink: &mut SplitSink<WebSocket, Message>,
-    first: Outgoing,
-    queue: &mut OutboxQueue,
-) -> Result<u64, axum::Error> {
+async fn write_queued(socket: &mut Socket, first: Outgoing, queue: &mut OutboxQueue) -> Result<u64, WsError> {
     let Outgoing::Text(text) = first;
     let (mut frames, mut bytes) = (1, text.len());
-    sink.feed(Message::Text(text)).await?;
+    socket.feed(frame(text)).await?;
     while frames < BATCH_FRAMES && bytes < BATCH_BYTES {
         let Ok(Outgoing::Text(text)) = queue.try_recv() else { break };
         (frames, bytes) = (frames + 1, bytes + text.len());
-        sink.feed(Message::Text(text)).await?;
+        socket.feed(frame(text)).await?;
     }
-    sink.flush().await?;
+    socket.flush().await?;
     Ok(frames as u64)
 }
 
@@ -300,6 +328,17 @@ impl Connection {
                 Ok(())
             }
             ClientMsg::CreateTable { seats, public, spectators, clock } => {
+                // Checked before the table is made, so a burst of creates may pass it by a few: a bound on
+                // memory, not an exact count.
+                if self.state.lobby.table_count() >= self.state.config.max_live_tables {
+                    self.send(ServerMsg::error(
+                        None,
+                        None,
+                        ErrorCode::ServerFull,
+                        "the server has as many tables as it can hold; join one, or try again later",
+                    ));
+                    return Ok(());
+                }
                 let options = TableOptions { seats, public, spectators, clock };
                 // Boxed: creating a table waits on the store, and that future is the largest here; inline,
                 // every message's (boxed) handling would carry its room, hellos and moves included.
@@ -366,6 +405,15 @@ impl Connection {
                 Err(error) => Err(error),
             },
             (None, Some(name)) => match clean_name(&name) {
+                Ok(_) if !self.state.addresses.take_guest(self.address, &self.state.config) => {
+                    self.send(ServerMsg::error(
+                        None,
+                        None,
+                        ErrorCode::TooManyGuests,
+                        "too many new players from your address; try again in a minute, or come back with your token",
+                    ));
+                    return Ok(());
+                }
                 Ok(name) => self.state.players.create_guest(name).await.map(|(player, token)| (player, Some(token))),
                 Err(reason) => return self.strike(ServerMsg::error(None, None, ErrorCode::BadName, reason)),
             },

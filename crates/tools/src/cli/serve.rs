@@ -37,6 +37,19 @@ pub struct ServeArgs {
     /// connection for its life.
     #[arg(long, default_value_t = Config::default().read_buffer_bytes)]
     pub read_buffer_bytes: usize,
+    /// A reverse proxy whose `X-Forwarded-For` names the client's address (docs/protocol.md section 2).
+    /// May be given more than once.
+    #[arg(long = "trusted-proxy", env = "ROMIRAMI_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Open WebSocket connections per client address (loopback addresses are spared).
+    #[arg(long, default_value_t = Config::default().max_connections_per_address)]
+    pub max_connections_per_address: usize,
+    /// New guests per client address per minute.
+    #[arg(long, default_value_t = Config::default().guests_per_address_per_minute)]
+    pub guests_per_address_per_minute: f64,
+    /// Live tables on the server.
+    #[arg(long, default_value_t = Config::default().max_live_tables)]
+    pub max_live_tables: usize,
 }
 
 /// Serves until ctrl-c or SIGTERM, then shuts down gracefully.
@@ -61,6 +74,10 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             messages_per_second: args.messages_per_second,
             message_burst: args.message_burst,
             read_buffer_bytes: args.read_buffer_bytes,
+            trusted_proxies: args.trusted_proxies.clone(),
+            max_connections_per_address: args.max_connections_per_address,
+            guests_per_address_per_minute: args.guests_per_address_per_minute,
+            max_live_tables: args.max_live_tables,
             bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
             ..Config::default()
         };

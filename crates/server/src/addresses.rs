@@ -1,0 +1,174 @@
+//! Limits per client address: open connections, and new guests per minute.
+//!
+//! A guest costs nothing to make, so without these one machine could open any number of connections
+//! or create guests by the hundred, each hosting its share of tables. The client's address is the
+//! connection's peer, or, for a connection from a configured reverse proxy, the address that proxy
+//! names in `X-Forwarded-For` ([`client_address`]).
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::http::HeaderMap;
+
+use crate::config::Config;
+use crate::rate::TokenBucket;
+
+/// Addresses whose guest allowance is tracked before the full ones are forgotten.
+const PRUNE_AT: usize = 4096;
+
+/// The open connections and guest allowances of every client address.
+#[derive(Debug, Default)]
+pub struct Addresses {
+    open: Mutex<HashMap<IpAddr, usize>>,
+    guests: Mutex<HashMap<IpAddr, TokenBucket>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding the lock leaves plain counts behind; carry on with them.
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// One open connection of an address, given back when dropped.
+#[derive(Debug)]
+pub(crate) struct AddressSlot {
+    addresses: Arc<Addresses>,
+    address: IpAddr,
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        let mut open = lock(&self.addresses.open);
+        if let Some(count) = open.get_mut(&self.address) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                open.remove(&self.address);
+            }
+        }
+    }
+}
+
+/// Whether the per-address limits spare `address`.
+fn exempt(address: IpAddr, config: &Config) -> bool {
+    (config.exempt_loopback && address.is_loopback()) || config.exempt_addresses.contains(&address)
+}
+
+impl Addresses {
+    /// Counts a new connection from `address`; `None` when the address has as many open as allowed.
+    /// Exempt addresses are not counted.
+    pub(crate) fn open(this: &Arc<Addresses>, address: IpAddr, config: &Config) -> Result<Option<AddressSlot>, ()> {
+        if exempt(address, config) {
+            return Ok(None);
+        }
+        let mut open = lock(&this.open);
+        let count = open.entry(address).or_default();
+        if *count >= config.max_connections_per_address {
+            return Err(());
+        }
+        *count += 1;
+        Ok(Some(AddressSlot { addresses: this.clone(), address }))
+    }
+
+    /// Takes one of `address`'s new guests for this minute; false when it has none left.
+    pub(crate) fn take_guest(&self, address: IpAddr, config: &Config) -> bool {
+        if exempt(address, config) {
+            return true;
+        }
+        let mut guests = lock(&self.guests);
+        if guests.len() >= PRUNE_AT {
+            // An address whose allowance is whole again is no different from one never seen.
+            guests.retain(|_, bucket| !bucket.is_full());
+        }
+        let per_minute = config.guests_per_address_per_minute;
+        guests.entry(address).or_insert_with(|| TokenBucket::new(per_minute, per_minute / 60.0)).take()
+    }
+}
+
+/// The address of the client behind a connection from `peer`: the peer itself, unless the peer is one
+/// of the trusted proxies; then the last address in `X-Forwarded-For` that is not a trusted proxy (each
+/// proxy appends the address it was connected from, so the ones before the last untrusted hop are the
+/// client's own word, not to be believed). A header that does not parse leaves the peer.
+pub fn client_address(peer: SocketAddr, headers: &HeaderMap, config: &Config) -> IpAddr {
+    let peer = peer.ip().to_canonical();
+    if !config.trusted_proxies.contains(&peer) {
+        return peer;
+    }
+    let mut hops = Vec::new();
+    for value in headers.get_all("x-forwarded-for") {
+        let Ok(value) = value.to_str() else { return peer };
+        for hop in value.split(',') {
+            match hop.trim().parse::<IpAddr>() {
+                Ok(address) => hops.push(address.to_canonical()),
+                Err(_) => return peer,
+            }
+        }
+    }
+    hops.into_iter().rev().find(|hop| !config.trusted_proxies.contains(hop)).unwrap_or(peer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> Config {
+        Config {
+            max_connections_per_address: 2,
+            guests_per_address_per_minute: 3.0,
+            exempt_loopback: false,
+            trusted_proxies: vec!["10.0.0.1".parse().expect("an address")],
+            ..Config::default()
+        }
+    }
+
+    fn forwarded(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-forwarded-for", value.parse().expect("a header value"));
+        headers
+    }
+
+    #[test]
+    fn the_forwarded_address_counts_only_from_a_trusted_proxy() {
+        let config = config();
+        let proxy: SocketAddr = "10.0.0.1:5000".parse().expect("an address");
+        let stranger: SocketAddr = "192.0.2.7:5000".parse().expect("an address");
+        let ip = |s: &str| s.parse::<IpAddr>().expect("an address");
+        assert_eq!(client_address(stranger, &forwarded("198.51.100.1"), &config), ip("192.0.2.7"));
+        assert_eq!(client_address(proxy, &forwarded("198.51.100.1"), &config), ip("198.51.100.1"));
+        // The client may send its own header: only the hop the proxy appended counts.
+        assert_eq!(client_address(proxy, &forwarded("1.2.3.4, 198.51.100.1"), &config), ip("198.51.100.1"));
+        assert_eq!(client_address(proxy, &forwarded("198.51.100.1, 10.0.0.1"), &config), ip("198.51.100.1"));
+        assert_eq!(client_address(proxy, &forwarded("not an address"), &config), ip("10.0.0.1"));
+        assert_eq!(client_address(proxy, &HeaderMap::new(), &config), ip("10.0.0.1"));
+        let mapped: SocketAddr = "[::ffff:192.0.2.7]:1".parse().expect("an address");
+        assert_eq!(client_address(mapped, &HeaderMap::new(), &config), ip("192.0.2.7"));
+    }
+
+    #[test]
+    fn connections_are_counted_per_address_and_given_back() {
+        let config = config();
+        let addresses = Arc::new(Addresses::default());
+        let (a, b): (IpAddr, IpAddr) = ("192.0.2.1".parse().expect("ip"), "192.0.2.2".parse().expect("ip"));
+        let first = Addresses::open(&addresses, a, &config).expect("room");
+        let _second = Addresses::open(&addresses, a, &config).expect("room");
+        assert!(Addresses::open(&addresses, a, &config).is_err(), "a third from one address");
+        assert!(Addresses::open(&addresses, b, &config).is_ok(), "another address has its own");
+        drop(first);
+        assert!(Addresses::open(&addresses, a, &config).is_ok(), "a closed one is given back");
+        let loopback = Config { exempt_loopback: true, ..config };
+        let local: IpAddr = "127.0.0.9".parse().expect("ip");
+        for _ in 0..10 {
+            assert!(matches!(Addresses::open(&addresses, local, &loopback), Ok(None)), "loopback is spared");
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn guests_per_minute_come_back_with_time() {
+        let config = config();
+        let addresses = Addresses::default();
+        let a: IpAddr = "192.0.2.1".parse().expect("ip");
+        assert_eq!((0..10).filter(|_| addresses.take_guest(a, &config)).count(), 3);
+        tokio::time::advance(std::time::Duration::from_secs(20)).await;
+        assert!(addresses.take_guest(a, &config), "one more after a third of a minute");
+        assert!(!addresses.take_guest(a, &config));
+    }
+}
