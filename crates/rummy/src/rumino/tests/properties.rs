@@ -53,6 +53,26 @@ fn listed_is_accepted(game: &RuminoMatch, candidates: &[RuminoAction]) {
     }
 }
 
+/// Every refused action leaves the match as it was: every view, the events and the legal actions.
+fn refusals_change_nothing(game: &RuminoMatch, candidates: &[RuminoAction]) {
+    let snapshot = |g: &RuminoMatch| {
+        let views: Vec<_> = std::iter::once(Viewer::Spectator)
+            .chain(Seat::all(g.players()).map(Viewer::Seat))
+            .map(|v| g.view(v))
+            .collect();
+        let legal: Vec<_> = Seat::all(g.players()).map(|s| g.legal_actions(s)).collect();
+        (views, g.event_count(), legal)
+    };
+    // All refusals go to one copy: any change one of them made shows at the end.
+    let mut after = game.clone();
+    for seat in Seat::all(game.players() + 1) {
+        for action in candidates.iter().filter(|a| game.check(seat, a).is_err()) {
+            assert!(after.apply(seat, action).is_err(), "{seat} {action:?}: check and apply disagree");
+        }
+    }
+    assert!(snapshot(&after) == snapshot(game), "a refused action changed the match");
+}
+
 /// No view or event shows a viewer a card it may not see (§10).
 fn nothing_hidden_leaks(game: &RuminoMatch) {
     let players = game.players();
@@ -96,6 +116,9 @@ pub(crate) fn play_match(
         if stop.is_some_and(|s| actions >= s) || actions >= ACTION_CAP {
             game.abandon();
             break;
+        }
+        if actions % 13 == 0 {
+            refusals_change_nothing(&game, &candidates);
         }
         if actions % 11 == 0 || matches!(game.phase, Phase::Rebuy { .. }) {
             listed_is_accepted(&game, &candidates);
