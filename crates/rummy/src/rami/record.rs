@@ -17,6 +17,25 @@ use crate::record::{
 };
 use crate::seat::{MatchEnd, Seat};
 
+/// The features a Rami match counts ([`RamiMatch::tally`], a verified record's tally): rounds played;
+/// openings in Rami 51 and in Rami 30 (rami §6); joker exchanges (§7.3); lay-offs on a meld another player
+/// laid (§3.5); rounds won by a rami sec, doubled and quadrupled (§9); reshuffles (§8); blocked rounds;
+/// and how the match ended (§10, or abandoned).
+pub const TALLY_KEYS: [&str; 12] = [
+    "rounds",
+    "rami51_openings",
+    "rami30_openings",
+    "joker_exchanges",
+    "lay_offs_on_others",
+    "rami_sec_x2",
+    "rami_sec_x4",
+    "reshuffles",
+    "blocked_rounds",
+    "ends_rounds",
+    "ends_limit",
+    "ends_abandoned",
+];
+
 impl RamiMatch {
     /// The match as a `rummy-record/1` document. A match still in play is exported after
     /// [`RamiMatch::abandon`], its round in progress with a `null` result.
@@ -47,26 +66,13 @@ impl RamiMatch {
         RummyRecord::new(GameKind::Rami, options, meta, rounds, result)
     }
 
-    /// What happened in the match, for the tools' summaries: openings of each kind, joker exchanges,
-    /// lay-offs on another player's meld, rami secs doubled and quadrupled, reshuffles, blocked rounds.
+    /// What happened in the match, for the tools' summaries: every key of [`TALLY_KEYS`], 0 included.
     pub fn tally(&self) -> Tally {
         let opening_key = match self.options.opening {
             Opening::Rami51 => "rami51_openings",
             Opening::Rami30 => "rami30_openings",
         };
-        let mut tally: Tally = [
-            "rami51_openings",
-            "rami30_openings",
-            "joker_exchanges",
-            "lay_offs_on_others",
-            "rami_sec_x2",
-            "rami_sec_x4",
-            "reshuffles",
-            "blocked_rounds",
-        ]
-        .into_iter()
-        .map(|key| (key, 0))
-        .collect();
+        let mut tally: Tally = TALLY_KEYS.iter().map(|&key| (key, 0)).collect();
         let mut add = |key: &'static str| *tally.entry(key).or_default() += 1;
         for round in self.rounds() {
             for entry in &round.log {
@@ -83,12 +89,19 @@ impl RamiMatch {
                     _ => {}
                 }
             }
+            add("rounds");
             match round.result.as_ref().map(|r| (r.out, r.multiplier)) {
                 Some((_, 2)) => add("rami_sec_x2"),
                 Some((_, 4)) => add("rami_sec_x4"),
                 Some((None, _)) => add("blocked_rounds"),
                 _ => {}
             }
+        }
+        match self.result().map(|r| r.ended_by) {
+            Some(MatchEnd::Rounds) => add("ends_rounds"),
+            Some(MatchEnd::Limit) => add("ends_limit"),
+            Some(MatchEnd::Abandoned) => add("ends_abandoned"),
+            _ => {}
         }
         tally
     }

@@ -178,7 +178,10 @@ fn every_table_plays_legally_and_replays() {
             }
         }
     }
-    for key in ["rami51_openings", "rami30_openings", "joker_exchanges", "lay_offs_on_others", "rami_sec_x2"] {
+    assert!(crate::rami::TALLY_KEYS.iter().all(|key| tally.contains_key(key)));
+    for key in
+        ["rami51_openings", "rami30_openings", "joker_exchanges", "lay_offs_on_others", "rami_sec_x2", "ends_abandoned"]
+    {
         assert!(tally[key] > 0, "{key} never happened: {tally:?}");
     }
 }
