@@ -1,5 +1,6 @@
 //! The table options of rami §2, as a record's `options` writes them.
 
+use rand_core::Rng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Which opening rule the table plays (rami §6).
@@ -129,6 +130,18 @@ impl RamiOptions {
             .collect()
     }
 
+    /// Options drawn at random for `players`, for simulations: either opening, and a match of the
+    /// default length, of 1 to 3 rounds, or to a limit of 100 to 300.
+    pub fn random(players: usize, rng: &mut (impl Rng + ?Sized)) -> RamiOptions {
+        let opening = if rng.next_u32() % 2 == 0 { Opening::Rami51 } else { Opening::Rami30 };
+        let match_end = match crate::cards::below(rng, 3) {
+            0 => MatchEnd::default_for(players),
+            1 => MatchEnd::Rounds(1 + crate::cards::below(rng, 3) as u32),
+            _ => MatchEnd::Limit(100 + 50 * crate::cards::below(rng, 5) as u32),
+        };
+        RamiOptions { opening, match_end }
+    }
+
     /// Options from JSON where a missing key takes its default for `players` (an unknown key or a
     /// value §2 does not allow is still refused). A record's options use the strict
     /// [`Deserialize`] instead, which requires every key.
@@ -177,5 +190,20 @@ mod tests {
             Ok(RamiOptions { opening: Opening::Rami30, match_end: MatchEnd::Rounds(4) })
         );
         assert!(RamiOptions::from_json_with_defaults(&serde_json::json!({ "x": 1 }), 4).is_err());
+    }
+
+    /// rami §2: random options are options the table allows, and cover both openings and both ends.
+    #[test]
+    fn random_options_are_valid() {
+        let mut rng = crate::cards::RummyRng::from_seed(3);
+        let drawn: Vec<RamiOptions> = (0..200).map(|i| RamiOptions::random(2 + i % 4, &mut rng)).collect();
+        for options in &drawn {
+            let json = serde_json::to_value(options).expect("options serialize");
+            assert_eq!(serde_json::from_value::<RamiOptions>(json).ok(), Some(*options));
+        }
+        assert!(
+            drawn.iter().any(|o| o.opening == Opening::Rami30) && drawn.iter().any(|o| o.opening == Opening::Rami51)
+        );
+        assert!(drawn.iter().any(|o| matches!(o.match_end, MatchEnd::Limit(_))));
     }
 }

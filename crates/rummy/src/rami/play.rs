@@ -94,8 +94,8 @@ impl RamiMatch {
                 return Err(RamiIllegal::not_in_hand(&laid));
             }
             if laid.len() >= hand.len() {
-                // Checked after the melds below would be friendlier for an invalid meld, but a play
-                // that empties the hand is refused whatever it lays (§7.2).
+                // A play that empties the hand is refused whatever it lays (§7.2); what is wrong with
+                // its melds, if anything, is said first.
                 self.plan_play(seat, action)?;
                 return Err(RamiIllegal::EmptiesHand);
             }
