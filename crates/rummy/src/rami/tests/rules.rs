@@ -168,6 +168,35 @@ fn section_7_2_plays() {
     assert_eq!(hand_of(&game, 0), cards("Kc 9d"));
 }
 
+/// §7.3: a joker is taken from a run by its stated card, which takes its position; the exchange is
+/// refused when no meld or lay-off with a joker could follow, leaving a card in hand.
+#[test]
+fn section_7_3_joker_exchange_from_a_run() {
+    let mut game = table(rami51(2), &["Qc 5h 6h 2s", "4d"], "5s", "9d");
+    game.round.opened[0] = true;
+    let run = put_meld(&mut game, 1, "Jc X Kc", Some("Qc"));
+    ok(&mut game, 0, Draw);
+    ok(&mut game, 0, RamiAction::Exchange { id: run, card: card("Qc") });
+    let positions: Vec<(Card, Option<u8>)> = game.round.melds[0].cards.iter().map(|p| (p.card, p.position)).collect();
+    assert_eq!(positions, vec![(card("Jc"), Some(11)), (card("Qc"), Some(12)), (card("Kc"), Some(13))]);
+    assert!(hand_of(&game, 0).contains(&Card::JOKER));
+    let exchanged = game.events_for(Viewer::Spectator, 0).any(|(_, e)| matches!(e, RamiEvent::Exchanged { .. }));
+    assert!(exchanged);
+    // The joker may go back on the same meld, now without one.
+    ok(
+        &mut game,
+        0,
+        LayOff { id: run, cards: cards("X"), joker: Some(serde_json::from_str("\"Ac\"").expect("a code")) },
+    );
+
+    let mut game = table(rami51(2), &["8c 2d", "4d"], "5s", "Kh");
+    game.round.opened[0] = true;
+    let full = put_meld(&mut game, 1, "8s 8h 8d X", Some("8"));
+    ok(&mut game, 0, Draw);
+    let dead_end = RamiAction::Exchange { id: full, card: card("8c") };
+    refused(&mut game, 0, dead_end, "rami §7.3: after this exchange no meld or lay-off with a joker");
+}
+
 /// §7.4: the discard ends the turn; an empty hand goes out and ends the round.
 #[test]
 fn section_7_4_discard_and_going_out() {
