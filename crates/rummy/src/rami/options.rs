@@ -120,8 +120,8 @@ impl RamiOptions {
         RamiOptions { opening: Opening::Rami51, match_end: MatchEnd::default_for(players) }
     }
 
-    /// Every combination of options the property tests play: both openings, and a short and a
-    /// long match of each kind.
+    /// The tables the property tests play for `players`: both openings, each with three match
+    /// lengths (the default, one round, a limit of 150).
     pub fn samples(players: usize) -> Vec<RamiOptions> {
         let ends = [MatchEnd::default_for(players), MatchEnd::Rounds(1), MatchEnd::Limit(150)];
         [Opening::Rami51, Opening::Rami30]
