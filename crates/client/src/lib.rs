@@ -2,6 +2,28 @@
 //! ([`bots`]): what the server's integration tests, `romirami bots`, the load generator and the crash
 //! harness use, and a reference for writing other clients. It knows the server only by its messages
 //! (`romirami-protocol`).
+//!
+//! A guest on a running server, then a whole game of three bot players at a private table:
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), romirami_client::ClientError> {
+//! use romirami_client::{Client, bots};
+//! use romirami_protocol::{ClientMsg, ServerMsg};
+//!
+//! let url = "ws://127.0.0.1:8080/ws";
+//! let (mut ana, player, _token) = Client::guest(url, "Ana").await?;
+//! ana.send(&ClientMsg::LobbySubscribe).await?;
+//! let tables = ana.wait_for(|msg| match msg {
+//!     ServerMsg::Lobby { tables } => Some(tables.len()),
+//!     _ => None,
+//! }).await?;
+//! println!("{} sees {tables} public tables", player.name);
+//!
+//! let game = bots::play_game(url, 3, "player").await?;
+//! println!("{} actions, winners {:?}", game.actions, game.result.winners);
+//! # Ok(())
+//! # }
+//! ```
 
 use std::time::Duration;
 

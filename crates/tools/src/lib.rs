@@ -6,6 +6,21 @@
 //!
 //! The bots and the protocol client they use are the crate `romirami-client`. None of this is linked
 //! into the server's library: the server knows nothing of its tools.
+//!
+//! The commands run without the binary: `simulate` writes records that `verify` accepts.
+//!
+//! ```
+//! use clap::Parser;
+//! use romirami_tools::cli::{self, Cli};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let out = dir.path().to_str().expect("a UTF-8 path");
+//! let simulate = Cli::try_parse_from(["romirami", "simulate", "--games", "2", "--seed", "7", "--out", out])?;
+//! assert_eq!(cli::run(simulate)?, std::process::ExitCode::SUCCESS);
+//! let verify = Cli::try_parse_from(["romirami", "verify", out])?;
+//! assert_eq!(cli::run(verify)?, std::process::ExitCode::SUCCESS);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![forbid(unsafe_code)]
 
 pub mod cli;
