@@ -217,12 +217,21 @@ async fn story(store: &Store) {
 
     // A table fills its seats and starts; the seed has its top bit set, to check it keeps every bit.
     let table = new_table(store, &ana, 3).await;
-    store.set_seats(table, &[Some(ana.id), Some(bo.id), None]).await.expect("seats");
-    store.set_seats(table, &[Some(ana.id), Some(bo.id), Some(cy.id)]).await.expect("seats again");
+    store.set_seats(table, &[Some((ana.id, false)), Some((bo.id, true)), None]).await.expect("seats");
+    // A waiting table comes back after a restart with its seats, a bot's seat as a bot's.
+    let waiting = store.waiting_tables().await.expect("waiting tables");
+    let ours = waiting.iter().find(|w| w.table.id == table).expect("the table waits");
+    assert_eq!(ours.seats, vec![Some((ana.clone(), false)), Some((bo.clone(), true)), None]);
+    store
+        .set_seats(table, &[Some((ana.id, false)), Some((bo.id, false)), Some((cy.id, false))])
+        .await
+        .expect("seats again");
     let seed = 0x8000_0000_dead_beef_u64;
     let started_at = EPOCH - Duration::hours(1);
     let players = [&ana, &bo, &cy];
     store.start_game(table, seed, &seated(&players), started_at).await.expect("start");
+    let waiting = store.waiting_tables().await.expect("waiting tables");
+    assert!(waiting.iter().all(|w| w.table.id != table), "a started table no longer waits");
     assert!(store.start_game(table, seed, &seated(&players), started_at).await.is_err(), "a game starts once");
 
     // Its actions are appended in batches of several sizes.
@@ -705,10 +714,10 @@ async fn writer_story(store: &Store) {
             clock: None,
         })
         .collect();
-    let seating = |t: &TableRow| -> Vec<Option<PlayerId>> {
-        let mut seats = vec![Some(ana.id), Some(bo.id)];
+    let seating = |t: &TableRow| -> Vec<Option<(PlayerId, bool)>> {
+        let mut seats = vec![Some((ana.id, false)), Some((bo.id, false))];
         if t.seats == 3 {
-            seats.push(Some(cy.id));
+            seats.push(Some((cy.id, false)));
         }
         seats
     };
@@ -717,7 +726,7 @@ async fn writer_story(store: &Store) {
     assert!(created.iter().all(Result::is_ok), "{created:?}");
     // A table whose host is not a stored player is refused alone.
     let stranger = TableRow { id: TableId(Uuid::new_v4()), host: PlayerId(Uuid::new_v4()), ..tables[0].clone() };
-    let seats: Vec<Vec<Option<PlayerId>>> = tables.iter().map(seating).collect();
+    let seats: Vec<Vec<Option<(PlayerId, bool)>>> = tables.iter().map(seating).collect();
     let stranger_seats = [Some(stranger.host)];
     let (seated_outcomes, stranger_outcome) = tokio::join!(
         join_all(tables.iter().zip(&seats).map(|(t, s)| writer.set_seats(t.id, s))),
@@ -730,8 +739,8 @@ async fn writer_story(store: &Store) {
     assert_eq!(stored_seats(store, tables[5].id).await, vec![(0, ana_id.clone()), (1, bo_id.clone()), (2, cy_id)]);
     // Seats change hands and free up: what is stored is the last seating, nothing else.
     let changes = join_all([
-        writer.set_seats(tables[4].id, &[Some(bo.id), None]),
-        writer.set_seats(tables[5].id, &[Some(ana.id), None, Some(bo.id)]),
+        writer.set_seats(tables[4].id, &[Some((bo.id, false)), None]),
+        writer.set_seats(tables[5].id, &[Some((ana.id, false)), None, Some((bo.id, true))]),
     ])
     .await;
     assert!(changes.iter().all(Result::is_ok), "{changes:?}");

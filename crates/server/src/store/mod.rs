@@ -159,8 +159,9 @@ pub(crate) enum Write {
     Player { player: PlayerInfo, token_hash: [u8; 32], at: OffsetDateTime },
     /// Stores a new table, and who sits where at it (`seats[i]` is seat `i`'s player).
     Table { table: TableRow, seats: Vec<Option<PlayerId>> },
-    /// Replaces who sits where at a table that waits for its game.
-    Seats { table: TableId, seats: Vec<Option<PlayerId>> },
+    /// Replaces who sits where at a table that waits for its game: each seat's player, and whether
+    /// the host gave it to a bot.
+    Seats { table: TableId, seats: Vec<Option<(PlayerId, bool)>> },
     /// Stores the start of a table's game.
     Start { table: TableId, seed: u64, players: Vec<GamePlayer>, started_at: OffsetDateTime },
     /// Stores the end of a table's game: its record (whose `id` is the table's, see [`Write::finish`])
@@ -184,6 +185,9 @@ impl Write {
     }
 }
 
+/// A seat row: the table, the seat's number, its player, and whether the host gave it to a bot.
+type SeatRowOf = (TableId, i16, PlayerId, bool);
+
 /// The writes of a batch by kind, each with its index in the batch: the backends write each kind with
 /// one statement (PostgreSQL) or in one loop (SQLite), in this order, so that a write never depends on
 /// a later kind.
@@ -192,11 +196,11 @@ struct WritesByKind<'a> {
     players: Vec<(&'a PlayerInfo, &'a [u8; 32], OffsetDateTime)>,
     tables: Vec<&'a TableRow>,
     /// The seat rows of the new tables: table, seat number, player.
-    table_seats: Vec<(TableId, i16, PlayerId)>,
+    table_seats: Vec<SeatRowOf>,
     /// Tables whose seats are replaced (their other rows deleted).
     reseated: Vec<TableId>,
     /// Their new seat rows.
-    seats: Vec<(TableId, i16, PlayerId)>,
+    seats: Vec<SeatRowOf>,
     starts: Vec<(TableId, u64, &'a [GamePlayer], OffsetDateTime)>,
     finishes: Vec<(usize, TableId, &'a Record, &'a str)>,
 }
@@ -204,15 +208,16 @@ struct WritesByKind<'a> {
 impl<'a> WritesByKind<'a> {
     fn of(batch: &'a [Write]) -> WritesByKind<'a> {
         let mut kinds = WritesByKind::default();
-        fn seat_rows(table: TableId, seats: &[Option<PlayerId>]) -> impl Iterator<Item = (TableId, i16, PlayerId)> {
-            (0i16..).zip(seats).filter_map(move |(seat, player)| player.map(|p| (table, seat, p)))
+        fn seat_rows(table: TableId, seats: &[Option<(PlayerId, bool)>]) -> impl Iterator<Item = SeatRowOf> + '_ {
+            (0i16..).zip(seats).filter_map(move |(seat, taken)| taken.map(|(p, bot)| (table, seat, p, bot)))
         }
         for (index, write) in batch.iter().enumerate() {
             match write {
                 Write::Player { player, token_hash, at } => kinds.players.push((player, token_hash, *at)),
                 Write::Table { table, seats } => {
                     kinds.tables.push(table);
-                    kinds.table_seats.extend(seat_rows(table.id, seats));
+                    let seats: Vec<_> = seats.iter().map(|s| s.map(|p| (p, false))).collect();
+                    kinds.table_seats.extend(seat_rows(table.id, &seats));
                 }
                 Write::Seats { table, seats } => {
                     kinds.reseated.push(*table);
@@ -322,6 +327,15 @@ pub struct UnfinishedGame {
     pub players: Vec<GamePlayer>,
     /// Every action applied so far, in order, take-backs included.
     pub actions: Vec<StoredAction>,
+}
+
+/// A table that waits for its game, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WaitingTable {
+    /// The table.
+    pub table: TableRow,
+    /// Each seat's player and whether the host gave the seat to a bot; `None` while free.
+    pub seats: Vec<Option<(PlayerInfo, bool)>>,
 }
 
 /// One seat's result in a finished game.
@@ -526,7 +540,7 @@ impl Store {
     ///
     /// # Errors
     /// When the write fails, e.g. a player is not stored.
-    pub async fn set_seats(&self, table: TableId, seats: &[Option<PlayerId>]) -> Result<(), StoreError> {
+    pub async fn set_seats(&self, table: TableId, seats: &[Option<(PlayerId, bool)>]) -> Result<(), StoreError> {
         self.write_alone(&Write::Seats { table, seats: seats.to_vec() }).await
     }
 
@@ -612,6 +626,15 @@ impl Store {
     /// [`StoreError::Corrupt`] when a stored row does not parse or a game's log has a gap.
     pub async fn unfinished_games(&self) -> Result<Vec<UnfinishedGame>, StoreError> {
         dispatch!(self, s => s.unfinished_games().await)
+    }
+
+    /// Every table that waits for its game with at least one seat taken (a table that closed before
+    /// its start has none), with its seated players: what a restart needs to bring them back.
+    ///
+    /// # Errors
+    /// [`StoreError::Corrupt`] when a stored row does not parse.
+    pub async fn waiting_tables(&self) -> Result<Vec<WaitingTable>, StoreError> {
+        dispatch!(self, s => s.waiting_tables().await)
     }
 
     /// One page of finished games, newest first: those that `filter` lets through, after `cursor`

@@ -16,7 +16,7 @@ use uuid::Uuid;
 
 use super::{
     ActionRow, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES, SeatResult,
-    StoreError, StoredAction, TableRow, UnfinishedGame, Write, WritesByKind,
+    StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, Write, WritesByKind,
 };
 use crate::protocol::{Clock, PlayerId, PlayerInfo, TableId};
 
@@ -222,18 +222,19 @@ impl PgStore {
         let (seat_tables, seat_numbers, seat_players) = seat_columns(&kinds.seats);
         sqlx::query(
             "WITH new_seats AS (
-                 SELECT * FROM UNNEST($2::uuid[], $3::int2[], $4::uuid[]) AS u (table_id, seat, player_id)
+                 SELECT * FROM UNNEST($2::uuid[], $3::int2[], $4::uuid[], $5::bool[]) AS u (table_id, seat, player_id, bot)
              ), freed AS (
                  DELETE FROM seats s WHERE s.table_id = ANY($1::uuid[])
                      AND NOT EXISTS (SELECT 1 FROM new_seats n WHERE n.table_id = s.table_id AND n.seat = s.seat)
              )
-             INSERT INTO seats (table_id, seat, player_id) SELECT table_id, seat, player_id FROM new_seats
-             ON CONFLICT (table_id, seat) DO UPDATE SET player_id = excluded.player_id",
+             INSERT INTO seats (table_id, seat, player_id, bot) SELECT table_id, seat, player_id, bot FROM new_seats
+             ON CONFLICT (table_id, seat) DO UPDATE SET player_id = excluded.player_id, bot = excluded.bot",
         )
         .bind(kinds.reseated.iter().map(|t| t.0).collect::<Vec<_>>())
         .bind(seat_tables)
         .bind(seat_numbers)
         .bind(seat_players)
+        .bind(kinds.seats.iter().map(|(_, _, _, bot)| *bot).collect::<Vec<_>>())
         .execute(executor)
         .await?;
         Ok(())
@@ -429,6 +430,53 @@ impl PgStore {
         Ok(())
     }
 
+    pub(super) async fn waiting_tables(&self) -> Result<Vec<WaitingTable>, StoreError> {
+        // One snapshot for the whole read, so a table and its seats agree.
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
+        let heads = sqlx::query(
+            "SELECT t.id, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms
+             FROM tables t
+             WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id)
+                 AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id)
+             ORDER BY t.created_at, t.id",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut tables = Vec::with_capacity(heads.len());
+        for head in &heads {
+            let table = TableRow {
+                id: TableId(head.try_get("id")?),
+                host: PlayerId(head.try_get("host")?),
+                seats: super::small_from(i64::from(head.try_get::<i16, _>("seat_count")?), "seat count")?,
+                public: head.try_get("public")?,
+                spectators: super::spectators_from(head.try_get("spectators")?)?,
+                created_at: head.try_get("created_at")?,
+                invite: head.try_get("invite")?,
+                clock: super::clock_from(head.try_get("turn_ms")?, head.try_get("reserve_ms")?)?,
+            };
+            let rows = sqlx::query(
+                "SELECT s.seat, s.player_id, s.bot, p.name FROM seats s JOIN players p ON p.id = s.player_id
+                 WHERE s.table_id = $1 ORDER BY s.seat",
+            )
+            .bind(table.id.0)
+            .fetch_all(&mut *tx)
+            .await?;
+            let mut seats = vec![None; usize::from(table.seats)];
+            for row in &rows {
+                let seat = super::seat_from(i64::from(row.try_get::<i16, _>("seat")?))?;
+                let player = PlayerInfo { id: PlayerId(row.try_get("player_id")?), name: row.try_get("name")? };
+                let slot = seats
+                    .get_mut(seat.index())
+                    .ok_or_else(|| StoreError::Corrupt(format!("{seat} of {}", table.id)))?;
+                *slot = Some((player, row.try_get("bot")?));
+            }
+            tables.push(WaitingTable { table, seats });
+        }
+        tx.commit().await?;
+        Ok(tables)
+    }
+
     pub(super) async fn unfinished_games(&self) -> Result<Vec<UnfinishedGame>, StoreError> {
         // One snapshot for the whole read, so a game and its log agree.
         let mut tx = self.pool.begin().await?;
@@ -598,10 +646,10 @@ fn points_to_sql(points: u32) -> Result<i32, StoreError> {
 }
 
 /// Seat rows `(table, seat, player)` as the three arrays an `UNNEST` takes.
-fn seat_columns(seats: &[(TableId, i16, PlayerId)]) -> (Vec<Uuid>, Vec<i16>, Vec<Uuid>) {
+fn seat_columns(seats: &[super::SeatRowOf]) -> (Vec<Uuid>, Vec<i16>, Vec<Uuid>) {
     (
-        seats.iter().map(|(table, _, _)| table.0).collect(),
-        seats.iter().map(|(_, seat, _)| *seat).collect(),
-        seats.iter().map(|(_, _, player)| player.0).collect(),
+        seats.iter().map(|(table, _, _, _)| table.0).collect(),
+        seats.iter().map(|(_, seat, _, _)| *seat).collect(),
+        seats.iter().map(|(_, _, player, _)| player.0).collect(),
     )
 }

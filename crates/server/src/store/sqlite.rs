@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 use super::{
     ActionRow, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES, SeatResult,
-    StoreError, StoredAction, TableRow, UnfinishedGame, Write, WritesByKind,
+    StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, Write, WritesByKind,
 };
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
 
@@ -45,12 +45,13 @@ const RESULT_COLUMNS: &str = "r.table_id, r.seat, r.player_id, r.name, r.total, 
                               r.suit_bonus, r.star, r.place, r.winner, r.bot, r.bot_actions";
 
 /// Writes seat rows `(table, seat, player)` in `tx`.
-async fn insert_seats(tx: &mut Transaction<'_, Sqlite>, seats: &[(TableId, i16, PlayerId)]) -> Result<(), StoreError> {
-    for (table, seat, player) in seats {
-        sqlx::query("INSERT INTO seats (table_id, seat, player_id) VALUES (?1, ?2, ?3)")
+async fn insert_seats(tx: &mut Transaction<'_, Sqlite>, seats: &[super::SeatRowOf]) -> Result<(), StoreError> {
+    for (table, seat, player, bot) in seats {
+        sqlx::query("INSERT INTO seats (table_id, seat, player_id, bot) VALUES (?1, ?2, ?3, ?4)")
             .bind(id_text(table.0))
             .bind(i64::from(*seat))
             .bind(id_text(player.0))
+            .bind(*bot)
             .execute(&mut **tx)
             .await?;
     }
@@ -298,6 +299,53 @@ impl SqliteStore {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    pub(super) async fn waiting_tables(&self) -> Result<Vec<WaitingTable>, StoreError> {
+        // One snapshot for the whole read, so a table and its seats agree.
+        let mut tx = self.pool.begin().await?;
+        let heads = sqlx::query(
+            "SELECT t.id, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms
+             FROM tables t
+             WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id)
+                 AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id)
+             ORDER BY t.created_at, t.id",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut tables = Vec::with_capacity(heads.len());
+        for head in &heads {
+            let table = TableRow {
+                id: TableId(uuid_from(head.try_get("id")?)?),
+                host: PlayerId(uuid_from(head.try_get("host")?)?),
+                seats: super::small_from(head.try_get("seat_count")?, "seat count")?,
+                public: head.try_get("public")?,
+                spectators: super::spectators_from(head.try_get("spectators")?)?,
+                created_at: super::from_micros(head.try_get("created_at")?)?,
+                invite: head.try_get("invite")?,
+                clock: super::clock_from(head.try_get("turn_ms")?, head.try_get("reserve_ms")?)?,
+            };
+            let rows = sqlx::query(
+                "SELECT s.seat, s.player_id, s.bot, p.name FROM seats s JOIN players p ON p.id = s.player_id
+                 WHERE s.table_id = ?1 ORDER BY s.seat",
+            )
+            .bind(id_text(table.id.0))
+            .fetch_all(&mut *tx)
+            .await?;
+            let mut seats = vec![None; usize::from(table.seats)];
+            for row in &rows {
+                let seat = super::seat_from(row.try_get("seat")?)?;
+                let player =
+                    PlayerInfo { id: PlayerId(uuid_from(row.try_get("player_id")?)?), name: row.try_get("name")? };
+                let slot = seats
+                    .get_mut(seat.index())
+                    .ok_or_else(|| StoreError::Corrupt(format!("{seat} of {}", table.id)))?;
+                *slot = Some((player, row.try_get("bot")?));
+            }
+            tables.push(WaitingTable { table, seats });
+        }
+        tx.commit().await?;
+        Ok(tables)
     }
 
     pub(super) async fn unfinished_games(&self) -> Result<Vec<UnfinishedGame>, StoreError> {

@@ -92,7 +92,7 @@ impl Writer {
     ///
     /// # Errors
     /// When the write fails, or [`StoreError::Unavailable`] when the writer has stopped.
-    pub async fn set_seats(&self, table: TableId, seats: &[Option<PlayerId>]) -> Result<(), StoreError> {
+    pub async fn set_seats(&self, table: TableId, seats: &[Option<(PlayerId, bool)>]) -> Result<(), StoreError> {
         self.submit(Write::Seats { table, seats: seats.to_vec() }).await
     }
 

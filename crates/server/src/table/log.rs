@@ -13,7 +13,7 @@ use romirami_engine::Record;
 use tracing::{debug, error, warn};
 
 use super::core::Durable;
-use crate::protocol::{PlayerId, TableId};
+use crate::protocol::TableId;
 use crate::store::{ActionRow, Committer, Store, StoreError, Writer};
 
 /// The durable log of one table.
@@ -38,10 +38,10 @@ impl TableLog {
     /// When the store refuses it or cannot be reached; then nothing of it is acknowledged.
     pub(crate) async fn write(&mut self, durable: &Durable) -> Result<(), StoreError> {
         match durable {
-            Durable::Seats(seats) => self.writer.set_seats(self.table, &players(seats)).await,
+            Durable::Seats(seats) => self.writer.set_seats(self.table, seats).await,
             Durable::Bot { bot, token_hash, seats } => {
                 self.writer.save_player(bot, token_hash).await?;
-                self.writer.set_seats(self.table, &players(seats)).await
+                self.writer.set_seats(self.table, seats).await
             }
             Durable::Start { seed, players, started_at } => {
                 self.writer.start_game(self.table, *seed, players, *started_at).await
@@ -92,8 +92,4 @@ impl TableLog {
             }
         });
     }
-}
-
-fn players(seats: &[Option<(PlayerId, bool)>]) -> Vec<Option<PlayerId>> {
-    seats.iter().map(|seat| seat.map(|(player, _)| player)).collect()
 }

@@ -257,9 +257,10 @@ pub async fn create(
     Ok(Created { handle, summary, invite })
 }
 
-/// Brings back every game the store holds as in play, each at its own table with its players seated,
-/// as it stood after its last stored action; a game that turns out to be over is finished. Games that
-/// do not replay are logged and left in the store. Returns how many tables came back.
+/// Brings back every table the store holds as open: each game in play at its own table with its
+/// players seated, as it stood after its last stored action (a game that turns out to be over is
+/// finished), and each table that waits with its seats. Games that do not replay are logged and left
+/// in the store. Returns how many tables came back.
 ///
 /// # Errors
 /// When the store cannot be read.
@@ -276,6 +277,10 @@ pub async fn restore(services: &Services) -> Result<usize, StoreError> {
             }
             Err(problem) => error!(table = %id, %problem, "a stored game does not replay; it stays in the store"),
         }
+    }
+    for waiting in services.store.waiting_tables().await? {
+        launch(TableCore::restored_waiting(waiting, services.shared(), task::now()), Vec::new(), services);
+        restored += 1;
     }
     Ok(restored)
 }

@@ -217,6 +217,28 @@ impl TableCore {
         core
     }
 
+    /// A waiting table read back from the store after a restart, with its seats; its players have the
+    /// usual grace to come back before it closes.
+    pub(crate) fn restored_waiting(stored: crate::store::WaitingTable, services: Shared, now: Now) -> TableCore {
+        let crate::store::WaitingTable { table, seats } = stored;
+        let options = TableOptions::of(&table);
+        let seating = Seating::from_occupants(
+            seats
+                .into_iter()
+                .map(|seat| {
+                    seat.map(|(player, bot)| Occupant {
+                        player,
+                        control: if bot { Control::Bot } else { Control::Player },
+                    })
+                })
+                .collect(),
+        );
+        let mut core = TableCore::new(table.id, table.invite, table.host, options, seating, Phase::Waiting, services);
+        core.lobby.reserve_hosting(core.host, usize::MAX);
+        core.check_waiting(now);
+        core
+    }
+
     /// A game read back from the store after a restart, as it stood after its last stored action. Its
     /// players get their seats back (the clock takes them over again if they do not come); the running
     /// turn starts afresh.
