@@ -137,11 +137,11 @@ async fn set_up(writer: &Writer, players: &[PlayerInfo], seed: u64) -> Result<(T
     }
     let row = new_table_row(players[0].id, players.len());
     let mut seats = vec![None; players.len()];
-    seats[0] = Some(players[0].id);
-    writer.create_table(&row, &seats).await?;
+    seats[0] = Some((players[0].id, false));
+    writer.create_table(&row, &[Some(players[0].id)]).await?;
     writes += 1;
     for (seat, player) in players.iter().enumerate().skip(1) {
-        seats[seat] = Some(player.id);
+        seats[seat] = Some((player.id, false));
         writer.set_seats(row.id, &seats).await?;
         writes += 1;
     }
