@@ -25,6 +25,8 @@ async fn a_waiting_table_comes_back_after_a_restart_with_its_seats() {
     let table = summary.id;
     expect_table(&mut ana, table).await;
     send(&mut ana, ClientMsg::AddBot { table }).await;
+    let (with_bot, _, _) = expect_table(&mut ana, table).await;
+    assert_eq!(with_bot.bots, vec![false, true, false, false]);
     send(&mut bo, ClientMsg::Join { table, invite: Some(invite.clone()), since: None }).await;
     // Bo's join was acknowledged by the table message that seats him.
     let (seated, role, _) = expect_table(&mut bo, table).await;
