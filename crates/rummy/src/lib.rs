@@ -38,6 +38,7 @@ pub mod record;
 pub mod rommi;
 pub mod rumino;
 pub mod seat;
+pub mod sim;
 
 pub use cards::{BadCode, Card, DeckSpec, Rank, RummyRng, Suit, below, parse_cards};
 pub use melds::{Aces, JokerFor, Jokers, Meld, MeldError, MeldId, MeldKind, MeldRules, Placed, SetSuits, forms_group};

@@ -92,6 +92,11 @@ impl RommiMatch {
             return Err(SetupError::PlayerCount { game: "rommi", players, min: 2, max: 4 });
         }
         options.validate()?;
+        let mode = match options.scoring {
+            super::options::Scoring::Positive => "matches_positive",
+            super::options::Scoring::MeldHand => "matches_meld_hand",
+            super::options::Scoring::Negative => "matches_negative",
+        };
         Ok(RommiMatch {
             options,
             players,
@@ -115,7 +120,7 @@ impl RommiMatch {
             },
             ended: None,
             events: Vec::new(),
-            tally: Tally::new(),
+            tally: Tally::from([(mode, 1)]),
         })
     }
 

@@ -14,6 +14,7 @@ use clap::{Parser, Subcommand};
 pub mod bots;
 pub mod crash;
 pub mod load;
+pub mod rummy_simulate;
 pub mod serve;
 pub mod simulate;
 pub mod verify;
@@ -37,7 +38,8 @@ pub enum Command {
     /// Load a running server (play games, or hold idle connections), or measure the echo baseline or the
     /// store, and report connections, actions/s, latency and memory.
     Load(load::LoadArgs),
-    /// Play complete games with random legal moves and write one record file per game.
+    /// Play complete games with random legal moves (Romi Rami) or bots (`--game` rommi, rami, rumino) and
+    /// write one record file per game.
     Simulate(simulate::SimulateArgs),
     /// Replay record files through the rules and report every record that breaks one.
     Verify(verify::VerifyArgs),
@@ -71,7 +73,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Simulate(args) => {
             let progress = simulate::progress_bar(args.games);
-            let summary = simulate::run(&args, &progress)?;
+            let summary = match args.game {
+                Some(game) => rummy_simulate::run(game, &args, &progress)?.to_string(),
+                None => simulate::run(&args, &progress)?.to_string(),
+            };
             progress.finish_and_clear();
             writeln!(stdout, "{summary}")?;
             Ok(ExitCode::SUCCESS)
@@ -104,7 +109,20 @@ mod tests {
         let parse = |args: &[&str]| Cli::try_parse_from(std::iter::once("romirami").chain(args.iter().copied()));
         assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x"]).is_ok());
         assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--players", "4"]).is_ok());
-        assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--players", "5"]).is_err());
+        assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--players", "7"]).is_err());
+        assert!(
+            parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--game", "rumino", "--players", "6"])
+                .is_ok()
+        );
+        assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--game", "poker"]).is_err());
+        assert!(
+            parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--options", "{}"]).is_err(),
+            "options need a game"
+        );
+        assert!(
+            parse(&["simulate", "--games", "1", "--seed", "1", "--out", "x", "--game", "rommi", "--options", "{}"])
+                .is_ok()
+        );
         assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--players", "1"]).is_err());
         assert!(parse(&["simulate", "--games", "0", "--seed", "1", "--out", "x"]).is_err());
         assert!(parse(&["simulate", "--games", "3", "--seed", "1"]).is_err(), "--out is required");

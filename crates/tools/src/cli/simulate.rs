@@ -16,6 +16,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use romirami_engine::{Game, RandomPlayer, Record, RecordMeta};
+use romirami_rummy::record::GameKind;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -31,9 +32,21 @@ pub struct SimulateArgs {
     /// The directory to write the records into, one file per game; created if missing.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Players at every table, 2 to 4. When omitted, each game's count is drawn from the seed.
-    #[arg(long, value_name = "2|3|4", value_parser = clap::value_parser!(u8).range(2..=4))]
+    /// Players at every table: 2 to 4 for Romi Rami and Rommi, to 5 for Rami, to 6 for Rumino. When
+    /// omitted, each game's count is drawn from the seed.
+    #[arg(long, value_name = "2..6", value_parser = clap::value_parser!(u8).range(2..=6))]
     pub players: Option<u8>,
+    /// A rummy game to play instead of Romi Rami: `rommi`, `rami` or `rumino` (records in `rummy-record/1`).
+    #[arg(long, value_name = "rommi|rami|rumino", value_parser = parse_game)]
+    pub game: Option<GameKind>,
+    /// The rummy game's table options as JSON, any subset (the rest take their defaults); when omitted,
+    /// each match's options are a random table choice drawn from the seed.
+    #[arg(long, value_name = "JSON", requires = "game")]
+    pub options: Option<String>,
+}
+
+fn parse_game(name: &str) -> Result<GameKind, String> {
+    name.parse()
 }
 
 /// What one game of a run is, derived from the run's seed and the game's index.
@@ -177,6 +190,9 @@ pub fn progress_bar(games: u64) -> ProgressBar {
 /// When the directory cannot be created, a record cannot be written, or a game fails ([`play`]).
 pub fn run(args: &SimulateArgs, progress: &ProgressBar) -> anyhow::Result<Summary> {
     let start = Instant::now();
+    if let Some(players) = args.players.filter(|&p| p > 4) {
+        bail!("Romi Rami is for 2 to 4 players, not {players}");
+    }
     fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let mut summary =
         Summary { games: 0, by_players: [0; 3], actions: 0, elapsed: Duration::ZERO, out: args.out.clone() };
@@ -244,7 +260,7 @@ mod tests {
     fn a_run_writes_one_verifiable_record_per_game() -> anyhow::Result<()> {
         let dir = tempfile::tempdir()?;
         let out = dir.path().join("new").join("records");
-        let args = SimulateArgs { games: 4, seed: 3, out: out.clone(), players: Some(3) };
+        let args = SimulateArgs { games: 4, seed: 3, out: out.clone(), players: Some(3), game: None, options: None };
         let summary = run(&args, &ProgressBar::hidden())?;
         assert_eq!((summary.games, summary.by_players), (4, [0, 4, 0]));
         assert!(summary.actions > 0);
@@ -268,7 +284,7 @@ mod tests {
         let dir = tempfile::tempdir()?;
         let file = dir.path().join("a file");
         fs::write(&file, "")?;
-        let args = SimulateArgs { games: 1, seed: 0, out: file, players: None };
+        let args = SimulateArgs { games: 1, seed: 0, out: file, players: None, game: None, options: None };
         let err = run(&args, &ProgressBar::hidden()).expect_err("a file is not a directory");
         assert!(format!("{err:#}").contains("a file"), "{err:#}");
         Ok(())

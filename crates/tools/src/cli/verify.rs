@@ -1,16 +1,21 @@
-//! `romirami verify`: replays `romirami-record/1` files through the rules ([`Record::verify`]) and
-//! reports each one that cannot be read, is not a record, or breaks a rule.
+//! `romirami verify`: replays record files through the rules and reports each one that cannot be read,
+//! is not a record, or breaks a rule. Both formats are accepted, told apart by their `format`:
+//! `romirami-record/1` ([`Record::verify`]) and the rummy games' `rummy-record/1`
+//! ([`romirami_rummy::record::verify`]); for the latter the summary also counts, per game, the features
+//! the replays found (deep takes, openings, gins, …).
 //!
 //! A record is checked in two stages, as everything that comes in from outside: first parsed into the
 //! plain [`Record`] type (a wrong shape, an unknown card code or a missing field is *malformed*), then
 //! replayed from its deal (a move that breaks a rule or a result that does not match is *illegal*).
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use romirami_engine::{Record, ReplayError};
+use romirami_rummy::record::{self as rummy, GameKind, RecordError, Verified};
 
 /// The arguments of `romirami verify`.
 #[derive(Clone, Debug, clap::Args)]
@@ -33,23 +38,49 @@ pub enum Problem {
     /// The record breaks a rule of the game or of the format.
     #[error("{0}")]
     Illegal(#[from] ReplayError),
+    /// A `rummy-record/1` document that is malformed or breaks a rule of its game (its `Display` says
+    /// which, with the round, the entry and the rule).
+    #[error("{0}")]
+    Rummy(#[from] RecordError),
 }
 
-/// Parses `json` as a record and replays it.
+/// A valid record, of either format.
+#[derive(Clone, Debug)]
+pub enum Checked {
+    /// A `romirami-record/1` game.
+    RomiRami(Box<Record>),
+    /// A `rummy-record/1` match, with what its replay found.
+    Rummy(Box<Verified>),
+}
+
+/// Only the `format` of a document, to tell the two formats apart before reading either.
+#[derive(serde::Deserialize)]
+struct Format {
+    format: Option<String>,
+}
+
+/// Parses `json` as a record of the format its `format` names and replays it.
 ///
 /// # Errors
-/// [`Problem::Malformed`] when it is not a record, [`Problem::Illegal`] when it breaks a rule.
-pub fn check_json(json: &[u8]) -> Result<Record, Problem> {
+/// [`Problem::Malformed`] when it is not a record, [`Problem::Illegal`] when it breaks a rule;
+/// [`Problem::Rummy`] for either in a `rummy-record/1` document.
+pub fn check_json(json: &[u8]) -> Result<Checked, Problem> {
+    let Format { format } = serde_json::from_slice(json)?;
+    if format.as_deref() == Some(rummy::RECORD_FORMAT) {
+        let text = std::str::from_utf8(json).map_err(|e| RecordError::Malformed(e.to_string()))?;
+        let verified = rummy::verify(&rummy::parse(text)?)?;
+        return Ok(Checked::Rummy(Box::new(verified)));
+    }
     let record: Record = serde_json::from_slice(json)?;
     record.verify()?;
-    Ok(record)
+    Ok(Checked::RomiRami(Box::new(record)))
 }
 
 /// Reads the file at `path` and checks it ([`check_json`]).
 ///
 /// # Errors
 /// [`Problem::Unreadable`] when the file cannot be read, otherwise as [`check_json`].
-pub fn check_file(path: &Path) -> Result<Record, Problem> {
+pub fn check_file(path: &Path) -> Result<Checked, Problem> {
     check_json(&fs::read(path)?)
 }
 
@@ -75,12 +106,14 @@ pub fn record_files(path: &Path) -> io::Result<Vec<PathBuf>> {
 }
 
 /// The outcome of a `verify` run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
     /// Records checked, valid or not (a directory that cannot be listed counts as one).
     pub records: usize,
     /// Those that are not valid.
     pub invalid: usize,
+    /// Per rummy game: its valid records and the features their replays counted.
+    pub rummy: BTreeMap<GameKind, (usize, BTreeMap<&'static str, u64>)>,
 }
 
 impl Report {
@@ -98,7 +131,12 @@ impl Report {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} records, {} valid, {} invalid", self.records, self.valid(), self.invalid)
+        write!(f, "{} records, {} valid, {} invalid", self.records, self.valid(), self.invalid)?;
+        for (game, (records, features)) in &self.rummy {
+            let features: Vec<String> = features.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            write!(f, "\n{game}: {records} valid records; features: {}", features.join(", "))?;
+        }
+        Ok(())
     }
 }
 
@@ -121,9 +159,19 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> anyhow::Result<Report> {
         };
         for file in files {
             report.records += 1;
-            if let Err(problem) = check_file(&file) {
-                report.invalid += 1;
-                writeln!(out, "{}: {problem}", file.display())?;
+            match check_file(&file) {
+                Ok(Checked::RomiRami(_)) => {}
+                Ok(Checked::Rummy(verified)) => {
+                    let (records, features) = report.rummy.entry(verified.game).or_default();
+                    *records += 1;
+                    for (feature, n) in verified.tally {
+                        *features.entry(feature).or_default() += n;
+                    }
+                }
+                Err(problem) => {
+                    report.invalid += 1;
+                    writeln!(out, "{}: {problem}", file.display())?;
+                }
             }
         }
     }
@@ -188,7 +236,7 @@ mod tests {
         assert_eq!(files, [dir.path().join("a.json"), dir.path().join("b.json")]);
 
         let (report, out) = verify(&[dir.path()])?;
-        assert_eq!(report, Report { records: 2, invalid: 0 });
+        assert_eq!((report.records, report.invalid), (2, 0));
         assert!(report.all_valid());
         assert_eq!(out, "2 records, 2 valid, 0 invalid\n");
         Ok(())
@@ -203,7 +251,7 @@ mod tests {
         fs::write(&good, record_json(3)?)?;
         let missing = dir.path().join("missing.json");
         let (report, out) = verify(&[&bad, &missing, &good])?;
-        assert_eq!(report, Report { records: 3, invalid: 2 });
+        assert_eq!((report.records, report.invalid), (3, 2));
         assert!(!report.all_valid());
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 3, "{out}");
@@ -214,10 +262,40 @@ mod tests {
     }
 
     #[test]
+    fn rummy_records_are_checked_and_their_features_counted() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let meta = romirami_rummy::record::RecordMeta {
+            id: "00000000-0000-4000-8000-000000000000".into(),
+            started_at: "2026-11-21T10:00:00Z".into(),
+            finished_at: "2026-11-21T10:00:00Z".into(),
+            names: vec![String::new(); 3],
+        };
+        let options = serde_json::json!({ "variant": "500" });
+        let played = romirami_rummy::sim::play(GameKind::Rommi, 3, &options, 1, 2, meta, 50_000)?;
+        let json = serde_json::to_string(&played.record)?;
+        fs::write(dir.path().join("a.json"), &json)?;
+        fs::write(dir.path().join("b.json"), record_json(4)?)?;
+        let mut broken: serde_json::Value = serde_json::from_str(&json)?;
+        broken["result"]["totals"][0] = serde_json::json!(-1);
+        fs::write(dir.path().join("c.json"), broken.to_string())?;
+        broken["rounds"][0]["extra"] = serde_json::json!(1);
+        fs::write(dir.path().join("d.json"), broken.to_string())?;
+        let (report, out) = verify(&[dir.path()])?;
+        assert_eq!((report.records, report.invalid), (4, 2), "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].contains("c.json: match: rommi §10: the totals are"), "{out}");
+        assert!(lines[1].contains("d.json: malformed record: "), "{out}");
+        assert_eq!(lines[2], "4 records, 2 valid, 2 invalid");
+        assert!(lines[3].starts_with("rommi: 1 valid records; features: "), "{out}");
+        assert!(lines[3].contains("matches_meld_hand 1"), "{out}");
+        Ok(())
+    }
+
+    #[test]
     fn finding_no_record_fails() -> anyhow::Result<()> {
         let dir = tempfile::tempdir()?;
         let (report, out) = verify(&[dir.path()])?;
-        assert_eq!(report, Report { records: 0, invalid: 0 });
+        assert_eq!((report.records, report.invalid), (0, 0));
         assert!(!report.all_valid());
         assert!(out.ends_with("0 records, 0 valid, 0 invalid\n"), "{out}");
         Ok(())
