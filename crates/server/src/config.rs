@@ -80,8 +80,6 @@ pub struct Config {
     pub max_open_tables_per_player: usize,
     /// A reconnecting client that missed more events than this gets a fresh view instead.
     pub catch_up_limit: usize,
-    /// How long a finished table nobody is looking at stays viewable.
-    pub finished_table_ttl: Duration,
     /// How long a table that waits for its game stays open while none of its seated players is
     /// connected (its host went away without leaving, say); then it closes and leaves the lobby.
     pub waiting_table_grace: Duration,
@@ -138,7 +136,6 @@ impl Default for Config {
             exempt_addresses: Vec::new(),
             max_open_tables_per_player: 5,
             catch_up_limit: 500,
-            finished_table_ttl: Duration::from_secs(30 * 60),
             waiting_table_grace: Duration::from_secs(60),
             table_queue: 1024,
             bot_delay: Duration::from_millis(700),

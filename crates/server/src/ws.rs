@@ -452,30 +452,42 @@ impl Connection {
 
     /// Hands a request to its table, remembering the table so the connection can detach from it.
     async fn forward(&mut self, table: TableId, id: Option<u64>, command: TableCommand) -> Result<(), Close> {
-        let handle = match self.tables.get(&table) {
-            Some(handle) => handle.clone(),
-            None => match self.state.lobby.table(table) {
-                Some(handle) => handle,
-                None => {
-                    return self.strike(ServerMsg::error(
-                        Some(table),
-                        id,
-                        ErrorCode::NoSuchTable,
-                        "there is no such table",
-                    ));
-                }
-            },
+        let Some(handle) = self.tables.get(&table).cloned().or_else(|| self.state.lobby.table(table)) else {
+            if self.answer_from_store(table, &command).await {
+                return Ok(());
+            }
+            return self.strike(ServerMsg::error(Some(table), id, ErrorCode::NoSuchTable, "there is no such table"));
         };
         let joins = matches!(command, TableCommand::Join { .. } | TableCommand::Watch { .. });
-        if handle.send(command).await {
-            if joins {
-                self.tables.insert(table, handle);
+        // The command comes back when the table's task has ended (its game finished, say).
+        match handle.send_or_return(command).await {
+            Ok(()) => {
+                if joins {
+                    self.tables.insert(table, handle);
+                }
             }
-        } else {
-            warn!(%table, "a table's task is gone");
-            self.tables.remove(&table);
-            self.send(ServerMsg::error(Some(table), id, ErrorCode::NoSuchTable, "there is no such table"));
+            Err(command) => {
+                debug!(%table, "the table's task has ended");
+                self.tables.remove(&table);
+                if !self.answer_from_store(table, &command).await {
+                    self.send(ServerMsg::error(Some(table), id, ErrorCode::NoSuchTable, "there is no such table"));
+                }
+            }
         }
         Ok(())
+    }
+
+    /// A `join` or `watch` of a table whose task has ended: a finished game is answered from the store.
+    /// Returns whether it was.
+    async fn answer_from_store(&self, table: TableId, command: &TableCommand) -> bool {
+        match command {
+            TableCommand::Join { from, invite, .. } => {
+                table::finished::answer(&self.state.store, table, from, invite.as_deref(), false).await
+            }
+            TableCommand::Watch { from, invite, .. } => {
+                table::finished::answer(&self.state.store, table, from, invite.as_deref(), true).await
+            }
+            _ => false,
+        }
     }
 }

@@ -338,6 +338,17 @@ pub struct WaitingTable {
     pub seats: Vec<Option<(PlayerInfo, bool)>>,
 }
 
+/// A finished game as stored, with its table.
+#[derive(Clone, Debug)]
+pub struct FinishedTable {
+    /// The table.
+    pub table: TableRow,
+    /// Its players in seat order.
+    pub players: Vec<GamePlayer>,
+    /// The game's record.
+    pub record: Record,
+}
+
 /// One seat's result in a finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatResult {
@@ -635,6 +646,14 @@ impl Store {
     /// [`StoreError::Corrupt`] when a stored row does not parse.
     pub async fn waiting_tables(&self) -> Result<Vec<WaitingTable>, StoreError> {
         dispatch!(self, s => s.waiting_tables().await)
+    }
+
+    /// A finished game with its table and players, for someone who opens the table after it closed.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when there is no such table or its game has not finished.
+    pub async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
+        dispatch!(self, s => s.finished_table(id).await)
     }
 
     /// One page of finished games, newest first: those that `filter` lets through, after `cursor`

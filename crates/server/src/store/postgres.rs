@@ -15,8 +15,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{
-    ActionRow, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES, SeatResult,
-    StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, Write, WritesByKind,
+    ActionRow, FinishedTable, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES,
+    SeatResult, StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, Write, WritesByKind,
 };
 use crate::protocol::{Clock, PlayerId, PlayerInfo, TableId};
 
@@ -445,16 +445,7 @@ impl PgStore {
         .await?;
         let mut tables = Vec::with_capacity(heads.len());
         for head in &heads {
-            let table = TableRow {
-                id: TableId(head.try_get("id")?),
-                host: PlayerId(head.try_get("host")?),
-                seats: super::small_from(i64::from(head.try_get::<i16, _>("seat_count")?), "seat count")?,
-                public: head.try_get("public")?,
-                spectators: super::spectators_from(head.try_get("spectators")?)?,
-                created_at: head.try_get("created_at")?,
-                invite: head.try_get("invite")?,
-                clock: super::clock_from(head.try_get("turn_ms")?, head.try_get("reserve_ms")?)?,
-            };
+            let table = table_row(TableId(head.try_get("id")?), head)?;
             let rows = sqlx::query(
                 "SELECT s.seat, s.player_id, s.bot, p.name FROM seats s JOIN players p ON p.id = s.player_id
                  WHERE s.table_id = $1 ORDER BY s.seat",
@@ -493,16 +484,7 @@ impl PgStore {
         let mut games = Vec::with_capacity(heads.len());
         for head in &heads {
             let id = TableId(head.try_get("table_id")?);
-            let table = TableRow {
-                id,
-                host: PlayerId(head.try_get("host")?),
-                seats: super::small_from(i64::from(head.try_get::<i16, _>("seat_count")?), "seat count")?,
-                public: head.try_get("public")?,
-                spectators: super::spectators_from(head.try_get("spectators")?)?,
-                created_at: head.try_get("created_at")?,
-                invite: head.try_get("invite")?,
-                clock: super::clock_from(head.try_get("turn_ms")?, head.try_get("reserve_ms")?)?,
-            };
+            let table = table_row(id, head)?;
             let players = Self::game_players(&mut tx, id).await?;
             let rows = sqlx::query(
                 "SELECT seq, seat, action::text AS action, by_bot, reserve_ms FROM actions
@@ -600,6 +582,25 @@ impl PgStore {
         games.pop().ok_or(StoreError::NotFound)
     }
 
+    pub(super) async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let head = sqlx::query(
+            "SELECT t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms,
+                    g.record
+             FROM tables t JOIN games g ON g.table_id = t.id
+             WHERE t.id = $1 AND g.record IS NOT NULL",
+        )
+        .bind(id.0)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        let table = table_row(id, &head)?;
+        let record = super::record_from_json(&id, &head.try_get::<String, _>("record")?)?;
+        let players = Self::game_players(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(FinishedTable { table, players, record })
+    }
+
     pub(super) async fn record(&self, id: TableId) -> Result<Record, StoreError> {
         let json: String = sqlx::query_scalar("SELECT record FROM games WHERE table_id = $1 AND record IS NOT NULL")
             .bind(id.0)
@@ -646,6 +647,21 @@ fn points_to_sql(points: u32) -> Result<i32, StoreError> {
 }
 
 /// Seat rows `(table, seat, player)` as the three arrays an `UNNEST` takes.
+/// A `tables` row with the columns `host, seat_count, public, spectators, created_at, invite, turn_ms,
+/// reserve_ms`.
+fn table_row(id: TableId, row: &PgRow) -> Result<TableRow, StoreError> {
+    Ok(TableRow {
+        id,
+        host: PlayerId(row.try_get("host")?),
+        seats: super::small_from(i64::from(row.try_get::<i16, _>("seat_count")?), "seat count")?,
+        public: row.try_get("public")?,
+        spectators: super::spectators_from(row.try_get("spectators")?)?,
+        created_at: row.try_get("created_at")?,
+        invite: row.try_get("invite")?,
+        clock: super::clock_from(row.try_get("turn_ms")?, row.try_get("reserve_ms")?)?,
+    })
+}
+
 fn seat_columns(seats: &[super::SeatRowOf]) -> (Vec<Uuid>, Vec<i16>, Vec<Uuid>) {
     (
         seats.iter().map(|(table, _, _, _)| table.0).collect(),

@@ -17,8 +17,8 @@ use sqlx::{Row, Sqlite, Transaction};
 use uuid::Uuid;
 
 use super::{
-    ActionRow, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES, SeatResult,
-    StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, Write, WritesByKind,
+    ActionRow, FinishedTable, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES,
+    SeatResult, StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, Write, WritesByKind,
 };
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
 
@@ -56,6 +56,21 @@ async fn insert_seats(tx: &mut Transaction<'_, Sqlite>, seats: &[super::SeatRowO
             .await?;
     }
     Ok(())
+}
+
+/// A `tables` row with the columns `host, seat_count, public, spectators, created_at, invite, turn_ms,
+/// reserve_ms`.
+fn table_row(id: TableId, row: &SqliteRow) -> Result<TableRow, StoreError> {
+    Ok(TableRow {
+        id,
+        host: PlayerId(uuid_from(row.try_get("host")?)?),
+        seats: super::small_from(row.try_get("seat_count")?, "seat count")?,
+        public: row.try_get("public")?,
+        spectators: super::spectators_from(row.try_get("spectators")?)?,
+        created_at: super::from_micros(row.try_get("created_at")?)?,
+        invite: row.try_get("invite")?,
+        clock: super::clock_from(row.try_get("turn_ms")?, row.try_get("reserve_ms")?)?,
+    })
 }
 
 fn seat_result(row: &SqliteRow) -> Result<(TableId, SeatResult), StoreError> {
@@ -315,16 +330,7 @@ impl SqliteStore {
         .await?;
         let mut tables = Vec::with_capacity(heads.len());
         for head in &heads {
-            let table = TableRow {
-                id: TableId(uuid_from(head.try_get("id")?)?),
-                host: PlayerId(uuid_from(head.try_get("host")?)?),
-                seats: super::small_from(head.try_get("seat_count")?, "seat count")?,
-                public: head.try_get("public")?,
-                spectators: super::spectators_from(head.try_get("spectators")?)?,
-                created_at: super::from_micros(head.try_get("created_at")?)?,
-                invite: head.try_get("invite")?,
-                clock: super::clock_from(head.try_get("turn_ms")?, head.try_get("reserve_ms")?)?,
-            };
+            let table = table_row(TableId(uuid_from(head.try_get("id")?)?), head)?;
             let rows = sqlx::query(
                 "SELECT s.seat, s.player_id, s.bot, p.name FROM seats s JOIN players p ON p.id = s.player_id
                  WHERE s.table_id = ?1 ORDER BY s.seat",
@@ -363,16 +369,7 @@ impl SqliteStore {
         let mut games = Vec::with_capacity(heads.len());
         for head in &heads {
             let id = TableId(uuid_from(head.try_get("table_id")?)?);
-            let table = TableRow {
-                id,
-                host: PlayerId(uuid_from(head.try_get("host")?)?),
-                seats: super::small_from(head.try_get("seat_count")?, "seat count")?,
-                public: head.try_get("public")?,
-                spectators: super::spectators_from(head.try_get("spectators")?)?,
-                created_at: super::from_micros(head.try_get("created_at")?)?,
-                invite: head.try_get("invite")?,
-                clock: super::clock_from(head.try_get("turn_ms")?, head.try_get("reserve_ms")?)?,
-            };
+            let table = table_row(id, head)?;
             let players = Self::game_players(&mut tx, id).await?;
             let rows = sqlx::query(
                 "SELECT seq, seat, action, by_bot, reserve_ms FROM actions WHERE table_id = ?1 ORDER BY seq",
@@ -469,6 +466,25 @@ impl SqliteStore {
         .ok_or(StoreError::NotFound)?;
         let mut games = self.with_results(vec![game_head(&row)?]).await?;
         games.pop().ok_or(StoreError::NotFound)
+    }
+
+    pub(super) async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let head = sqlx::query(
+            "SELECT t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms,
+                    g.record
+             FROM tables t JOIN games g ON g.table_id = t.id
+             WHERE t.id = ?1 AND g.record IS NOT NULL",
+        )
+        .bind(id_text(id.0))
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        let table = table_row(id, &head)?;
+        let record = super::record_from_json(&id, &head.try_get::<String, _>("record")?)?;
+        let players = Self::game_players(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(FinishedTable { table, players, record })
     }
 
     pub(super) async fn record(&self, id: TableId) -> Result<Record, StoreError> {

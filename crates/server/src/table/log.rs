@@ -10,6 +10,7 @@
 use std::time::Duration;
 
 use romirami_engine::Record;
+use tokio::sync::oneshot;
 use tracing::{debug, error, warn};
 
 use super::core::Durable;
@@ -30,6 +31,11 @@ pub(crate) struct TableLog {
 impl TableLog {
     pub(crate) fn new(table: TableId, store: Store, committer: Committer, writer: Writer) -> TableLog {
         TableLog { table, store, committer, writer, unsure: false }
+    }
+
+    /// The store the log is kept in.
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
     }
 
     /// Makes `durable` durable.
@@ -74,10 +80,13 @@ impl TableLog {
 
     /// Stores the finished game's record and results in the background, trying again while the
     /// database is unavailable: the game's log is already stored, so a server that stops before this
-    /// succeeds finishes the game again when it restores it.
-    pub(crate) fn store_result(&self, record: Record) {
+    /// succeeds finishes the game again when it restores it. The receiver hears when it is done
+    /// (stored, or refused for good).
+    pub(crate) fn store_result(&self, record: Record) -> oneshot::Receiver<()> {
         let (writer, table) = (self.writer.clone(), self.table);
+        let (done, stored) = oneshot::channel();
         tokio::spawn(async move {
+            let _done = done;
             let mut pause = Duration::from_millis(100);
             loop {
                 match writer.finish_game(table, record.clone()).await {
@@ -91,5 +100,6 @@ impl TableLog {
                 }
             }
         });
+        stored
     }
 }

@@ -40,10 +40,6 @@ impl Members {
         self.members.get(&conn)
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
-        self.members.is_empty()
-    }
-
     pub(crate) fn spectators(&self) -> usize {
         self.members.values().filter(|m| m.role == Role::Spectator).count()
     }

@@ -25,6 +25,7 @@
 
 mod clock;
 mod core;
+pub(crate) mod finished;
 mod log;
 mod members;
 mod outbox;
@@ -167,6 +168,14 @@ impl TableHandle {
     /// Sends a command to the table; false when the table is gone.
     pub async fn send(&self, command: TableCommand) -> bool {
         self.commands.send(command).await.is_ok()
+    }
+
+    /// Sends a command to the table, or gives it back when the table is gone.
+    ///
+    /// # Errors
+    /// The command, when the table's task has ended.
+    pub async fn send_or_return(&self, command: TableCommand) -> Result<(), TableCommand> {
+        self.commands.send(command).await.map_err(|returned| returned.0)
     }
 }
 

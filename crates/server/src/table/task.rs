@@ -6,13 +6,13 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use time::OffsetDateTime;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tracing::info;
 
-use super::TableCommand;
 use super::core::{Effect, Input, Now, TableCore};
 use super::log::TableLog;
+use super::{TableCommand, finished};
 use crate::lobby::Lobby;
 use crate::protocol::{ErrorCode, ServerMsg, TableState};
 
@@ -30,16 +30,16 @@ pub(super) async fn run(
     effects: Vec<Effect>,
 ) {
     let mut effects = effects;
+    let mut result_stored = None;
     loop {
-        if carry_out(&mut core, &mut log, effects).await {
+        if carry_out(&mut core, &mut log, effects, &mut result_stored).await {
             break;
         }
-        let woke = match core.deadline() {
-            Some(at) => tokio::select! {
-                command = inbox.recv() => command.map(Input::Command),
-                () = tokio::time::sleep_until(at) => Some(Input::Timer),
-            },
-            None => inbox.recv().await.map(Input::Command),
+        let deadline = core.deadline();
+        let woke = tokio::select! {
+            command = inbox.recv() => command.map(Input::Command),
+            () = sleep_until(deadline) => Some(Input::Timer),
+            () = stored(&mut result_stored) => Some(Input::ResultStored),
         };
         let Some(input) = woke else { break };
         effects = core.step(input, now());
@@ -49,24 +49,55 @@ pub(super) async fn run(
     }
     crate::metrics::table_state(Some(core.state()), None);
     lobby.unregister(core.id());
-    // Whoever sent a command while the table was closing learns that it is gone.
+    // Whoever sent a command while the table was closing learns that it is gone, or reads its finished
+    // game from the store.
     inbox.close();
     while let Ok(command) = inbox.try_recv() {
-        if let Some(from) = command.sender() {
-            from.out.send_msg(&ServerMsg::error(
-                Some(core.id()),
-                None,
-                ErrorCode::NoSuchTable,
-                "there is no such table",
-            ));
+        let answered = match &command {
+            TableCommand::Join { from, invite, .. } => {
+                finished::answer(log.store(), core.id(), from, invite.as_deref(), false).await
+            }
+            TableCommand::Watch { from, invite, .. } => {
+                finished::answer(log.store(), core.id(), from, invite.as_deref(), true).await
+            }
+            _ => false,
+        };
+        if let (false, Some(from)) = (answered, command.sender()) {
+            let gone = ServerMsg::error(Some(core.id()), None, ErrorCode::NoSuchTable, "there is no such table");
+            from.out.send_msg(&gone);
         }
     }
     info!(table = %core.id(), "table closed");
 }
 
+/// Sleeps until `deadline`, or for ever without one.
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Waits until the result being stored is done, or for ever when none is.
+async fn stored(result: &mut Option<oneshot::Receiver<()>>) {
+    match result {
+        Some(done) => {
+            // Stored, or given up on (the sender dropped): either way the table is done with it.
+            let _ = done.await;
+            *result = None;
+        }
+        None => std::future::pending().await,
+    }
+}
+
 /// Carries out `effects` in order, and those that the outcomes of their writes lead to; returns
 /// whether the table closes.
-async fn carry_out(core: &mut TableCore, log: &mut TableLog, effects: Vec<Effect>) -> bool {
+async fn carry_out(
+    core: &mut TableCore,
+    log: &mut TableLog,
+    effects: Vec<Effect>,
+    result_stored: &mut Option<oneshot::Receiver<()>>,
+) -> bool {
     let mut queue = VecDeque::from(effects);
     let mut close = false;
     while let Some(effect) = queue.pop_front() {
@@ -75,7 +106,7 @@ async fn carry_out(core: &mut TableCore, log: &mut TableLog, effects: Vec<Effect
                 let outcome = log.write(&durable).await;
                 queue.extend(core.step(Input::Stored(outcome), now()));
             }
-            Effect::StoreResult(record) => log.store_result(*record),
+            Effect::StoreResult(record) => *result_stored = Some(log.store_result(*record)),
             Effect::Close => close = true,
         }
     }

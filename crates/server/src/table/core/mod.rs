@@ -61,6 +61,9 @@ pub(crate) enum Input {
     Timer,
     /// The outcome of the durable write that the last step asked for.
     Stored(Result<(), StoreError>),
+    /// The finished game's result, asked for with [`Effect::StoreResult`], is stored (or will never
+    /// be: the failure is logged): the table has nothing left to keep.
+    ResultStored,
 }
 
 /// A write that must be durable before the table goes on.
@@ -82,7 +85,8 @@ pub(crate) enum Durable {
 pub(crate) enum Effect {
     /// Make this write durable, then feed its outcome back as [`Input::Stored`] before anything else.
     Write(Durable),
-    /// Store the finished game's record and results, in the background, until the database takes it.
+    /// Store the finished game's record and results, in the background, until the database takes it;
+    /// then feed [`Input::ResultStored`].
     StoreResult(Box<Record>),
     /// The table closes: its task ends, and whoever still writes to it learns that it is gone.
     Close,
@@ -190,8 +194,6 @@ pub(crate) struct TableCore {
     pending: Option<Pending>,
     /// When a waiting table closes because no seated person is connected.
     waiting_due: Option<Instant>,
-    /// When a finished table nobody looks at closes.
-    expires_at: Option<Instant>,
     /// Whether the core said [`Effect::Close`]: it wants nothing more.
     closed: bool,
     lobby: Arc<Lobby>,
@@ -287,7 +289,6 @@ impl TableCore {
             core.lobby.reserve_hosting(core.host, usize::MAX);
         }
         if over {
-            core.expires_at = Some(now.at + core.config.finished_table_ttl);
         } else {
             core.turn_changed(now);
             // Nobody is connected yet: the players have the usual while to come back.
@@ -316,7 +317,6 @@ impl TableCore {
             phase,
             pending: None,
             waiting_due: None,
-            expires_at: None,
             closed: false,
             lobby,
             config,
@@ -356,11 +356,9 @@ impl TableCore {
             Input::Command(command) => self.command(command, now),
             Input::Timer => self.timer(now),
             Input::Stored(outcome) => self.stored(outcome, now),
-        }
-        if self.state() == TableState::Finished && self.members.is_empty() && self.pending.is_none() {
-            self.expires_at.get_or_insert(now.at + self.config.finished_table_ttl);
-        } else {
-            self.expires_at = None;
+            // A finished table's members have had the end; whoever comes later reads it from the
+            // store (`super::finished`), so the table keeps nothing in memory.
+            Input::ResultStored => self.close(),
         }
         self.take_effects()
     }
@@ -373,7 +371,7 @@ impl TableCore {
         match &self.phase {
             Phase::Waiting => self.waiting_due,
             Phase::Playing(play) => self.next_timer(play).map(|(at, _)| at),
-            Phase::Finished(_) => self.expires_at,
+            Phase::Finished(_) => None,
         }
     }
 
@@ -423,11 +421,7 @@ impl TableCore {
                 }
             }
             Phase::Playing(_) => self.play_timer(now),
-            Phase::Finished(_) => {
-                if self.expires_at.is_some_and(|due| due <= now.at) {
-                    self.close();
-                }
-            }
+            Phase::Finished(_) => {}
         }
     }
 

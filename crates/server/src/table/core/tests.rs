@@ -102,7 +102,6 @@ fn config() -> Config {
         bot_retry: Duration::from_millis(500),
         abandon_after: Duration::from_secs(60),
         waiting_table_grace: Duration::from_secs(30),
-        finished_table_ttl: Duration::from_secs(5),
         ..Config::default()
     }
 }
@@ -430,8 +429,9 @@ fn a_game_nobody_is_connected_to_is_abandoned_after_the_grace_unless_someone_com
     table.command(TableCommand::Detach { conn: ana.from.conn });
     table.at(200_000 + 60_000);
     assert_eq!(table.core.state(), TableState::Finished, "abandoned");
-    // A finished table nobody looks at closes after its time to live.
-    table.at(200_000 + 60_000 + 5_000);
+    // Once its result is stored, a finished table keeps nothing: it closes.
+    assert!(!table.closed());
+    table.feed(Input::ResultStored);
     assert!(table.closed());
 }
 

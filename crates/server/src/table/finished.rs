@@ -1,0 +1,79 @@
+//! Finished tables, from the store.
+//!
+//! A table's task ends once its game's result is stored, so that a finished game costs no memory while
+//! nobody looks at it. Someone who opens it afterwards — a player's reload, a spectator following a
+//! link — gets what the live table would have sent: the final `table`, with the view their role may see
+//! (every part is revealed once the game is over) and the result. The same rules as at the live table
+//! decide who may see it.
+
+use romirami_engine::Viewer;
+
+use super::Sender;
+use crate::protocol::{ErrorCode, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableState, TableSummary};
+use crate::store::{Store, StoreError};
+
+/// Answers a `join` (`watch` false) or a `watch` of the table `id` whose task has ended, from the store.
+/// Returns false, having sent nothing, when the store holds no finished game of that table (it never
+/// existed, or closed before its start): the caller then says there is no such table.
+pub(crate) async fn answer(store: &Store, id: TableId, from: &Sender, invite: Option<&str>, watch: bool) -> bool {
+    let finished = match store.finished_table(id).await {
+        Ok(finished) => finished,
+        Err(StoreError::NotFound) => return false,
+        Err(error) => {
+            tracing::warn!(table = %id, %error, "a finished table could not be read");
+            let message = "the server cannot reach its database right now; try again in a moment";
+            from.out.send_msg(&ServerMsg::error(Some(id), None, ErrorCode::Unavailable, message));
+            return true;
+        }
+    };
+    let table = &finished.table;
+    let seat = finished.players.iter().find(|p| p.id == from.player.id).map(|p| p.seat);
+    let has_link = invite == Some(table.invite.as_str());
+    let role = match seat {
+        Some(seat) => Role::Seat(seat),
+        None if !table.public && !has_link => return false,
+        None if !watch => {
+            let message = "the game has started; you can watch it";
+            from.out.send_msg(&ServerMsg::error(Some(id), None, ErrorCode::AlreadyStarted, message));
+            return true;
+        }
+        None => {
+            let allowed = match table.spectators {
+                SpectatorPolicy::Everyone => true,
+                SpectatorPolicy::Link => has_link,
+                SpectatorPolicy::Nobody => false,
+            };
+            if !allowed {
+                let message = "this table does not let you watch";
+                from.out.send_msg(&ServerMsg::error(Some(id), None, ErrorCode::SpectatingNotAllowed, message));
+                return true;
+            }
+            Role::Spectator
+        }
+    };
+    let game = match finished.record.replay() {
+        Ok(game) => game,
+        Err(error) => {
+            tracing::error!(table = %id, %error, "a stored record does not replay");
+            from.out.send_msg(&ServerMsg::error(Some(id), None, ErrorCode::Internal, "the game could not be read"));
+            return true;
+        }
+    };
+    let viewer = match role {
+        Role::Seat(seat) => Viewer::Seat(seat),
+        Role::Spectator => Viewer::Spectator,
+    };
+    let summary = TableSummary {
+        id,
+        state: TableState::Finished,
+        host: table.host,
+        public: table.public,
+        spectators: table.spectators,
+        seats: finished.players.iter().map(|p| Some(PlayerInfo { id: p.id, name: p.name.clone() })).collect(),
+        spectator_count: 0,
+        clock: table.clock,
+        bots: finished.players.iter().map(|p| p.bot).collect(),
+    };
+    from.out.send_msg(&ServerMsg::Table { table: summary, role, view: Some(Box::new(game.view(viewer))) });
+    true
+}
