@@ -25,6 +25,11 @@ pub fn choose(game: &RamiMatch, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Op
         return Some(if game.check(seat, &take).is_ok() { take } else { RamiAction::Draw });
     }
     let max = hand.len().saturating_sub(1);
+    if !opened && matches!(turn.owes, None | Some(Owes::Taken(_))) {
+        if let Some(opening) = opening_keeping_a_joker(game, seat) {
+            return Some(RamiAction::Open(opening));
+        }
+    }
     match turn.owes {
         Some(Owes::Taken(_)) if !opened => return game.suggest_opening(seat).map(RamiAction::Open),
         Some(Owes::Taken(card)) => return play_with(game, seat, Some(card)),
@@ -50,6 +55,23 @@ pub fn choose(game: &RamiMatch, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Op
     Some(RamiAction::Discard(worst_card(hand, rng)))
 }
 
+/// An opening that lays every card but a joker, when there is one: the joker is then the discard that
+/// goes out, a rami sec ending on a joker, which quadruples the others' penalties (§9).
+fn opening_keeping_a_joker(game: &RamiMatch, seat: Seat) -> Option<Vec<MeldCards>> {
+    let turn = game.turn()?;
+    let mut rest = game.round.hands[seat.index()].clone();
+    if !rest.remove(Card::JOKER) {
+        return None;
+    }
+    let must = match turn.owes {
+        Some(Owes::Taken(card)) => Some(card),
+        _ => None,
+    };
+    let goal = search::OpeningGoal { opening: game.options.opening, must, max_cards: rest.len() };
+    search::find_opening(&rest, goal, true)
+        .filter(|opening| opening.iter().map(|m| m.cards.len()).sum::<usize>() == rest.len())
+}
+
 /// A meld or lay-off that leaves a card in hand, containing `must` when given: the biggest new meld
 /// first, then a lay-off of naturals, then one with a joker.
 fn play_with(game: &RamiMatch, seat: Seat, must: Option<Card>) -> Option<RamiAction> {
@@ -57,7 +79,13 @@ fn play_with(game: &RamiMatch, seat: Seat, must: Option<Card>) -> Option<RamiAct
     let hand = &round.hands[seat.index()];
     let max = hand.len().saturating_sub(1);
     let fits = |m: &MeldCards| m.cards.len() <= max && must.is_none_or(|card| m.contains(card));
-    let meld = search::candidate_melds(hand).into_iter().map(|c| c.meld).filter(fits).max_by_key(|m| m.cards.len());
+    // Of two melds as long, the one without a joker: a joker kept can fill a later meld, or be the last
+    // discard of a rami sec, which quadruples the others' penalties (§9).
+    let meld = search::candidate_melds(hand)
+        .into_iter()
+        .map(|c| c.meld)
+        .filter(fits)
+        .max_by_key(|m| (m.cards.len(), m.joker.is_none()));
     if let Some(meld) = meld {
         return Some(RamiAction::Meld(meld));
     }
