@@ -10,7 +10,7 @@ use super::super::cardkit::Hand;
 use super::super::search;
 use super::support::*;
 use crate::cards::Card;
-use crate::rami::{RamiAction, RamiMatch, RamiOptions, bot};
+use crate::rami::{RamiAction, RamiEvent, RamiMatch, RamiOptions, bot};
 use crate::record::Tally;
 use crate::seat::{MatchEnd, Seat, Viewer};
 
@@ -69,6 +69,20 @@ fn views_hide(game: &RamiMatch, viewer: Viewer, rng: &mut ChaCha8Rng) {
         assert_eq!(game.view(viewer).hand, Some(hand_of(game, me.0)));
     } else {
         assert_eq!(game.view(viewer).hand, None);
+    }
+}
+
+/// Checks every event as each viewer gets it: a dealt hand and a drawn card reach their seat alone.
+fn events_hide(game: &RamiMatch) {
+    let viewers = [Viewer::Spectator].into_iter().chain(Seat::all(game.players()).map(Viewer::Seat));
+    for viewer in viewers {
+        for (_, event) in game.events_for(viewer, 0) {
+            match event {
+                RamiEvent::RoundStarted { hand, .. } => assert_eq!(hand.is_some(), viewer != Viewer::Spectator),
+                RamiEvent::Drew { seat, card } => assert_eq!(card.is_some(), viewer == Viewer::Seat(seat)),
+                _ => {}
+            }
+        }
     }
 }
 
@@ -154,6 +168,7 @@ fn play_checked(players: usize, seed: u64, options: RamiOptions, abandon_at: Opt
         assert!(actions < 20_000, "the match ends");
     }
     assert!(game.is_over());
+    events_hide(&game);
     let verified = round_trip(&game);
     assert_eq!(Some(verified.result.clone()), game.result());
     if abandon_at.is_some_and(|at| at <= actions) {
