@@ -177,19 +177,17 @@ fn play_checked(players: usize, seed: u64, options: RamiOptions, abandon_at: Opt
     (game, verified.tally)
 }
 
-/// Every option combination and player count, a few seeds each; one match in four abandoned midway.
+/// Every option combination and player count; one match in four abandoned midway.
 #[test]
 fn every_table_plays_legally_and_replays() {
     let mut tally = Tally::new();
     for players in 2..=5 {
         for (i, options) in RamiOptions::samples(players).into_iter().enumerate() {
-            for seed in 0..2u64 {
-                let seed = seed * 100 + (players * 10 + i) as u64;
-                let abandon = (seed % 4 == 0).then_some(40 + (seed as usize % 50));
-                let (_, counts) = play_checked(players, seed, options, abandon);
-                for (key, n) in counts {
-                    *tally.entry(key).or_default() += n;
-                }
+            let seed = (players * 10 + i) as u64;
+            let abandon = (seed % 4 == 0).then_some(40 + (seed as usize % 50));
+            let (_, counts) = play_checked(players, seed, options, abandon);
+            for (key, n) in counts {
+                *tally.entry(key).or_default() += n;
             }
         }
     }
@@ -202,7 +200,7 @@ fn every_table_plays_legally_and_replays() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(16))]
 
     /// Random seats, options and seeds.
     #[test]
