@@ -143,7 +143,8 @@ impl RamiMatch {
         Ok(RamiMatch::start(players, options, Source::Random(rng), dealer))
     }
 
-    /// A match whose decks and reshuffles come from `script` (a record's), round 1 dealt by `dealer`.
+    /// A match whose decks and reshuffles come from `source` (a generator, or a record's orders), round 1
+    /// dealt by `dealer`.
     pub(crate) fn start(players: usize, options: RamiOptions, source: Source, dealer: Seat) -> RamiMatch {
         let mut game = RamiMatch {
             options,
