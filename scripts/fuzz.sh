@@ -3,8 +3,9 @@
 #
 # cargo-fuzz needs nightly compiler flags (-Zsanitizer=address); on a stable toolchain RUSTC_BOOTSTRAP=1
 # allows them. Installs cargo-fuzz when it is missing. The record_import target starts from real
-# records written by `romirami simulate`. Prints the executions of each target; exits non-zero on the
-# first crash (libFuzzer leaves the input under fuzz/artifacts/<target>/).
+# records written by `romirami simulate`, rummy_record_import from those of `romirami simulate --game`.
+# Prints the executions of each target; exits non-zero on the first crash (libFuzzer leaves the input
+# under fuzz/artifacts/<target>/).
 #
 # Usage: scripts/fuzz.sh [seconds per target, default 20] [target ...]
 set -euo pipefail
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(protocol_decode engine_apply record_import)
+[ ${#targets[@]} -gt 0 ] || targets=(protocol_decode engine_apply record_import rummy_record_import)
 export RUSTC_BOOTSTRAP=1
 # The fuzz build is instrumented (sanitizer and coverage): it is kept apart from the workspace's own
 # target directory, in a cache that outlives checkouts, so that CI on the same machine builds it once.
@@ -27,6 +28,17 @@ if [ ! -d "$seeds" ] || [ -z "$(ls -A "$seeds" 2>/dev/null)" ]; then
     mkdir -p "$seeds"
     CARGO_TARGET_DIR="$WORKSPACE_TARGET" cargo run --quiet --bin romirami -- \
         simulate --games 8 --seed 1 --out "$seeds" >/dev/null
+fi
+# Seeds for the rummy record importer: 3 bot matches of each rummy game.
+rummy_seeds=fuzz/corpus/rummy_record_import
+if [ ! -d "$rummy_seeds" ] || [ -z "$(ls -A "$rummy_seeds" 2>/dev/null)" ]; then
+    mkdir -p "$rummy_seeds"
+    for game in rommi rami rumino; do
+        CARGO_TARGET_DIR="$WORKSPACE_TARGET" cargo run --quiet --bin romirami -- \
+            simulate --game "$game" --games 3 --seed 1 --out "$rummy_seeds/$game" >/dev/null
+        for f in "$rummy_seeds/$game"/*.json; do mv "$f" "$rummy_seeds/$game-$(basename "$f")"; done
+        rmdir "$rummy_seeds/$game"
+    done
 fi
 
 (cd fuzz && cargo fuzz build --release)
