@@ -33,7 +33,7 @@ pub enum RommiAction {
     },
     /// §6.3: the discard that ends the turn.
     Discard {
-        /// The card.
+        /// The card from the hand put on the discard pile.
         card: Card,
     },
 }

@@ -22,9 +22,9 @@ pub enum RommiIllegal {
     /// Another seat is to act.
     #[error("rommi §5: it is {to_act}'s turn, not {seat}'s")]
     NotYourTurn {
-        /// Who tried.
+        /// The seat that sent the action.
         seat: Seat,
-        /// Who is to act.
+        /// The seat whose turn it is.
         to_act: Seat,
     },
     /// The action does not belong to the turn's step.

@@ -141,6 +141,7 @@ impl RommiMatch {
         for (i, hand) in hands.iter().enumerate() {
             self.events.push(RommiEvent::Dealt { seat: Seat(i as u8), cards: Some(hand.clone()) });
         }
+        self.events.push(RommiEvent::ToAct { seat: dealer.next(n) });
         self.rounds.push(RoundRecord {
             number,
             dealer,

@@ -38,14 +38,14 @@ pub enum RommiEvent {
         #[serde(skip_serializing_if = "Option::is_none")]
         cards: Option<Vec<Card>>,
     },
-    /// `seat` is to act.
+    /// `seat` is to act: the first player of a round, or the next seat after a discard.
     ToAct {
-        /// Who.
+        /// The seat whose turn begins.
         seat: Seat,
     },
     /// A stock draw; `card` only for the drawer.
     Drew {
-        /// Who drew.
+        /// The seat that drew.
         seat: Seat,
         /// The card, for the drawer only.
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -53,42 +53,42 @@ pub enum RommiEvent {
     },
     /// A take from the discard pile, deepest first (public).
     Took {
-        /// Who took.
+        /// The seat that took them.
         seat: Seat,
-        /// The cards.
+        /// The cards, deepest first: a deep take's target is the first.
         cards: Vec<Card>,
     },
     /// A round ended on an empty stock (rommi §8).
     EndedRound {
-        /// Who ended it.
+        /// The seat that ended the round instead of taking from the pile.
         seat: Seat,
     },
     /// A new meld.
     Melded {
-        /// Who laid it.
+        /// The seat that laid it.
         seat: Seat,
-        /// The meld as it lies.
+        /// The meld as it lies, with its id and each card's position.
         meld: Meld,
     },
     /// A lay-off.
     LaidOff {
-        /// Who laid off.
+        /// The seat that laid the cards off (they count for it in `meld_hand` scoring).
         seat: Seat,
-        /// On which meld.
+        /// The meld they went on.
         id: MeldId,
-        /// The cards.
+        /// The cards laid off.
         cards: Vec<Card>,
     },
     /// A discard.
     Discarded {
-        /// Who discarded.
+        /// The seat that ended its turn with it.
         seat: Seat,
-        /// The card.
+        /// The card, now the top of the discard pile.
         card: Card,
     },
     /// `seat` went out (rommi §7).
     WentOut {
-        /// Who.
+        /// The seat whose hand is empty.
         seat: Seat,
     },
     /// The round was scored; every hand is shown (rommi §7, §11).
@@ -100,7 +100,7 @@ pub enum RommiEvent {
     },
     /// The match ended.
     MatchOver {
-        /// How.
+        /// `target`, or `abandoned` for a table given up.
         ended_by: MatchEnd,
         /// Final totals by seat.
         totals: Vec<i64>,
