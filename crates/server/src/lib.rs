@@ -9,8 +9,7 @@
 //! - [`table`]: one task per table, owning its game; [`lobby`]: the live tables;
 //! - [`players`]: guests and their tokens; [`config`]: every limit; [`metrics`]: `GET /metrics`;
 //! - [`store`]: PostgreSQL or SQLite: tables, the action log of every game, finished games;
-//! - [`api`]: the REST API over finished games, players and live tables, with its OpenAPI document;
-//! - [`bots`]: the stand-in bot that plays the seat of a player who left.
+//! - [`api`]: the REST API over finished games, players and live tables, with its OpenAPI document.
 //!
 //! A client of the protocol and bot players are the crate `romirami-client`; the command line, the load
 //! generator and the crash harness are `romirami-tools`.
@@ -36,7 +35,6 @@
 
 pub mod addresses;
 pub mod api;
-pub mod bots;
 pub mod config;
 pub mod frames;
 mod heartbeat;

@@ -14,8 +14,8 @@ use std::fmt::Write as _;
 
 use common::{Follower, TestServer, create_table, guest, recv, send};
 use romirami_client::Client;
+use romirami_engine::bot::choose;
 use romirami_engine::{Action, Cards, Seat};
-use romirami_server::bots::choose;
 use romirami_server::config::Config;
 use romirami_server::protocol::{
     ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg, SpectatorPolicy, TableId, TableSummary,

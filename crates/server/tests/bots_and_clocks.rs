@@ -255,7 +255,7 @@ async fn clocks_and_reserves_survive_a_restart() {
     let seat = first.seat.expect("seated");
     tokio::time::sleep(Duration::from_millis(400)).await;
     let legal = first.turn.take().expect("a turn");
-    let id = first.act(romirami_server::bots::choose(&legal).expect("a move")).await;
+    let id = first.act(romirami_engine::bot::choose(&legal).expect("a move")).await;
     first.until(|f| f.acks.iter().any(|(acked, _)| *acked == id)).await;
     let first_token = first_token.clone();
     server.shutdown().await;

@@ -7,8 +7,8 @@
 use std::net::SocketAddr;
 
 use romirami_client::Client;
+use romirami_engine::bot::choose;
 use romirami_engine::{Action, GameResult, Phase, Seat, View, VisibleEvent};
-use romirami_server::bots::choose;
 use romirami_server::config::Config;
 use romirami_server::protocol::{
     ClientMsg, ErrorCode, NumberedEvent, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableSummary,

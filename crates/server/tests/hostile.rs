@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use common::{RawWs, TestServer, http_get, latency_line};
 use romirami_client::Client;
+use romirami_engine::bot::choose;
 use romirami_engine::{Action, GameResult, Record};
-use romirami_server::bots::choose;
 use romirami_server::config::Config;
 use romirami_server::protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg, SpectatorPolicy, TableId};
 use tokio::task::JoinSet;

@@ -12,8 +12,8 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use common::{Bystander, Follower, PgDatabase, TestServer, create_table, fast, guest, http_get, send};
+use romirami_engine::bot::choose;
 use romirami_engine::{Action, Record, Seat};
-use romirami_server::bots::choose;
 use romirami_server::protocol::{ClientMsg, ErrorCode, ServerMsg, SpectatorPolicy, TableId};
 use romirami_server::store::{ActionRow, Store};
 use tokio::net::{TcpListener, TcpStream};

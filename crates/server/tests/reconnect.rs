@@ -6,8 +6,8 @@ mod common;
 
 use common::{Follower, TestServer, create_table, expect_table, fast, first_event_of, guest, send};
 use romirami_client::Client;
+use romirami_engine::bot::choose;
 use romirami_engine::{Action, Seat, Viewer, VisibleEvent};
-use romirami_server::bots::choose;
 use romirami_server::config::Config;
 use romirami_server::protocol::{ClientMsg, ErrorCode, Role, ServerMsg, SpectatorPolicy, TableId};
 

@@ -5,8 +5,8 @@ mod common;
 
 use common::{Bystander, Follower, TestServer, create_table, expect_error, expect_table, fast, guest, recv, send};
 use romirami_client::Client;
+use romirami_engine::bot::choose;
 use romirami_engine::{Action, Cards, Phase, Seat, VisibleEvent};
-use romirami_server::bots::choose;
 use romirami_server::config::Config;
 use romirami_server::protocol::{ClientMsg, ErrorCode, Role, ServerMsg, SpectatorPolicy};
 use serde_json::Value;

@@ -15,7 +15,7 @@
 //! and the tables that wait with their seats.
 //!
 //! A table may have a turn clock. A seat whose player runs out of time, or leaves a started game, is
-//! played by the server's bot ([`crate::bots::choose`]) until the player comes back: they get the seat
+//! played by the server's bot ([`romirami_engine::bot::choose`]) until the player comes back: they get the seat
 //! back at the start of their next turn. The host may also give seats to bots before the start. When
 //! no player is left at all, the game ends as abandoned and is stored. A waiting table none of whose
 //! seated players is connected closes after a grace.

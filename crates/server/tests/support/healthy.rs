@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use romirami_client::Client;
-use romirami_server::bots::choose;
+use romirami_engine::bot::choose;
 use romirami_server::protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg, SpectatorPolicy, TableId};
 
 /// A healthy player never sends faster than this (the attack tests' servers allow 50 messages a second).

@@ -230,7 +230,7 @@ impl TableCore {
         if self.seating.is_played_by_player(seat) {
             return;
         }
-        let Some(action) = self.game().and_then(|game| crate::bots::choose(&game.legal_actions(seat))) else {
+        let Some(action) = self.game().and_then(|game| romirami_engine::bot::choose(&game.legal_actions(seat))) else {
             return error!(table = %self.id, %seat, "the bot found no legal action");
         };
         self.append(seat, action, Actor::Bot, now);
