@@ -96,6 +96,13 @@ run_load play-max --server "$URLS" "${PID_ARGS[@]}" --tables "$MAX_TABLES" --pla
 curl -s http://127.0.0.1:9300/metrics >"$RESULTS/play-max.metrics"
 stop_servers
 
+# 3b. What a finished game costs the server's memory: RSS growth per game finished at full speed
+#     (goal: at most 2 KB), after a warm-up.
+log "finished games' memory"
+if [ "$QUICK" = 1 ]; then FM_ARGS=(10); FM_WARMUP=5; else FM_ARGS=(40); FM_WARMUP=15; fi
+RESULTS=$RESULTS WARMUP=$FM_WARMUP BENCH_PG_ADMIN=$PG_ADMIN bench/finished-memory.sh "${FM_ARGS[@]}" \
+  | tee "$RESULTS/finished-memory.txt"
+
 # 4. Active tables at the pace of the goal, one action per table every 2 s; then fewer tables at a
 #    faster pace, for the goal's action rate.
 log "active tables: $ACTIVE_TABLES tables of 4 on $ACTIVE_SERVERS server processes"
