@@ -139,8 +139,9 @@ async fn floods_of_pings_pongs_and_fragments_are_closed_beside_a_healthy_game() 
 
 /// A connection that sends part of a request; returns how long the server took to drop it.
 async fn half_sent(addr: SocketAddr, trickle: bool) -> Result<Duration, String> {
-    let mut stream = TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
+    // Timed from before the connection exists: the server's timer cannot start earlier.
     let start = Instant::now();
+    let mut stream = TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
     let part = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n";
     if trickle {
         // A byte at a time, slower than any header timeout allows, never finishing.
@@ -200,6 +201,13 @@ async fn half_sent_requests_are_dropped_after_the_header_timeout() {
     let _ = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
     let answer = String::from_utf8_lossy(&answer);
     assert!(answer.starts_with("HTTP/1.1 431"), "oversized headers: {answer}");
+    // A kept-alive connection that asks for nothing more is dropped after the header timeout too.
+    let mut stream = TcpStream::connect(addr).await.expect("connects");
+    stream.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n").await.expect("sent");
+    let mut answer = Vec::new();
+    let ended = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(ended.is_ok() && answer.starts_with("HTTP/1.1 200"), "kept alive past the timeout: {answer}");
     // The server still answers whole requests.
     let health = common::http_get(&format!("{}/api/health", server.http()), "application/json").await;
     assert_eq!(health.status, 200);
