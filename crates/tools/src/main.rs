@@ -9,7 +9,11 @@ use clap::Parser;
 use romirami_tools::cli::{self, Cli};
 
 fn main() -> ExitCode {
-    match cli::run(Cli::parse()) {
+    let cli = Cli::parse();
+    if let Err(usage) = cli.validate() {
+        usage.exit();
+    }
+    match cli::run(cli) {
         Ok(code) => code,
         Err(err) => {
             // `{:#}` prints the whole chain of context, on one line.

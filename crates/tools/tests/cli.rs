@@ -182,6 +182,8 @@ fn bad_arguments_are_usage_errors() {
     let out = dir.path().to_str().expect("temporary paths are UTF-8");
     for args in [
         &["simulate", "--games", "2", "--seed", "1", "--out", out, "--players", "5"][..],
+        &["simulate", "--games", "2", "--seed", "1", "--out", out, "--game", "rommi", "--players", "5"],
+        &["simulate", "--games", "2", "--seed", "1", "--out", out, "--game", "gin"],
         &["simulate", "--games", "0", "--seed", "1", "--out", out],
         &["simulate", "--games", "2", "--out", out],
         &["verify"],
@@ -194,6 +196,33 @@ fn bad_arguments_are_usage_errors() {
     let output = romirami(&["simulate", "--games", "2", "--seed", "1", "--out", out, "--players", "5"]);
     assert!(stderr(&output).contains("--players"), "{}", stderr(&output));
     assert!(fs::read_dir(dir.path()).expect("lists").next().is_none(), "a usage error writes nothing");
+}
+
+#[test]
+fn rummy_games_simulate_and_verify() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for game in ["rommi", "rami", "rumino"] {
+        let out = dir.path().join(game);
+        let output = romirami(&[
+            "simulate",
+            "--game",
+            game,
+            "--games",
+            "2",
+            "--seed",
+            "4",
+            "--out",
+            out.to_str().expect("UTF-8"),
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(stdout(&output).starts_with(&format!("simulated 2 {game} matches")), "{}", stdout(&output));
+        assert!(stdout(&output).contains("\nfeatures: "), "{}", stdout(&output));
+    }
+    let output = verify(&[&dir.path().join("rommi"), &dir.path().join("rami"), &dir.path().join("rumino")]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    let report = stdout(&output);
+    assert!(report.starts_with("6 records, 6 valid, 0 invalid\nrommi: 2 valid records; features: "), "{report}");
+    assert!(report.contains("\nrami: 2 valid records; ") && report.contains("\nrumino: 2 valid records; "), "{report}");
 }
 
 #[test]

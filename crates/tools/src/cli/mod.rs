@@ -9,7 +9,8 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand};
 
 pub mod bots;
 pub mod crash;
@@ -26,6 +27,29 @@ pub struct Cli {
     /// The subcommand to run.
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// Checks what clap's per-argument parsers cannot see: that `simulate --players` is in the range of the
+    /// game played (2 to 4 for Romi Rami and Rommi, 5 for Rami, 6 for Rumino). The error is a usage error
+    /// (exit status 2), like clap's own.
+    ///
+    /// # Errors
+    /// The usage error to print.
+    pub fn validate(&self) -> Result<(), clap::Error> {
+        let Command::Simulate(args) = &self.command else { return Ok(()) };
+        let (name, range) = match args.game {
+            Some(game) => (game.name(), romirami_rummy::sim::players(game)),
+            None => ("Romi Rami", 2..=4),
+        };
+        match args.players.map(usize::from) {
+            Some(players) if !range.contains(&players) => Err(Cli::command().error(
+                ErrorKind::ValueValidation,
+                format!("--players {players}: {name} is for {} to {} players", range.start(), range.end()),
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// One variant per subcommand, holding its parsed arguments.
@@ -106,10 +130,21 @@ mod tests {
 
     #[test]
     fn arguments_are_validated_before_anything_runs() {
-        let parse = |args: &[&str]| Cli::try_parse_from(std::iter::once("romirami").chain(args.iter().copied()));
+        let parse = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("romirami").chain(args.iter().copied())).and_then(|cli| cli.validate())
+        };
         assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x"]).is_ok());
         assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--players", "4"]).is_ok());
         assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--players", "7"]).is_err());
+        assert!(parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--players", "5"]).is_err());
+        assert!(
+            parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--game", "rami", "--players", "5"])
+                .is_ok()
+        );
+        assert!(
+            parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--game", "rommi", "--players", "5"])
+                .is_err()
+        );
         assert!(
             parse(&["simulate", "--games", "3", "--seed", "1", "--out", "x", "--game", "rumino", "--players", "6"])
                 .is_ok()
