@@ -7,6 +7,8 @@ use crate::cards::Card;
 use crate::melds::{JokerFor, MeldId};
 use crate::seat::Seat;
 
+use super::results::no_null;
+
 /// A meld or a lay-off as written: `{ "id": n, "cards": [...], "joker": "..." }`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -15,8 +17,8 @@ pub struct MeldEntry {
     pub id: MeldId,
     /// The cards from the hand, in any order.
     pub cards: Vec<Card>,
-    /// What a joker among `cards` stands for (Rami); left out without a joker.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What a joker among `cards` stands for (Rami); left out without a joker (never `null`).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     pub joker: Option<JokerFor>,
 }
 
@@ -157,35 +159,35 @@ struct RawExchange {
 #[derive(Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawEntry {
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     seat: Option<Seat>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     draw: Option<Card>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     take: Option<Vec<Card>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     end_round: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     knock: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     open: Option<Vec<MeldEntry>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     meld: Option<MeldEntry>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     lay_off: Option<MeldEntry>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     exchange: Option<RawExchange>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     discard: Option<Card>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     gin: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     out: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     rumino: Option<Vec<Card>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     claim: Option<Card>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     reshuffle: Option<Vec<Card>>,
 }
 

@@ -407,6 +407,9 @@ mod tests {
             r#"{"seat":0,"draw":"4x"}"#,
             r#"{"seat":0,"draw":"4c","note":1}"#,
             r#"{"seat":0,"meld":{"id":7,"cards":["Ks"],"extra":1}}"#,
+            r#"{"seat":0,"meld":{"id":7,"cards":["Ks","Kh","Kd"],"joker":null}}"#,
+            r#"{"seat":0,"discard":"4s","gin":null}"#,
+            r#"{"seat":null,"reshuffle":["4s"]}"#,
         ];
         for json in malformed {
             assert!(serde_json::from_str::<LogEntry>(json).is_err(), "{json}");

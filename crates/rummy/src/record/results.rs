@@ -165,7 +165,7 @@ pub struct MatchRecordResult {
     /// The winners, ascending.
     pub winners: Vec<Seat>,
     /// Rumino only: rebuys by seat.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "no_null")]
     pub rebuy_counts: Option<Vec<u32>>,
 }
 
@@ -173,4 +173,11 @@ pub struct MatchRecordResult {
 /// required). With `deserialize_with`, serde no longer treats a missing key as `None`.
 pub(crate) fn required<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserializer: D) -> Result<Option<T>, D::Error> {
     Option::<T>::deserialize(deserializer)
+}
+
+/// A key that is either absent or holds a value: the record's "Shape" leaves optional keys out, and
+/// writes `null` only where this document shows it (never inside a log entry). Used with `default`, so
+/// that an absent key is `None` and a `null` fails as the value's type does.
+pub(crate) fn no_null<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserializer: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
 }
