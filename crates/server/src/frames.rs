@@ -12,12 +12,13 @@
 
 use std::io;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::time::Instant;
 
 use crate::config::Config;
-use crate::rate::TokenBucket;
 
 /// Why the frames of a connection were refused: the reason of its 1008 close.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,26 +55,50 @@ enum Position {
     Payload { left: u64 },
 }
 
-/// Counts a client's frames as their headers go by.
+/// Counts a client's frames as their headers go by. Every connection holds one for its life, so it is
+/// kept small: two token buckets (frames, and pings and pongs) refilled from one instant, their sizes
+/// and rates read from the shared settings.
 #[derive(Debug)]
 struct Meter {
     position: Position,
-    frames: TokenBucket,
-    control: TokenBucket,
+    /// When the buckets were last refilled.
+    at: Instant,
+    /// Tokens left in the frame budget.
+    frames: f32,
+    /// Tokens left in the allowance of pings and pongs.
+    control: f32,
     /// Fragments of the message under way; 0 between messages.
     fragments: u32,
-    max_fragments: u32,
+    config: Arc<Config>,
 }
 
 impl Meter {
-    fn new(config: &Config) -> Meter {
+    fn new(config: &Arc<Config>) -> Meter {
         Meter {
             position: Position::Header { bytes: [0; MAX_HEADER], have: 0 },
-            frames: TokenBucket::new(config.frame_burst, config.frames_per_second),
-            control: TokenBucket::new(config.control_frame_burst, config.control_frames_per_second),
+            at: Instant::now(),
+            frames: config.frame_burst as f32,
+            control: config.control_frame_burst as f32,
             fragments: 0,
-            max_fragments: config.max_fragments,
+            config: config.clone(),
         }
+    }
+
+    /// Refills both buckets for the time since the last refill.
+    fn refill(&mut self) {
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.at).as_secs_f64();
+        self.at = now;
+        let config = &self.config;
+        self.frames = (f64::from(self.frames) + elapsed * config.frames_per_second).min(config.frame_burst) as f32;
+        self.control = (f64::from(self.control) + elapsed * config.control_frames_per_second)
+            .min(config.control_frame_burst) as f32;
+    }
+
+    /// Gives back one ping-or-pong token (for the pong the server's own ping asks for).
+    fn give_control(&mut self) {
+        self.refill();
+        self.control = (self.control + 1.0).min(self.config.control_frame_burst as f32);
     }
 
     /// Reads `input`, the next bytes from the client, charging every frame whose header completes.
@@ -108,15 +133,17 @@ impl Meter {
 
     /// Charges one frame, given its first header byte (FIN and opcode).
     fn charge(&mut self, first: u8) -> Result<(), FrameLimit> {
-        if !self.frames.take() {
+        self.refill();
+        if self.frames < 1.0 {
             return Err(TOO_MANY_FRAMES);
         }
+        self.frames -= 1.0;
         let fin = first & 0x80 != 0;
         match first & 0x0f {
             // A continuation: one more fragment of the message under way.
             0x0 => {
                 self.fragments += 1;
-                if self.fragments > self.max_fragments {
+                if self.fragments > self.config.max_fragments {
                     return Err(TOO_MANY_FRAGMENTS);
                 }
                 if fin {
@@ -126,7 +153,8 @@ impl Meter {
             // Text or binary: a new message, whole or its first fragment.
             0x1 | 0x2 => self.fragments = u32::from(!fin),
             // Ping or pong.
-            0x9 | 0xa if !self.control.take() => return Err(TOO_MANY_PINGS),
+            0x9 | 0xa if self.control < 1.0 => return Err(TOO_MANY_PINGS),
+            0x9 | 0xa => self.control -= 1.0,
             // A close, or an opcode tungstenite refuses itself.
             _ => {}
         }
@@ -175,14 +203,14 @@ const DRAIN_PER_READ: usize = 64 * 1024;
 
 impl<S> FrameMeter<S> {
     /// Counts the frames read from `inner` against `config`'s frame limits.
-    pub(crate) fn new(inner: S, config: &Config) -> FrameMeter<S> {
+    pub(crate) fn new(inner: S, config: &Arc<Config>) -> FrameMeter<S> {
         FrameMeter { inner, meter: Meter::new(config), verdict: Verdict::Open }
     }
 
     /// Notes that the server sent a ping: the client's pong to it is the server's doing, not charged
     /// to the client's allowance.
     pub(crate) fn pinged(&mut self) {
-        self.meter.control.give();
+        self.meter.give_control();
     }
 
     /// Whether the client went over a limit (its later input is being thrown away).
@@ -279,7 +307,7 @@ mod tests {
     }
 
     fn meter() -> Meter {
-        Meter::new(&Config::default())
+        Meter::new(&Arc::new(Config::default()))
     }
 
     #[tokio::test(start_paused = true)]
@@ -343,7 +371,7 @@ mod tests {
     async fn a_refused_stream_fails_one_read_then_drains_to_its_end() {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let (client, server) = tokio::io::duplex(1 << 20);
-        let mut metered = FrameMeter::new(server, &Config::default());
+        let mut metered = FrameMeter::new(server, &Arc::new(Config::default()));
         let mut client = client;
         let mut flood = frame(0x01, b"{");
         for _ in 0..100 {

@@ -34,12 +34,6 @@ impl TokenBucket {
         }
     }
 
-    /// Gives back one token (up to the capacity).
-    pub(crate) fn give(&mut self) {
-        self.refill();
-        self.level = (self.level + 1.0).min(self.capacity);
-    }
-
     /// Whether the bucket has refilled to its capacity (it then holds nothing a fresh one would not).
     pub(crate) fn is_full(&mut self) -> bool {
         self.refill();

@@ -6,6 +6,7 @@
 //! socket whose stream cannot be wrapped.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use axum::extract::ws::close_code;
@@ -110,7 +111,7 @@ pub(crate) async fn upgrade(
 }
 
 /// The WebSocket over an upgraded connection, every frame counted.
-async fn socket(io: TokioIo<hyper::upgrade::Upgraded>, config: &Config) -> Socket {
+async fn socket(io: TokioIo<hyper::upgrade::Upgraded>, config: &Arc<Config>) -> Socket {
     let limit = config.max_message_bytes.max(READ_WHOLE_BYTES);
     // Frames wait in the write buffer until the connection flushes what it wrote (`ws.rs`): one `send`
     // for all the frames queued at once. The buffer grows only as large as those batches.
