@@ -103,7 +103,7 @@ fn rumino_s11_12_everybody_above_100_the_lowest_total_wins() {
 
 /// Two players; in each hand in `gins` seat 0 knocks with a gin hand, in the others with deadwood 3.
 /// Seat 1 plays first in even hands: it draws and discards the card it drew.
-fn gins_in(gins: [bool; 4]) -> RuminoMatch {
+pub(crate) fn gins_in(gins: [bool; 4]) -> RuminoMatch {
     let decks = gins
         .iter()
         .enumerate()

@@ -232,6 +232,7 @@ fn golden_matches() -> Vec<(&'static str, RuminoMatch)> {
         ("rumino_4p_mixed.json", play_match(4, RuminoOptions { max_rebuys: 2 }, 7, 15, None)),
         ("rumino_6p_bots.json", play_match(6, RuminoOptions { max_rebuys: 0 }, 42, 0, None)),
         ("rumino_claimed.json", claimed),
+        ("rumino_three_gins.json", crate::rumino::tests::matches::gins_in([true; 4])),
     ]
 }
 

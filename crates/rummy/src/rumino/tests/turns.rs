@@ -263,3 +263,19 @@ fn rumino_s1_the_deck_the_table_and_the_next_player() {
     assert_eq!(rematch.hand_logs()[0].dealer, Seat(2));
     assert!(RuminoMatch::with_dealer(3, 1, RuminoOptions::default(), Some(Seat(3))).is_err());
 }
+
+#[test]
+fn rumino_s8_step_2_a_take_can_complete_a_rumino_even_with_the_upcard() {
+    // The upcard cannot be claimed out of turn, but the first player may take it in their turn.
+    let mut game = heads_up("3s 4s 5s 6s 7s 8s Kd", JUNK_B, "9s", "3d");
+    assert!(!game.is_over());
+    play(&mut game, 0, RuminoAction::Take);
+    assert_eq!(game.outcome().map(|o| o.winners.clone()), Some(vec![Seat(0)]));
+    assert_eq!(
+        game.hand_logs()[0].log,
+        vec![
+            RuminoEntry::Take { seat: Seat(0), card: card("9s") },
+            RuminoEntry::Rumino { seat: Seat(0), cards: cards("3s 4s 5s 6s 7s 8s 9s"), claim: None },
+        ]
+    );
+}
