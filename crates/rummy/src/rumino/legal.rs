@@ -6,8 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::cards::Card;
 use crate::rumino::actions::RuminoAction;
 use crate::rumino::game::{KNOCK_LIMIT, Phase, RuminoMatch};
-use crate::rumino::lays::{Search, deadwood};
-use crate::rumino::view::Event;
+use crate::rumino::lays::{Search, deadwood, find_rumino};
 use crate::seat::Seat;
 
 /// What `seat` may do now (all false and empty when it is not to act).
@@ -78,6 +77,38 @@ impl RuminoMatch {
     /// new deal, a reshuffle, hands shown at a knock or gin, a rumino. Such an action cannot be taken back.
     /// An illegal action reveals nothing.
     pub fn reveals_hidden(&self, action: &RuminoAction) -> bool {
+        let Some(seat) = self.to_act() else { return false };
+        if self.check(seat, action).is_err() {
+            return false;
+        }
+        match *action {
+            // A drawn card; every hand shown (§7).
+            RuminoAction::Draw | RuminoAction::Knock | RuminoAction::Discard { gin: true, .. } => true,
+            // A rumino in the 8 cards (§8 step 2).
+            RuminoAction::Take => {
+                let mut cards = self.hand(seat).to_vec();
+                cards.extend(self.discard.last());
+                find_rumino(&cards, None).is_some()
+            }
+            // A claim (§8 step 3), or the next turn's reshuffle (§6).
+            RuminoAction::Discard { card, gin: false } => {
+                self.stock.is_empty()
+                    || self.order_after(seat).into_iter().filter(|&other| other != seat).any(|other| {
+                        let mut cards = self.hand(other).to_vec();
+                        cards.push(card);
+                        find_rumino(&cards, Some(card)).is_some()
+                    })
+            }
+            // The last choice deals the next hand.
+            RuminoAction::Rebuy { .. } => matches!(&self.phase, Phase::Rebuy { queue, .. } if queue.is_empty()),
+        }
+    }
+
+    /// [`RuminoMatch::reveals_hidden`] found by applying the action to a copy and looking at what it
+    /// showed: the definition the fast answer above is tested against.
+    #[cfg(test)]
+    pub(crate) fn reveals_hidden_by_applying(&self, action: &RuminoAction) -> bool {
+        use crate::rumino::view::Event;
         let Some(seat) = self.to_act() else { return false };
         let mut after = self.clone();
         if after.apply(seat, action).is_err() {

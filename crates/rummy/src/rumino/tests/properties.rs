@@ -132,6 +132,7 @@ pub(crate) fn play_match(
         };
         let before = game.clone();
         let reveals = game.reveals_hidden(&action);
+        assert_eq!(reveals, game.reveals_hidden_by_applying(&action), "{action:?}");
         game.apply(seat, &action).unwrap_or_else(|e| panic!("{action:?} by {seat} is listed but refused: {e}"));
         // What stays hidden before it: a drawn card, a deal, a reshuffle, hands shown, a rumino (§10).
         let shown = game.events[before.events.len()..].iter().any(|e| {

@@ -177,6 +177,8 @@ fn rumino_s11_9_a_discard_completing_two_ruminos_goes_to_the_first_after_the_dis
     };
     let mut game = new("2h");
     play(&mut game, 0, RuminoAction::Draw);
+    assert!(game.reveals_hidden(&discard("9s", false)), "a discard that is claimed shows a rumino");
+    assert!(!game.reveals_hidden(&discard("2h", false)));
     play(&mut game, 0, discard("9s", false));
     assert_eq!(game.outcome().expect("claimed").winners, vec![Seat(1)]);
     assert_eq!(
@@ -269,6 +271,7 @@ fn rumino_s8_step_2_a_take_can_complete_a_rumino_even_with_the_upcard() {
     // The upcard cannot be claimed out of turn, but the first player may take it in their turn.
     let mut game = heads_up("3s 4s 5s 6s 7s 8s Kd", JUNK_B, "9s", "3d");
     assert!(!game.is_over());
+    assert!(game.reveals_hidden(&RuminoAction::Take) && game.reveals_hidden(&RuminoAction::Draw));
     play(&mut game, 0, RuminoAction::Take);
     assert_eq!(game.outcome().map(|o| o.winners.clone()), Some(vec![Seat(0)]));
     assert_eq!(
