@@ -66,6 +66,27 @@ pub(crate) enum Plan {
     Discard,
 }
 
+/// Every key of [`RommiMatch::tally`], each written, 0 included: rounds dealt, how rounds ended (a
+/// player out, or on an empty stock, rommi §8), deep takes (§6.1 c), lay-offs on another seat's meld, the
+/// match's scoring mode (§9) and its rounds by mode, and how the match ended.
+pub const TALLY_KEYS: [&str; 15] = [
+    "rounds",
+    "outs",
+    "empty_stock_ends",
+    "deep_takes",
+    "lay_offs_on_others",
+    "matches_positive",
+    "matches_meld_hand",
+    "matches_negative",
+    "rounds_positive",
+    "rounds_meld_hand",
+    "rounds_negative",
+    "ends_target",
+    "ends_abandoned",
+    "takes_top",
+    "draws",
+];
+
 /// Cards dealt to each player (rommi §5.2).
 pub fn hand_size(players: usize) -> usize {
     if players == 2 { 13 } else { 7 }
@@ -120,7 +141,7 @@ impl RommiMatch {
             },
             ended: None,
             events: Vec::new(),
-            tally: Tally::from([(mode, 1)]),
+            tally: TALLY_KEYS.iter().map(|&key| (key, u64::from(key == mode))).collect(),
         })
     }
 
@@ -196,6 +217,7 @@ impl RommiMatch {
     pub fn abandon(&mut self) {
         if self.ended.is_none() {
             self.ended = Some(MatchEnd::Abandoned);
+            *self.tally.entry("ends_abandoned").or_default() += 1;
             self.events.push(RommiEvent::MatchOver { ended_by: MatchEnd::Abandoned, totals: self.totals.clone() });
         }
     }
@@ -327,6 +349,7 @@ impl RommiMatch {
                 let card = r.stock.pop().expect("the check refuses a draw from an empty stock");
                 r.hands[s].push(card);
                 r.step = Step::Play;
+                *self.tally.entry("draws").or_default() += 1;
                 self.events.push(RommiEvent::Drew { seat, card: Some(card) });
                 LogEntry::Draw { seat, card }
             }
@@ -336,6 +359,7 @@ impl RommiMatch {
                 r.hands[s].extend_from_slice(&cards);
                 if cards.len() == 1 {
                     r.locked = Some(cards[0]);
+                    *self.tally.entry("takes_top").or_default() += 1;
                 } else {
                     r.target = Some(cards[0]);
                     *self.tally.entry("deep_takes").or_default() += 1;
@@ -369,7 +393,7 @@ impl RommiMatch {
                 r.target = None;
                 r.table[index] = after;
                 if r.table[index].owner != seat {
-                    *self.tally.entry("lay_offs_on_others_melds").or_default() += 1;
+                    *self.tally.entry("lay_offs_on_others").or_default() += 1;
                 }
                 self.events.push(RommiEvent::LaidOff { seat, id: *id, cards: cards.clone() });
                 LogEntry::LayOff { seat, lay_off: MeldEntry { id: *id, cards: cards.clone(), joker: None } }
@@ -424,6 +448,7 @@ impl RommiMatch {
         }
         if self.totals.iter().any(|&t| t >= i64::from(self.options.target)) {
             self.ended = Some(MatchEnd::Target);
+            *self.tally.entry("ends_target").or_default() += 1;
             self.events.push(RommiEvent::MatchOver { ended_by: MatchEnd::Target, totals: self.totals.clone() });
         } else if self.auto_deal {
             let dealer = self.round.dealer.next(self.players);

@@ -28,7 +28,7 @@ mod view;
 
 pub use actions::{RommiAction, Step};
 pub use check::RommiIllegal;
-pub use game::{RommiMatch, hand_size};
+pub use game::{RommiMatch, TALLY_KEYS, hand_size};
 pub use options::{RommiOptions, Scoring, Variant};
 pub use plays::{RommiLegal, can_play_containing, lay_off_candidates, meld_candidates};
 pub use record::verify_record;

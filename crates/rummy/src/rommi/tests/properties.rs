@@ -122,6 +122,10 @@ fn check_match(options: RommiOptions, players: usize, seed: u64) {
     let verified = record::verify(&parsed).unwrap_or_else(|e| panic!("the export replays: {e}"));
     assert_eq!(Some(verified.result), m.result());
     assert_eq!(&verified.tally, m.tally());
+    assert!(
+        m.tally().keys().eq(super::super::TALLY_KEYS.iter().collect::<std::collections::BTreeSet<_>>()),
+        "every key, no other"
+    );
 }
 
 /// Every option combination and player count, a few seeds each.
