@@ -22,6 +22,18 @@
 //! // A spectator never sees a hand in play.
 //! assert!(game.view(Viewer::Spectator).hand.is_none());
 //! ```
+//!
+//! Where the rule book and the record format leave the engine a choice, it does this:
+//! - a hand of 8 cards may hold more than one rumino: the record lists the 7 cards found by leaving out
+//!   the first card that can be left out; a replay accepts any 7 of the hand (with the claimed card) that
+//!   are a rumino;
+//! - the discard pile is public whole (§10), not only its top card;
+//! - an abandoned match names as winners the lowest totals among the players in (a replay also accepts
+//!   none); a rebuy choice not yet made when a match is abandoned counts as staying out;
+//! - [`RuminoMatch::result`]'s places: the winners first, then the players in by total, then the players
+//!   out by total (ties share a place);
+//! - a rumino found after taking from the discard pile is counted with those found after a draw
+//!   (`ruminos_drawn` in the replay's tally).
 
 mod actions;
 pub mod bot;
