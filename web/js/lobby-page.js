@@ -36,6 +36,9 @@ function seatsText(summary) {
   return summary.state === 'waiting' ? `${taken} of ${summary.seats.length} seats taken` : `${taken} players`;
 }
 
+// The games a table may seat, by the name the server gives them (the table summary's `game`).
+const GAME_NAMES = { 'romi-rami': 'Romi Rami' };
+
 function tableRow(summary, me) {
   const mine = summary.seats.some((s) => s?.id === me?.id);
   const free = summary.state === 'waiting' && summary.seats.some((s) => s === null);
@@ -46,6 +49,7 @@ function tableRow(summary, me) {
     h('div.who',
       h('span.badge', { class: `state-${summary.state}` }, summary.state === 'waiting' ? 'Waiting' : 'Playing'),
       h('strong', `${host}’s table`),
+      h('span.muted', ` · ${GAME_NAMES[summary.game] ?? summary.game ?? 'Romi Rami'}`),
       h('span.muted', ` · ${seatsText(summary)}${summary.spectator_count ? ` · ${summary.spectator_count} watching` : ''}`),
       h('span.muted.small.clock-words', clockWords(summary.clock))),
     h('ul.seat-list', { 'aria-label': 'Seats' }, summary.seats.map((s, i) => h('li', { class: s ? (bot(i) ? 'taken bot' : 'taken') : 'free' },

@@ -75,6 +75,7 @@ pub async fn play_table(mut clients: Vec<Client>) -> Result<BotGame, ClientError
         public: false,
         spectators: SpectatorPolicy::Link,
         clock: None,
+        game: None,
     })
     .await?;
     let (table, invite) = host

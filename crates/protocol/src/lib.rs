@@ -17,6 +17,13 @@ use romirami_engine::{Action, GameResult, Seat, View, VisibleEvent};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+/// The name of the game Romi Rami, as tables, stored games and the REST API name it.
+pub const ROMI_RAMI: &str = "romi-rami";
+
+fn romi_rami() -> String {
+    ROMI_RAMI.to_owned()
+}
+
 /// The protocol version the server speaks; a client says which one it speaks in its `hello`.
 pub const PROTOCOL_VERSION: u32 = 1;
 
@@ -90,6 +97,9 @@ pub enum ClientMsg {
         /// The turn clock; none for a friendly table.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clock: Option<Clock>,
+        /// The game to play, by its name; Romi Rami (`romi-rami`) when none is given.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<String>,
     },
     /// Sit down at a table, or come back to one's seat. `since` is the number of events the client
     /// already has, to receive only the missed ones.
@@ -235,6 +245,9 @@ pub enum TableState {
 pub struct TableSummary {
     /// The table's id.
     pub id: TableId,
+    /// The game it seats, by its name (`romi-rami`).
+    #[serde(default = "romi_rami")]
+    pub game: String,
     /// Where it stands.
     pub state: TableState,
     /// The player who opened the table: the one who may start it, kick and add bots.
@@ -523,6 +536,7 @@ mod round_trip {
         let game = Game::new(3, 9).expect("3 players");
         let table = TableSummary {
             id: TableId(Uuid::nil()),
+            game: ROMI_RAMI.into(),
             state: TableState::Playing,
             host: PlayerId(Uuid::nil()),
             public: true,

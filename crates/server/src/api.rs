@@ -228,6 +228,8 @@ pub struct Game {
     /// The game's id (also its table's).
     #[schema(value_type = String, format = Uuid)]
     pub id: Uuid,
+    /// Which game it is, by its name (`romi-rami`).
+    pub game: String,
     /// When it started (RFC 3339).
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
@@ -256,6 +258,7 @@ impl From<GameSummary> for Game {
         let results = &summary.results;
         Game {
             id: summary.id.0,
+            game: summary.game.clone(),
             started_at: summary.started_at,
             finished_at: summary.finished_at,
             ended_by: match summary.ended_by {

@@ -28,7 +28,7 @@ use crate::frames::{FrameLimit, FrameMeter};
 use crate::heartbeat::Beat;
 use crate::players::clean_name;
 use crate::protocol::{
-    ClientMsg, ErrorCode, Limits, PROTOCOL_VERSION, PlayerInfo, ServerMsg, TableId, parse_client_msg,
+    ClientMsg, ErrorCode, Limits, PROTOCOL_VERSION, PlayerInfo, ROMI_RAMI, ServerMsg, TableId, parse_client_msg,
 };
 use crate::rate::TokenBucket;
 use crate::server::ConnectionGuard;
@@ -327,7 +327,11 @@ impl Connection {
                 self.lobby = None;
                 Ok(())
             }
-            ClientMsg::CreateTable { seats, public, spectators, clock } => {
+            ClientMsg::CreateTable { seats, public, spectators, clock, game } => {
+                if let Some(game) = game.filter(|game| game != ROMI_RAMI) {
+                    let message = format!("this server has no game {game:?}; it hosts {ROMI_RAMI:?}");
+                    return self.strike(ServerMsg::error(None, None, ErrorCode::BadOptions, message));
+                }
                 // Checked before the table is made, so a burst of creates may pass it by a few: a bound on
                 // memory, not an exact count.
                 if self.state.lobby.table_count() >= self.state.config.max_live_tables {

@@ -326,9 +326,13 @@ fn message(kind: Kind, sender: Sender, scene: &Scene, other: &OtherTable, unknow
         Kind::Hello => ClientMsg::Hello { protocol: PROTOCOL_VERSION, token: None, name: Some("Again".into()) },
         Kind::LobbySubscribe => ClientMsg::LobbySubscribe,
         Kind::LobbyUnsubscribe => ClientMsg::LobbyUnsubscribe,
-        Kind::CreateTable => {
-            ClientMsg::CreateTable { seats: 2, public: false, spectators: SpectatorPolicy::Nobody, clock: None }
-        }
+        Kind::CreateTable => ClientMsg::CreateTable {
+            seats: 2,
+            public: false,
+            spectators: SpectatorPolicy::Nobody,
+            clock: None,
+            game: None,
+        },
         Kind::Join => ClientMsg::Join { table, invite: None, since: None },
         Kind::Watch => ClientMsg::Watch { table, invite: None, since: None },
         Kind::Leave => ClientMsg::Leave { table },

@@ -152,11 +152,27 @@ async fn requests_that_break_table_rules_get_their_error_codes() {
     for seats in [0, 1, 5] {
         send(
             &mut mal,
-            ClientMsg::CreateTable { seats, public: false, spectators: SpectatorPolicy::Nobody, clock: None },
+            ClientMsg::CreateTable {
+                seats,
+                public: false,
+                spectators: SpectatorPolicy::Nobody,
+                clock: None,
+                game: None,
+            },
         )
         .await;
         expect_error(&mut mal, None, ErrorCode::BadOptions).await;
     }
+    // A game the server does not host.
+    let chess = ClientMsg::CreateTable {
+        seats: 2,
+        public: false,
+        spectators: SpectatorPolicy::Nobody,
+        clock: None,
+        game: Some("chess".into()),
+    };
+    send(&mut mal, chess).await;
+    expect_error(&mut mal, None, ErrorCode::BadOptions).await;
     calm.play_one().await;
     let (summary, invite) = create_table(&mut mal, 3, false, SpectatorPolicy::Nobody).await;
     let table = summary.id;

@@ -22,7 +22,13 @@ fn quick() -> Config {
 async fn create_clocked(client: &mut Client, seats: u8, clock: Clock) -> (TableSummary, String) {
     send(
         client,
-        ClientMsg::CreateTable { seats, public: false, spectators: SpectatorPolicy::Link, clock: Some(clock) },
+        ClientMsg::CreateTable {
+            seats,
+            public: false,
+            spectators: SpectatorPolicy::Link,
+            clock: Some(clock),
+            game: None,
+        },
     )
     .await;
     client

@@ -73,9 +73,15 @@ async fn no_log_line_or_rest_answer_holds_hidden_information() {
     let (mut ana, _, ana_token) = Client::guest(&server.url, "Ana").await.expect("welcomed");
     let (mut ben, _, ben_token) = Client::guest(&server.url, "Ben").await.expect("welcomed");
     let mut tokens = vec![ana_token, ben_token];
-    ana.send(&ClientMsg::CreateTable { seats: 2, public: true, spectators: SpectatorPolicy::Everyone, clock: None })
-        .await
-        .expect("sent");
+    ana.send(&ClientMsg::CreateTable {
+        seats: 2,
+        public: true,
+        spectators: SpectatorPolicy::Everyone,
+        clock: None,
+        game: None,
+    })
+    .await
+    .expect("sent");
     let public = ana
         .wait_for(|msg| match msg {
             ServerMsg::TableCreated { table, .. } => Some(table.id),

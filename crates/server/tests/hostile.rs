@@ -116,7 +116,13 @@ async fn healthy_game(url: String, players: u8, tables: Arc<Mutex<Vec<TableId>>>
         clients.push(unpaced_guest(&url, &format!("Healthy {seat}")).await);
     }
     clients[0]
-        .send(&ClientMsg::CreateTable { seats: players, public: false, spectators: SpectatorPolicy::Link, clock: None })
+        .send(&ClientMsg::CreateTable {
+            seats: players,
+            public: false,
+            spectators: SpectatorPolicy::Link,
+            clock: None,
+            game: None,
+        })
         .await
         .expect("sent");
     let (table, invite) = clients[0]
@@ -387,9 +393,15 @@ async fn cheats(url: String, tallies: Tallies, stop: Arc<AtomicBool>) {
     let attack = "replays and acts out of turn";
     let (mut a, _, _) = Client::guest(&url, "Cheat A").await.expect("welcomed");
     let (mut b, _, _) = Client::guest(&url, "Cheat B").await.expect("welcomed");
-    a.send(&ClientMsg::CreateTable { seats: 2, public: false, spectators: SpectatorPolicy::Nobody, clock: None })
-        .await
-        .expect("sent");
+    a.send(&ClientMsg::CreateTable {
+        seats: 2,
+        public: false,
+        spectators: SpectatorPolicy::Nobody,
+        clock: None,
+        game: None,
+    })
+    .await
+    .expect("sent");
     let (table, invite) = a
         .wait_for(|m| match m {
             ServerMsg::TableCreated { table, invite } => Some((table.id, invite.clone())),

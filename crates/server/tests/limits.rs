@@ -60,7 +60,13 @@ async fn a_flood_is_rate_limited_then_closed_and_harms_nobody() {
 async fn refused_table(client: &mut Client) {
     send(
         client,
-        ClientMsg::CreateTable { seats: 2, public: false, spectators: SpectatorPolicy::Everyone, clock: None },
+        ClientMsg::CreateTable {
+            seats: 2,
+            public: false,
+            spectators: SpectatorPolicy::Everyone,
+            clock: None,
+            game: None,
+        },
     )
     .await;
     let code = client

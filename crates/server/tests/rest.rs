@@ -133,6 +133,7 @@ fn check_game(json: &Value, played: &Played) {
         assert_eq!(place.as_u64(), Some(better.count() as u64 + 1));
     }
     assert!(json["ended_by"] == "contracts" || json["ended_by"] == "market", "{}", json["ended_by"]);
+    assert_eq!(json["game"], "romi-rami", "the stored game names its game");
     for instant in ["started_at", "finished_at"] {
         let text = json[instant].as_str().expect("an instant");
         time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).expect("RFC 3339");
@@ -246,12 +247,24 @@ async fn story(server: &TestServer) {
 
     // The live tables: a public one is listed, a private one is not.
     let mut host = newcomer.connect(server).await;
-    host.send(&ClientMsg::CreateTable { seats: 3, public: true, spectators: SpectatorPolicy::Everyone, clock: None })
-        .await
-        .expect("sent");
-    host.send(&ClientMsg::CreateTable { seats: 2, public: false, spectators: SpectatorPolicy::Link, clock: None })
-        .await
-        .expect("sent");
+    host.send(&ClientMsg::CreateTable {
+        seats: 3,
+        public: true,
+        spectators: SpectatorPolicy::Everyone,
+        clock: None,
+        game: None,
+    })
+    .await
+    .expect("sent");
+    host.send(&ClientMsg::CreateTable {
+        seats: 2,
+        public: false,
+        spectators: SpectatorPolicy::Link,
+        clock: None,
+        game: None,
+    })
+    .await
+    .expect("sent");
     let mut created = Vec::new();
     while created.len() < 2 {
         if let ServerMsg::TableCreated { table, .. } = host.recv().await.expect("a message") {

@@ -79,6 +79,7 @@ async fn new_table(store: &Store, host: &PlayerInfo, seats: u8) -> TableId {
     let id = TableId(Uuid::new_v4());
     let row = TableRow {
         id,
+        game: "romi-rami".into(),
         host: host.id,
         seats,
         public: true,
@@ -705,6 +706,7 @@ async fn writer_story(store: &Store) {
     let tables: Vec<TableRow> = (0..6u8)
         .map(|n| TableRow {
             id: TableId(Uuid::new_v4()),
+            game: "romi-rami".into(),
             host: ana.id,
             seats: if n == 5 { 3 } else { 2 },
             public: true,

@@ -33,6 +33,7 @@ async fn a_private_table_is_joined_only_with_its_invite_and_a_public_one_by_id()
     let (mut friend, friend_info, _) = guest(&server.url, "Friend").await;
 
     let (private, invite) = create_table(&mut host, 3, false, SpectatorPolicy::Link).await;
+    assert_eq!(private.game, "romi-rami", "a table names the game it seats");
     let table = private.id;
     assert_eq!((private.state, private.public), (TableState::Waiting, false));
     assert_eq!(invite.len(), 32, "the invite key is a fresh random id");

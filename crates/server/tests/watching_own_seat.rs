@@ -11,9 +11,15 @@ async fn watching_ones_own_table_keeps_the_seat() {
     let server = TestServer::default().await;
     let (mut ana, _, ana_token) = Client::guest(&server.url, "Ana").await.expect("Ana connects");
     let (mut bo, _, _) = Client::guest(&server.url, "Bo").await.expect("Bo connects");
-    ana.send(&ClientMsg::CreateTable { seats: 2, public: true, spectators: SpectatorPolicy::Everyone, clock: None })
-        .await
-        .expect("sent");
+    ana.send(&ClientMsg::CreateTable {
+        seats: 2,
+        public: true,
+        spectators: SpectatorPolicy::Everyone,
+        clock: None,
+        game: None,
+    })
+    .await
+    .expect("sent");
     let table = ana
         .wait_for(|msg| match msg {
             ServerMsg::TableCreated { table, .. } => Some(table.id),

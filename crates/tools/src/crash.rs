@@ -301,6 +301,7 @@ async fn open_table(url: &str, players: u8, name: &str) -> Result<Vec<(SeatBot, 
         public: false,
         spectators: SpectatorPolicy::Nobody,
         clock: None,
+        game: None,
     })
     .await
     .map_err(bot_error)?;

@@ -135,6 +135,8 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 pub struct TableRow {
     /// The table's id, also its game's.
     pub id: TableId,
+    /// The game it seats, by its name (`romi-rami`).
+    pub game: String,
     /// The player who opened the table, who may start it, kick and add bots.
     pub host: PlayerId,
     /// How many seats, 2 to 4.
@@ -370,6 +372,8 @@ pub struct SeatResult {
 pub struct GameSummary {
     /// The game's (and its table's) id.
     pub id: TableId,
+    /// Which game it is, by its name (`romi-rami`).
+    pub game: String,
     /// When it started.
     pub started_at: OffsetDateTime,
     /// When it finished.
@@ -930,6 +934,7 @@ mod tests {
             Ok((table, SeatResult { player, score, place: 1, winner: true, bot_actions: 0 }))
         };
         let game = |id: TableId| GameSummary {
+            game: "romi-rami".into(),
             id,
             started_at: OffsetDateTime::UNIX_EPOCH,
             finished_at: OffsetDateTime::UNIX_EPOCH,

@@ -81,6 +81,7 @@ fn game_player(row: &PgRow) -> Result<GamePlayer, StoreError> {
 fn game_head(row: &PgRow) -> Result<GameSummary, StoreError> {
     Ok(GameSummary {
         id: TableId(row.try_get("table_id")?),
+        game: row.try_get("game")?,
         started_at: row.try_get("started_at")?,
         finished_at: row.try_get("finished_at")?,
         ended_by: super::ended_by_from(row.try_get("ended_by")?)?,
@@ -193,9 +194,9 @@ impl PgStore {
         let (seat_tables, seat_numbers, seat_players) = seat_columns(&kinds.table_seats);
         sqlx::query(
             "WITH new_tables AS (
-                 INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms)
+                 INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms, game)
                  SELECT * FROM UNNEST($1::uuid[], $2::uuid[], $3::int2[], $4::bool[], $5::text[], $6::timestamptz[],
-                                      $7::text[], $8::int8[], $9::int8[])
+                                      $7::text[], $8::int8[], $9::int8[], $13::text[])
              )
              INSERT INTO seats (table_id, seat, player_id) SELECT * FROM UNNEST($10::uuid[], $11::int2[], $12::uuid[])",
         )
@@ -211,6 +212,7 @@ impl PgStore {
         .bind(seat_tables)
         .bind(seat_numbers)
         .bind(seat_players)
+        .bind(tables.iter().map(|t| t.game.as_str()).collect::<Vec<_>>())
         .execute(executor)
         .await?;
         Ok(())
@@ -435,7 +437,7 @@ impl PgStore {
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
         let heads = sqlx::query(
-            "SELECT t.id, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms
+            "SELECT t.id, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game
              FROM tables t
              WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id)
                  AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id)
@@ -474,7 +476,7 @@ impl PgStore {
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
         let heads = sqlx::query(
             "SELECT g.table_id, g.seed, g.started_at, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite,
-                    t.turn_ms, t.reserve_ms
+                    t.turn_ms, t.reserve_ms, t.game
              FROM games g JOIN tables t ON t.id = g.table_id
              WHERE g.finished_at IS NULL
              ORDER BY g.started_at, g.table_id",
@@ -544,7 +546,7 @@ impl PgStore {
         };
         let cursor_at = cursor.map(|c| super::from_micros(c.finished_at)).transpose()?;
         let rows = sqlx::query(
-            "SELECT g.table_id, g.started_at, g.finished_at, g.ended_by FROM games g
+            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by FROM games g
              WHERE g.finished_at IS NOT NULL
                AND ($1::uuid IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE player_id = $1))
                AND ($2::text IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE name = $2))
@@ -571,7 +573,7 @@ impl PgStore {
 
     pub(super) async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
         let row = sqlx::query(
-            "SELECT g.table_id, g.started_at, g.finished_at, g.ended_by FROM games g
+            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by FROM games g
              WHERE g.table_id = $1 AND g.finished_at IS NOT NULL",
         )
         .bind(id.0)
@@ -585,7 +587,7 @@ impl PgStore {
     pub(super) async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
         let mut tx = self.pool.begin().await?;
         let head = sqlx::query(
-            "SELECT t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms,
+            "SELECT t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game,
                     g.record
              FROM tables t JOIN games g ON g.table_id = t.id
              WHERE t.id = $1 AND g.record IS NOT NULL",
@@ -652,6 +654,7 @@ fn points_to_sql(points: u32) -> Result<i32, StoreError> {
 fn table_row(id: TableId, row: &PgRow) -> Result<TableRow, StoreError> {
     Ok(TableRow {
         id,
+        game: row.try_get("game")?,
         host: PlayerId(row.try_get("host")?),
         seats: super::small_from(i64::from(row.try_get::<i16, _>("seat_count")?), "seat count")?,
         public: row.try_get("public")?,

@@ -63,6 +63,7 @@ async fn insert_seats(tx: &mut Transaction<'_, Sqlite>, seats: &[super::SeatRowO
 fn table_row(id: TableId, row: &SqliteRow) -> Result<TableRow, StoreError> {
     Ok(TableRow {
         id,
+        game: row.try_get("game")?,
         host: PlayerId(uuid_from(row.try_get("host")?)?),
         seats: super::small_from(row.try_get("seat_count")?, "seat count")?,
         public: row.try_get("public")?,
@@ -99,6 +100,7 @@ fn seat_result(row: &SqliteRow) -> Result<(TableId, SeatResult), StoreError> {
 fn game_head(row: &SqliteRow) -> Result<GameSummary, StoreError> {
     Ok(GameSummary {
         id: TableId(uuid_from(row.try_get("table_id")?)?),
+        game: row.try_get("game")?,
         started_at: super::from_micros(row.try_get("started_at")?)?,
         finished_at: super::from_micros(row.try_get("finished_at")?)?,
         ended_by: super::ended_by_from(row.try_get("ended_by")?)?,
@@ -175,8 +177,8 @@ impl SqliteStore {
         }
         for table in &kinds.tables {
             sqlx::query(
-                "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms, game)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )
             .bind(id_text(table.id.0))
             .bind(id_text(table.host.0))
@@ -187,6 +189,7 @@ impl SqliteStore {
             .bind(&table.invite)
             .bind(table.clock.map(|c| super::ms_to_sql(c.turn_ms)).transpose()?)
             .bind(table.clock.map(|c| super::ms_to_sql(c.reserve_ms)).transpose()?)
+            .bind(&table.game)
             .execute(&mut *tx)
             .await?;
         }
@@ -320,7 +323,7 @@ impl SqliteStore {
         // One snapshot for the whole read, so a table and its seats agree.
         let mut tx = self.pool.begin().await?;
         let heads = sqlx::query(
-            "SELECT t.id, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms
+            "SELECT t.id, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game
              FROM tables t
              WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id)
                  AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id)
@@ -359,7 +362,7 @@ impl SqliteStore {
         let mut tx = self.pool.begin().await?;
         let heads = sqlx::query(
             "SELECT g.table_id, g.seed, g.started_at, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite,
-                    t.turn_ms, t.reserve_ms
+                    t.turn_ms, t.reserve_ms, t.game
              FROM games g JOIN tables t ON t.id = g.table_id
              WHERE g.finished_at IS NULL
              ORDER BY g.started_at, g.table_id",
@@ -430,7 +433,7 @@ impl SqliteStore {
             None => (None, None),
         };
         let rows = sqlx::query(
-            "SELECT g.table_id, g.started_at, g.finished_at, g.ended_by FROM games g
+            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by FROM games g
              WHERE g.finished_at IS NOT NULL
                AND (?1 IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE player_id = ?1))
                AND (?2 IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE name = ?2))
@@ -457,7 +460,7 @@ impl SqliteStore {
 
     pub(super) async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
         let row = sqlx::query(
-            "SELECT g.table_id, g.started_at, g.finished_at, g.ended_by FROM games g
+            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by FROM games g
              WHERE g.table_id = ?1 AND g.finished_at IS NOT NULL",
         )
         .bind(id_text(id.0))
@@ -471,7 +474,7 @@ impl SqliteStore {
     pub(super) async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
         let mut tx = self.pool.begin().await?;
         let head = sqlx::query(
-            "SELECT t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms,
+            "SELECT t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game,
                     g.record
              FROM tables t JOIN games g ON g.table_id = t.id
              WHERE t.id = ?1 AND g.record IS NOT NULL",

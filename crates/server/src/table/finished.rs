@@ -65,6 +65,7 @@ pub(crate) async fn answer(store: &Store, id: TableId, from: &Sender, invite: Op
     };
     let summary = TableSummary {
         id,
+        game: table.game.clone(),
         state: TableState::Finished,
         host: table.host,
         public: table.public,

@@ -246,6 +246,7 @@ pub async fn create(
     let invite = uuid::Uuid::new_v4().simple().to_string();
     let row = TableRow {
         id,
+        game: crate::protocol::ROMI_RAMI.into(),
         host: host.id,
         seats: options.seats,
         public: options.public,

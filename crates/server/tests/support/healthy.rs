@@ -32,7 +32,13 @@ impl HealthyTable {
     pub(crate) async fn open(url: &str) -> HealthyTable {
         let mut seats = vec![unpaced(url, "Healthy A").await, unpaced(url, "Healthy B").await];
         seats[0]
-            .send(&ClientMsg::CreateTable { seats: 2, public: false, spectators: SpectatorPolicy::Nobody, clock: None })
+            .send(&ClientMsg::CreateTable {
+                seats: 2,
+                public: false,
+                spectators: SpectatorPolicy::Nobody,
+                clock: None,
+                game: None,
+            })
             .await
             .expect("sent");
         let (table, invite) = seats[0]

@@ -109,6 +109,7 @@ fn seated(players: &[PlayerInfo]) -> Vec<GamePlayer> {
 fn new_table_row(host: PlayerId, seats: usize) -> TableRow {
     let id = TableId(Uuid::new_v4());
     TableRow {
+        game: romirami_server::protocol::ROMI_RAMI.into(),
         id,
         host,
         seats: seats as u8,

@@ -220,6 +220,7 @@ impl Driver {
                 public: false,
                 spectators: SpectatorPolicy::Nobody,
                 clock: None,
+                game: None,
             },
         )
         .await?;

@@ -449,6 +449,8 @@ impl TableCore {
     pub(crate) fn summary(&self) -> TableSummary {
         TableSummary {
             id: self.id,
+            // The only game the table seats today.
+            game: crate::protocol::ROMI_RAMI.into(),
             state: self.state(),
             host: self.host,
             public: self.options.public,

@@ -513,6 +513,7 @@ fn a_restored_game_replays_its_log_and_waits_for_its_players() {
         .collect();
     let table = TableRow {
         id: TableId(Uuid::nil()),
+        game: crate::protocol::ROMI_RAMI.into(),
         host: ana.from.player.id,
         seats: 2,
         public: true,
