@@ -1,10 +1,10 @@
 //! Tables: one task owns each table, its seats, its members' connections and its game.
 //!
-//! The table's rules live in [`core`], a state machine with no I/O and no clock: it takes a command, a
-//! timer or the outcome of a write, with the time, and returns effects. [`task`] is the thin shell that
+//! The table's rules live in `core`, a state machine with no I/O and no clock: it takes a command, a
+//! timer or the outcome of a write, with the time, and returns effects. `task` is the thin shell that
 //! runs it: it owns the command channel, sleeps until the core's next deadline, and carries out the
-//! effects through the table's durable log ([`log`]) and the [`Lobby`]. Who sits where and who plays
-//! each seat is [`seating`]; the connections and the per-role fan-out are [`members`]; the turn clock
+//! effects through the table's durable log (`log`) and the [`Lobby`]. Who sits where and who plays
+//! each seat is `seating`; the connections and the per-role fan-out are `members`; the turn clock
 //! is `clock`.
 //!
 //! Nothing is acknowledged before it is stored: a table is written when it opens, its seats when they
