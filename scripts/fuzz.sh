@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(protocol_decode engine_apply record_import rummy_record_import rumino_apply rommi_apply)
+[ ${#targets[@]} -gt 0 ] || targets=(protocol_decode engine_apply record_import rummy_record_import rumino_apply rommi_apply rami_apply)
 export RUSTC_BOOTSTRAP=1
 # The fuzz build is instrumented (sanitizer and coverage): it is kept apart from the workspace's own
 # target directory, in a cache that outlives checkouts, so that CI on the same machine builds it once.
