@@ -28,6 +28,7 @@ pub struct ServeArgs {
     #[arg(long, env = "ROMIRAMI_WEB_DIR")]
     pub web_dir: Option<std::path::PathBuf>,
     /// Messages a connection may send per second, on average (raise it for load tests that play fast).
+    /// The budget of frames of any kind is twice the messages', as by default.
     #[arg(long, default_value_t = Config::default().messages_per_second)]
     pub messages_per_second: f64,
     /// Messages a connection may send in a burst above the average.
@@ -73,6 +74,9 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             web_dir: args.web_dir.clone().or_else(romirami_server::config::default_web_dir),
             messages_per_second: args.messages_per_second,
             message_burst: args.message_burst,
+            // Every message is at least one frame: the frames' looser budget follows the messages'.
+            frames_per_second: 2.0 * args.messages_per_second,
+            frame_burst: 2.0 * args.message_burst,
             read_buffer_bytes: args.read_buffer_bytes,
             trusted_proxies: args.trusted_proxies.clone(),
             max_connections_per_address: args.max_connections_per_address,
