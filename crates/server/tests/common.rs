@@ -87,7 +87,13 @@ impl TestServer {
 /// The default limits, but with a rate limit that whole bot games at full speed stay far below: for
 /// tests that are not about the rate limit.
 pub(crate) fn fast() -> Config {
-    Config { messages_per_second: 5000.0, message_burst: 5000.0, ..Config::default() }
+    Config {
+        messages_per_second: 5000.0,
+        message_burst: 5000.0,
+        frames_per_second: 10_000.0,
+        frame_burst: 10_000.0,
+        ..Config::default()
+    }
 }
 
 /// A new guest on the server at `url`.
