@@ -90,6 +90,8 @@ struct Table {
     start: Instant,
     ms: u64,
     store_fails: bool,
+    /// Whether the store refuses the start of a game (and only that).
+    starts_fail: bool,
     /// Every durable write asked for, in order.
     writes: Vec<Durable>,
     /// Every other effect, in order.
@@ -118,7 +120,16 @@ impl Table {
         let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };
         let id = TableId(Uuid::from_u128(1));
         let core = TableCore::open(id, "key".into(), host.from.player.clone(), options, shared(&lobby), now);
-        Table { core, lobby, start, ms: 0, store_fails: false, writes: Vec::new(), effects: Vec::new() }
+        Table {
+            core,
+            lobby,
+            start,
+            ms: 0,
+            store_fails: false,
+            starts_fail: false,
+            writes: Vec::new(),
+            effects: Vec::new(),
+        }
     }
 
     fn now(&self) -> Now {
@@ -133,9 +144,10 @@ impl Table {
             for effect in effects {
                 match effect {
                     Effect::Write(durable) => {
+                        let refused =
+                            self.store_fails || (self.starts_fail && matches!(durable, Durable::Start { .. }));
+                        let outcome = if refused { Err(StoreError::Unavailable("down".into())) } else { Ok(()) };
                         self.writes.push(durable);
-                        let outcome =
-                            if self.store_fails { Err(StoreError::Unavailable("down".into())) } else { Ok(()) };
                         next.extend(self.core.step(Input::Stored(outcome), self.now()));
                     }
                     other => self.effects.push(other),
@@ -265,8 +277,16 @@ fn a_private_table_does_not_admit_to_exist_without_its_link_and_a_full_one_refus
     let now = Now { at: Instant::now(), wall: OffsetDateTime::UNIX_EPOCH };
     let core =
         TableCore::open(TableId(Uuid::nil()), "key".into(), ana.from.player.clone(), options, shared(&lobby), now);
-    let mut table =
-        Table { core, lobby, start: now.at, ms: 0, store_fails: false, writes: Vec::new(), effects: Vec::new() };
+    let mut table = Table {
+        core,
+        lobby,
+        start: now.at,
+        ms: 0,
+        store_fails: false,
+        starts_fail: false,
+        writes: Vec::new(),
+        effects: Vec::new(),
+    };
     table.command(TableCommand::Join { from: bruno.from.clone(), invite: None, since: None });
     table.command(TableCommand::Watch { from: bruno.from.clone(), invite: Some("nope".into()), since: None });
     assert_eq!(bruno.errors(), vec![ErrorCode::NoSuchTable; 2]);
@@ -528,7 +548,16 @@ fn a_restored_game_replays_its_log_and_waits_for_its_players() {
     let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };
     let core = TableCore::restored(stored.clone(), shared(&lobby), now).expect("it replays");
     assert_eq!(core.game().map(romirami_engine::Game::event_count), Some(game.event_count()));
-    let mut restored = Table { core, lobby, start, ms: 0, store_fails: false, writes: Vec::new(), effects: Vec::new() };
+    let mut restored = Table {
+        core,
+        lobby,
+        start,
+        ms: 0,
+        store_fails: false,
+        starts_fail: false,
+        writes: Vec::new(),
+        effects: Vec::new(),
+    };
     assert!(restored.core.deadline().is_some(), "the abandonment grace runs while nobody is connected");
     restored.at(60_000);
     assert_eq!(restored.core.state(), TableState::Finished, "nobody came back");
@@ -549,4 +578,42 @@ fn spectators_never_see_a_hand() {
     };
     assert!(view.hand.is_none(), "a spectator's view holds no hand");
     assert_eq!(table.core.summary().spectator_count, 1);
+}
+
+#[test]
+fn a_full_table_whose_start_was_not_stored_keeps_waiting_and_refuses_newcomers() {
+    let (ana, mut bruno, mut cleo) = (Client::new(1, "Ana"), Client::new(2, "Bruno"), Client::new(3, "Cleo"));
+    let mut table = Table::open(&ana, 2, None);
+    table.join(&ana);
+    table.starts_fail = true;
+    table.join(&bruno);
+    assert_eq!(bruno.errors(), vec![ErrorCode::Unavailable], "the game could not start");
+    assert_eq!(table.core.state(), TableState::Waiting);
+    table.join(&cleo);
+    assert_eq!(cleo.errors(), vec![ErrorCode::TableFull]);
+    // Once the store is back, the host starts it.
+    table.starts_fail = false;
+    table.command(TableCommand::Start { from: ana.from.clone() });
+    assert_eq!(table.core.state(), TableState::Playing);
+}
+
+#[test]
+fn an_action_after_the_end_is_refused_as_game_over() {
+    let host = Client::new(1, "Ana");
+    let mut table = Table::open(&host, 2, None);
+    table.join(&host);
+    table.command(TableCommand::AddBot { from: host.from.clone() });
+    // Ana leaves: the bot plays both seats to the end; her connection comes back to the finished table.
+    table.command(TableCommand::Leave { from: host.from.clone() });
+    let mut ms = 0;
+    while table.core.state() == TableState::Playing && ms < 10_000_000 {
+        ms += 100;
+        table.at(ms);
+    }
+    assert_eq!(table.core.state(), TableState::Finished);
+    let mut back = host.second_connection(7);
+    table.join(&back);
+    assert!(matches!(back.messages().first(), Some(ServerMsg::Table { role: Role::Seat(Seat(0)), .. })));
+    table.act(&back.clone_sender(), Action::Pass);
+    assert_eq!(back.errors(), vec![ErrorCode::GameOver]);
 }
