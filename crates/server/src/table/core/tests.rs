@@ -120,6 +120,11 @@ impl Table {
         let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };
         let id = TableId(Uuid::from_u128(1));
         let core = TableCore::open(id, "key".into(), host.from.player.clone(), options, shared(&lobby), now);
+        Table::around(core, lobby, start)
+    }
+
+    /// A table around `core`, whose fake time starts at `start`, with a store that answers.
+    fn around(core: TableCore, lobby: Arc<Lobby>, start: Instant) -> Table {
         Table {
             core,
             lobby,
@@ -277,16 +282,7 @@ fn a_private_table_does_not_admit_to_exist_without_its_link_and_a_full_one_refus
     let now = Now { at: Instant::now(), wall: OffsetDateTime::UNIX_EPOCH };
     let core =
         TableCore::open(TableId(Uuid::nil()), "key".into(), ana.from.player.clone(), options, shared(&lobby), now);
-    let mut table = Table {
-        core,
-        lobby,
-        start: now.at,
-        ms: 0,
-        store_fails: false,
-        starts_fail: false,
-        writes: Vec::new(),
-        effects: Vec::new(),
-    };
+    let mut table = Table::around(core, lobby, now.at);
     table.command(TableCommand::Join { from: bruno.from.clone(), invite: None, since: None });
     table.command(TableCommand::Watch { from: bruno.from.clone(), invite: Some("nope".into()), since: None });
     assert_eq!(bruno.errors(), vec![ErrorCode::NoSuchTable; 2]);
@@ -548,16 +544,7 @@ fn a_restored_game_replays_its_log_and_waits_for_its_players() {
     let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };
     let core = TableCore::restored(stored.clone(), shared(&lobby), now).expect("it replays");
     assert_eq!(core.game().map(romirami_engine::Game::event_count), Some(game.event_count()));
-    let mut restored = Table {
-        core,
-        lobby,
-        start,
-        ms: 0,
-        store_fails: false,
-        starts_fail: false,
-        writes: Vec::new(),
-        effects: Vec::new(),
-    };
+    let mut restored = Table::around(core, lobby, start);
     assert!(restored.core.deadline().is_some(), "the abandonment grace runs while nobody is connected");
     restored.at(60_000);
     assert_eq!(restored.core.state(), TableState::Finished, "nobody came back");
