@@ -226,6 +226,31 @@ fn rummy_games_simulate_and_verify() {
 }
 
 #[test]
+fn the_same_seed_gives_the_same_rummy_matches() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for game in ["rommi", "rami", "rumino"] {
+        let [first, second, other] = ["a", "b", "c"].map(|name| dir.path().join(format!("{game}-{name}")));
+        for (out, seed) in [(&first, "3"), (&second, "3"), (&other, "4")] {
+            let out = out.to_str().expect("UTF-8");
+            let output = romirami(&["simulate", "--game", game, "--games", "3", "--seed", seed, "--out", out]);
+            assert!(output.status.success(), "{}", stderr(&output));
+        }
+        // Everything but when the matches were played is the seed's.
+        let untimed = |file: &PathBuf| {
+            let mut record = read_json(file);
+            for key in ["started_at", "finished_at"] {
+                record.as_object_mut().expect("a record is an object").remove(key);
+            }
+            record
+        };
+        let (a, b, c) = (files(&first), files(&second), files(&other));
+        assert_eq!(a.len(), 3);
+        assert_eq!(a.iter().map(untimed).collect::<Vec<_>>(), b.iter().map(untimed).collect::<Vec<_>>(), "{game}");
+        assert_ne!(a.iter().map(untimed).collect::<Vec<_>>(), c.iter().map(untimed).collect::<Vec<_>>(), "{game}");
+    }
+}
+
+#[test]
 fn an_empty_directory_is_not_a_clean_run() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let output = verify(&[dir.path()]);
