@@ -463,7 +463,6 @@ impl Connection {
             return self.strike(ServerMsg::error(Some(table), id, ErrorCode::NoSuchTable, "there is no such table"));
         };
         let joins = matches!(command, TableCommand::Join { .. } | TableCommand::Watch { .. });
-        let member = self.tables.contains_key(&table);
         // The command comes back when the table's task has ended (its game finished, say).
         match handle.send_or_return(command).await {
             Ok(()) => {
@@ -474,10 +473,7 @@ impl Connection {
             Err(command) => {
                 debug!(%table, "the table's task has ended");
                 self.tables.remove(&table);
-                if member && matches!(command, TableCommand::Leave { .. }) {
-                    // A finished table's member leaving it: it is left already.
-                    self.send(ServerMsg::Left { table });
-                } else if !self.answer_from_store(table, &command).await {
+                if !self.answer_from_store(table, &command).await {
                     self.send(ServerMsg::error(Some(table), id, ErrorCode::NoSuchTable, "there is no such table"));
                 }
             }

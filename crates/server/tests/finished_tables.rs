@@ -1,6 +1,6 @@
-//! Finished tables keep nothing in memory: once the result is stored the table's task ends, and a later
-//! `join` or `watch` reads the finished game from the store under the same rules as the live table; a
-//! member's `leave` is answered as before.
+//! Finished tables keep nothing in memory once nobody is at them: when the result is stored and the last
+//! member has gone the table's task ends, and a later `join` or `watch` reads the finished game from the
+//! store under the same rules as the live table.
 
 mod common;
 
@@ -36,11 +36,13 @@ async fn closed(server: &TestServer, table: TableId) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_table_is_read_back_from_the_store_by_its_players_and_spectators() {
     let server = TestServer::start(fast()).await;
-    let (table, _, mut ana, _bo) = finished_game(&server.url, true, SpectatorPolicy::Everyone).await;
-    closed(&server, table).await;
-    // A player's leave is answered as before, though the table is gone.
+    let (table, _, mut ana, bo) = finished_game(&server.url, true, SpectatorPolicy::Everyone).await;
+    // The table stays while its players are at it; Ana leaves, Bo's connection drops.
+    assert!(server.state.lobby.table(table).is_some(), "the players are still at the finished table");
     send(&mut ana, ClientMsg::Leave { table }).await;
     ana.wait_for(|msg| (*msg == ServerMsg::Left { table }).then_some(())).await.expect("left");
+    drop(bo);
+    closed(&server, table).await;
     // A player coming back sees their seat and the final view; a spectator sees the spectators' view.
     send(&mut ana, ClientMsg::Join { table, invite: None, since: None }).await;
     let (summary, role, view) = expect_table(&mut ana, table).await;
@@ -62,7 +64,8 @@ async fn a_finished_table_is_read_back_from_the_store_by_its_players_and_spectat
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_private_table_keeps_its_rules() {
     let server = TestServer::start(fast()).await;
-    let (table, invite, _ana, _bo) = finished_game(&server.url, false, SpectatorPolicy::Link).await;
+    let (table, invite, ana, bo) = finished_game(&server.url, false, SpectatorPolicy::Link).await;
+    drop((ana, bo));
     closed(&server, table).await;
     let (mut eve, _, _) = guest(&server.url, "Eve").await;
     // Without the link a private table does not admit to exist; with it, one may watch.

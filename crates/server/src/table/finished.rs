@@ -1,7 +1,7 @@
 //! Finished tables, from the store.
 //!
-//! A table's task ends once its game's result is stored, so that a finished game costs no memory while
-//! nobody looks at it. Someone who opens it afterwards — a player's reload, a spectator following a
+//! A finished table's task ends once its game's result is stored and nobody is at it, so that a finished
+//! game costs no memory while nobody looks at it. Someone who opens it afterwards — a player's reload, a spectator following a
 //! link — gets what the live table would have sent: the final `table`, with the view their role may see
 //! (every part is revealed once the game is over) and the result. The same rules as at the live table
 //! decide who may see it.

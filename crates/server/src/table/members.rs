@@ -36,6 +36,10 @@ impl Members {
         self.members.remove(&conn)
     }
 
+    pub(crate) fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
     pub(crate) fn get(&self, conn: ConnId) -> Option<&Member> {
         self.members.get(&conn)
     }

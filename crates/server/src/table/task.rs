@@ -60,8 +60,6 @@ pub(super) async fn run(
             TableCommand::Watch { from, invite, .. } => {
                 finished::answer(log.store(), core.id(), from, invite.as_deref(), true).await
             }
-            // Leaving a table that closes: it is left.
-            TableCommand::Leave { from } => from.out.send_msg(&ServerMsg::Left { table: core.id() }),
             _ => false,
         };
         if let (false, Some(from)) = (answered, command.sender()) {

@@ -62,7 +62,7 @@ pub(crate) enum Input {
     /// The outcome of the durable write that the last step asked for.
     Stored(Result<(), StoreError>),
     /// The finished game's result, asked for with [`Effect::StoreResult`], is stored (or will never
-    /// be: the failure is logged): the table has nothing left to keep.
+    /// be: the failure is logged): the table closes once nobody is at it.
     ResultStored,
 }
 
@@ -194,6 +194,8 @@ pub(crate) struct TableCore {
     pending: Option<Pending>,
     /// When a waiting table closes because no seated person is connected.
     waiting_due: Option<Instant>,
+    /// Whether the finished game's result is stored: then the table closes once nobody is at it.
+    result_stored: bool,
     /// Whether the core said [`Effect::Close`]: it wants nothing more.
     closed: bool,
     lobby: Arc<Lobby>,
@@ -317,6 +319,7 @@ impl TableCore {
             phase,
             pending: None,
             waiting_due: None,
+            result_stored: false,
             closed: false,
             lobby,
             config,
@@ -356,9 +359,12 @@ impl TableCore {
             Input::Command(command) => self.command(command, now),
             Input::Timer => self.timer(now),
             Input::Stored(outcome) => self.stored(outcome, now),
-            // A finished table's members have had the end; whoever comes later reads it from the
-            // store (`super::finished`), so the table keeps nothing in memory.
-            Input::ResultStored => self.close(),
+            Input::ResultStored => self.result_stored = true,
+        }
+        // A finished table keeps its game while someone looks at it; once nobody does and its result
+        // is stored, it closes: whoever comes later reads the game from the store (`super::finished`).
+        if self.result_stored && self.members.is_empty() && !self.closed {
+            self.close();
         }
         self.take_effects()
     }

@@ -445,7 +445,7 @@ fn a_game_nobody_is_connected_to_is_abandoned_after_the_grace_unless_someone_com
     table.command(TableCommand::Detach { conn: ana.from.conn });
     table.at(200_000 + 60_000);
     assert_eq!(table.core.state(), TableState::Finished, "abandoned");
-    // Once its result is stored, a finished table keeps nothing: it closes.
+    // Once its result is stored and nobody is at it, a finished table keeps nothing: it closes.
     assert!(!table.closed());
     table.feed(Input::ResultStored);
     assert!(table.closed());
@@ -603,4 +603,9 @@ fn an_action_after_the_end_is_refused_as_game_over() {
     assert!(matches!(back.messages().first(), Some(ServerMsg::Table { role: Role::Seat(Seat(0)), .. })));
     table.act(&back.clone_sender(), Action::Pass);
     assert_eq!(back.errors(), vec![ErrorCode::GameOver]);
+    // The finished table stays while someone is at it, stored or not; it closes when they go.
+    table.feed(Input::ResultStored);
+    assert!(!table.closed(), "Ana is still looking at it");
+    table.command(TableCommand::Detach { conn: back.from.conn });
+    assert!(table.closed());
 }
