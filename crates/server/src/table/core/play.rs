@@ -250,7 +250,7 @@ impl TableCore {
 
     /// The player of `seat` joined again: the seat is theirs now, or at the start of their next turn if
     /// the bot is in the middle of this one.
-    pub(super) fn come_back(&mut self, seat: Seat, now: Now) {
+    pub(super) fn come_back(&mut self, seat: Seat) {
         let Phase::Playing(play) = &mut self.phase else { return };
         play.abandon_due = None;
         let mid_turn = play.to_act == Some(seat);
@@ -261,7 +261,6 @@ impl TableCore {
             }
             self.publish();
         }
-        let _ = now;
     }
 
     /// Ends the game as abandoned when every player has left, and schedules that end when none is

@@ -53,7 +53,7 @@ impl TableCore {
     fn seated(&mut self, from: Sender, seat: Seat, since: Option<usize>, now: Now) {
         if self.state() == TableState::Playing {
             // Before the newcomer is a member: it catches up below, the others learn who plays the seat.
-            self.come_back(seat, now);
+            self.come_back(seat);
         }
         let conn = from.conn;
         self.members
