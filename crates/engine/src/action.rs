@@ -7,23 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::cards::Cards;
 use crate::contracts::ContractId;
 
-/// A seat at the table, 0 to n-1 in seat order (§2.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Seat(pub u8);
-
-impl Seat {
-    /// The seat as an index into per-seat lists.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl fmt::Display for Seat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "seat {}", self.0)
-    }
-}
+pub use romirami_game::Seat;
 
 /// A player's move. Each one is checked against the rules before it changes anything.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

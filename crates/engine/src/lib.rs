@@ -58,6 +58,7 @@ mod player;
 mod random;
 mod record;
 mod scoring;
+mod table_game;
 mod trophies;
 mod view;
 
@@ -73,6 +74,7 @@ pub use player::RandomPlayer;
 pub use random::GameRng;
 pub use record::{EntryFault, ExportError, LogEntry, RECORD_FORMAT, Record, RecordMeta, RecordPlayer, ReplayError};
 pub use scoring::{GameResult, ScoreBreakdown, TrophyWinners, winners};
+pub use table_game::RomiRamiOptions;
 pub use trophies::{Trophy, TrophyIcon};
 pub use view::{SeatScore, SeatView, View, Viewer, VisibleEvent};
 

@@ -199,18 +199,7 @@ pub struct Record {
     pub result: GameResult,
 }
 
-/// What the caller knows of a game that the rules do not: who played and when.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordMeta {
-    /// The game's id.
-    pub id: Uuid,
-    /// When it started.
-    pub started_at: OffsetDateTime,
-    /// When it finished.
-    pub finished_at: OffsetDateTime,
-    /// The players' names in seat order.
-    pub names: Vec<String>,
-}
+pub use romirami_game::RecordMeta;
 
 /// Why a game cannot be exported.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

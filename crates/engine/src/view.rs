@@ -14,21 +14,7 @@ use crate::game::{CONTRACT_MARKET_SLOTS, Game, NUMBER_MARKET_SLOTS, contract_tar
 use crate::scoring::{GameResult, TrophyWinners};
 use crate::trophies::Trophy;
 
-/// Who is looking.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Viewer {
-    /// The player in this seat.
-    Seat(Seat),
-    /// Anyone else: sees the public information only.
-    Spectator,
-}
-
-impl Viewer {
-    fn is(self, seat: Seat) -> bool {
-        self == Viewer::Seat(seat)
-    }
-}
+pub use romirami_game::Viewer;
 
 /// Something that happened, as the game stores it, with nothing redacted. Never leaves the crate.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,222 @@
+//! The server's side of [`TableGame`]: the same game with its payloads as JSON text, so that one table
+//! core, one store and one protocol layer hold any game, and a registry that finds a game by name.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use crate::{Outcome, RecordMeta, Refusal, RefusalKind, Seat, TableGame, Viewer};
+
+/// A payload as JSON text, written once and sent or stored as it is.
+pub type Json = Box<RawValue>;
+
+fn json(value: &impl Serialize) -> Json {
+    // The games' payloads are plain data with string keys: writing them cannot fail.
+    serde_json::value::to_raw_value(value)
+        .unwrap_or_else(|_| RawValue::from_string("null".to_owned()).unwrap_or_else(|_| unreachable!("null is JSON")))
+}
+
+/// A game in play, whichever it is, with JSON payloads. Every [`TableGame`] is one.
+pub trait AnyGame: Send + fmt::Debug {
+    /// The game's name (`romi-rami`).
+    fn name(&self) -> &'static str;
+    /// The seat whose action the game waits for.
+    fn to_act(&self) -> Option<Seat>;
+    /// Reads `action` as this game's action and checks it for `seat`; returns it written canonically,
+    /// as it is stored and applied.
+    ///
+    /// # Errors
+    /// [`RefusalKind::Malformed`] when it is not an action of this game, else why it is refused.
+    fn check(&self, seat: Seat, action: &RawValue) -> Result<Json, Refusal>;
+    /// Plays a checked (or stored) action.
+    ///
+    /// # Errors
+    /// Why not; the game is unchanged.
+    fn apply(&mut self, seat: Seat, action: &RawValue) -> Result<(), Refusal>;
+    /// The legal actions of `seat`, as a JSON array.
+    fn legal(&self, seat: Seat) -> Json;
+    /// The bot's action for `seat`.
+    fn bot(&self, seat: Seat) -> Option<Json>;
+    /// The game as `viewer` may see it.
+    fn view(&self, viewer: Viewer) -> Json;
+    /// How many events the game has had.
+    fn event_count(&self) -> usize;
+    /// The events from `since` on, numbered, as `viewer` may see them.
+    fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, Json)>;
+    /// Whether the game is over.
+    fn is_over(&self) -> bool;
+    /// Ends the game as abandoned.
+    fn abandon(&mut self);
+    /// The result shown at the end.
+    fn result(&self) -> Option<Json>;
+    /// The result as the store keeps it.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The record of the finished game.
+    ///
+    /// # Errors
+    /// When the game is not over.
+    fn record(&self, meta: RecordMeta) -> Result<Json, String>;
+}
+
+fn decode<G: TableGame>(action: &RawValue) -> Result<G::Action, Refusal> {
+    serde_json::from_str(action.get()).map_err(|e| {
+        let mut message = format!("not an action of {}: {e}", G::NAME);
+        // The message may quote the client's text: keep it short.
+        let end = (0..=message.len().min(200)).rev().find(|&i| message.is_char_boundary(i)).unwrap_or(0);
+        message.truncate(end);
+        Refusal::new(RefusalKind::Malformed, message)
+    })
+}
+
+impl<G: TableGame> AnyGame for G {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn to_act(&self) -> Option<Seat> {
+        TableGame::to_act(self)
+    }
+
+    fn check(&self, seat: Seat, action: &RawValue) -> Result<Json, Refusal> {
+        let action = decode::<G>(action)?;
+        TableGame::check(self, seat, &action)?;
+        Ok(json(&action))
+    }
+
+    fn apply(&mut self, seat: Seat, action: &RawValue) -> Result<(), Refusal> {
+        let action = decode::<G>(action)?;
+        TableGame::apply(self, seat, &action)
+    }
+
+    fn legal(&self, seat: Seat) -> Json {
+        json(&TableGame::legal(self, seat))
+    }
+
+    fn bot(&self, seat: Seat) -> Option<Json> {
+        TableGame::bot(self, seat).map(|action| json(&action))
+    }
+
+    fn view(&self, viewer: Viewer) -> Json {
+        json(&TableGame::view(self, viewer))
+    }
+
+    fn event_count(&self) -> usize {
+        TableGame::event_count(self)
+    }
+
+    fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, Json)> {
+        TableGame::events_for(self, viewer, since).into_iter().map(|(n, event)| (n, json(&event))).collect()
+    }
+
+    fn is_over(&self) -> bool {
+        TableGame::is_over(self)
+    }
+
+    fn abandon(&mut self) {
+        TableGame::abandon(self);
+    }
+
+    fn result(&self) -> Option<Json> {
+        TableGame::result(self).map(|result| json(&result))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        TableGame::outcome(self)
+    }
+
+    fn record(&self, meta: RecordMeta) -> Result<Json, String> {
+        TableGame::record(self, meta).map(|record| json(&record))
+    }
+}
+
+/// A game the server can seat: its name, its seats, its options, and new games of it.
+pub trait GameKind: Send + Sync {
+    /// The game's name.
+    fn name(&self) -> &'static str;
+    /// How many players it seats.
+    fn seats(&self) -> RangeInclusive<usize>;
+    /// Reads a host's options for a table of `players` (the defaults when `None`) and returns them
+    /// written in full, as the table keeps and stores them.
+    ///
+    /// # Errors
+    /// A sentence saying what is wrong with them.
+    fn options(&self, options: Option<&RawValue>, players: usize) -> Result<Json, String>;
+    /// A new game of `players` from `seed` with `options` as [`GameKind::options`] wrote them.
+    ///
+    /// # Errors
+    /// When the players or options do not fit.
+    fn new_game(&self, players: usize, seed: u64, options: &RawValue) -> Result<Box<dyn AnyGame>, String>;
+}
+
+/// The [`GameKind`] of a [`TableGame`].
+struct Kind<G>(PhantomData<fn() -> G>);
+
+impl<G: TableGame> GameKind for Kind<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn seats(&self) -> RangeInclusive<usize> {
+        G::SEATS
+    }
+
+    fn options(&self, options: Option<&RawValue>, players: usize) -> Result<Json, String> {
+        let options: G::Options = match options {
+            Some(text) => serde_json::from_str(text.get()).map_err(|e| format!("bad options for {}: {e}", G::NAME))?,
+            None => G::Options::default(),
+        };
+        if !G::SEATS.contains(&players) {
+            let (min, max) = (G::SEATS.start(), G::SEATS.end());
+            return Err(format!("{} is played by {min} to {max} players", G::NAME));
+        }
+        G::check_options(&options, players)?;
+        Ok(json(&options))
+    }
+
+    fn new_game(&self, players: usize, seed: u64, options: &RawValue) -> Result<Box<dyn AnyGame>, String> {
+        let options: G::Options =
+            serde_json::from_str(options.get()).map_err(|e| format!("bad options for {}: {e}", G::NAME))?;
+        Ok(Box::new(G::new(players, seed, &options)?))
+    }
+}
+
+/// The games a server seats, by name.
+#[derive(Clone, Default)]
+pub struct Games {
+    by_name: BTreeMap<&'static str, Arc<dyn GameKind>>,
+}
+
+impl Games {
+    /// No game yet.
+    pub fn new() -> Games {
+        Games::default()
+    }
+
+    /// These games and `G`.
+    #[must_use]
+    pub fn with<G: TableGame>(mut self) -> Games {
+        self.by_name.insert(G::NAME, Arc::new(Kind::<G>(PhantomData)));
+        self
+    }
+
+    /// The game called `name`.
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn GameKind>> {
+        self.by_name.get(name)
+    }
+
+    /// The names of every game, in order.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.by_name.keys().copied()
+    }
+}
+
+impl fmt::Debug for Games {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.by_name.keys()).finish()
+    }
+}

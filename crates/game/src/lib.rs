@@ -1,0 +1,190 @@
+//! What every game of Romi Rami Online shares, and the one trait through which a game sits at a table.
+//!
+//! A game's rules live in a crate of their own (`romirami-engine` for Romi Rami, `romirami-rummy` for
+//! Rommi, Rami and Rumino): pure, deterministic, no I/O. To be played online a game implements
+//! [`TableGame`]: a new game from a number of players, a seed and its options; whose turn it is; a check
+//! and an apply for a seat's action; the legal actions and the bot's choice; the view and the events
+//! for each viewer; the end, the result and the record. The server holds every game as a
+//! [`AnyGame`] — the same trait with its payloads as JSON — and finds it by name in a [`Games`]
+//! registry, so that the table, the store, the WebSocket layer and the REST API know no game's types.
+//! Adding a game is one registration line (`Games::with`).
+
+mod erased;
+mod seat;
+
+use std::fmt;
+use std::ops::RangeInclusive;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+pub use erased::{AnyGame, GameKind, Games, Json};
+pub use seat::{Seat, Viewer};
+
+/// Why an action is refused, as the table tells the player: the kind decides the protocol's error
+/// code, the message is a sentence for people that cites the rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// What kind of refusal.
+    pub kind: RefusalKind,
+    /// A sentence for people, citing the rule book's section; never shows hidden information.
+    pub message: String,
+}
+
+/// The kinds of refusal the protocol tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefusalKind {
+    /// The game is over.
+    GameOver,
+    /// It is another seat's turn.
+    NotYourTurn,
+    /// The action breaks a rule.
+    Illegal,
+    /// The action is not an action of this game at all (it does not parse).
+    Malformed,
+}
+
+impl Refusal {
+    /// A refusal of `kind` with `message`.
+    pub fn new(kind: RefusalKind, message: impl Into<String>) -> Refusal {
+        Refusal { kind, message: message.into() }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// What the record of a finished game carries besides the game itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordMeta {
+    /// The game's id.
+    pub id: Uuid,
+    /// When it started.
+    pub started_at: OffsetDateTime,
+    /// When it finished.
+    pub finished_at: OffsetDateTime,
+    /// The players' names in seat order.
+    pub names: Vec<String>,
+}
+
+/// A finished game's result as the store and the REST API keep it, the same for every game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Why the game ended, in the game's words (`contracts`, `market`, `abandoned`, `target`, ...).
+    pub ended_by: String,
+    /// Every seat's result, in seat order.
+    pub seats: Vec<SeatOutcome>,
+}
+
+/// One seat's result in a finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatOutcome {
+    /// The seat's final score (for games scored by penalty points, lower is better: `place` says).
+    pub score: i64,
+    /// 1 for the best; seats level share a place (1, 1, 3).
+    pub place: u8,
+    /// Whether the seat is among the winners (none in an abandoned game).
+    pub winner: bool,
+    /// The score's parts in the game's words, as a JSON object that includes `total`.
+    pub details: serde_json::Value,
+}
+
+/// A game that can be played at a table. Implemented by each game's rules crate; the server holds it
+/// as an [`AnyGame`].
+///
+/// Every method is deterministic: the same seed, options and actions give the same game.
+pub trait TableGame: Sized + Send + fmt::Debug + 'static {
+    /// The game's table options (targets, variants), with the rule book's defaults as `Default`.
+    type Options: Serialize + DeserializeOwned + Default;
+    /// A seat's move.
+    type Action: Serialize + DeserializeOwned;
+    /// The game as one viewer may see it.
+    type View: Serialize;
+    /// Something that happened, as one viewer may see it.
+    type Event: Serialize;
+    /// The result shown when the game ends, every part revealed.
+    type Result: Serialize;
+    /// The record of a finished game, which replays.
+    type Record: Serialize;
+
+    /// The game's name in the protocol, the store and the REST API (`romi-rami`).
+    const NAME: &'static str;
+    /// How many players it seats.
+    const SEATS: RangeInclusive<usize>;
+
+    /// Checks table options a host asked for.
+    ///
+    /// # Errors
+    /// A sentence saying what is wrong with them.
+    fn check_options(options: &Self::Options, players: usize) -> Result<(), String>;
+
+    /// A new game of `players` dealt from `seed`.
+    ///
+    /// # Errors
+    /// When the game cannot seat `players` or the options do not fit.
+    fn new(players: usize, seed: u64, options: &Self::Options) -> Result<Self, String>;
+
+    /// The seat whose action the game waits for; `None` once it is over.
+    fn to_act(&self) -> Option<Seat>;
+
+    /// Whether `seat` may play `action` now.
+    ///
+    /// # Errors
+    /// Why not.
+    fn check(&self, seat: Seat, action: &Self::Action) -> Result<(), Refusal>;
+
+    /// Plays `action` for `seat`, after the same check as [`TableGame::check`].
+    ///
+    /// # Errors
+    /// Why not; the game is unchanged.
+    fn apply(&mut self, seat: Seat, action: &Self::Action) -> Result<(), Refusal>;
+
+    /// Every distinct legal action of `seat` now (empty when it is not to act).
+    fn legal(&self, seat: Seat) -> Vec<Self::Action>;
+
+    /// The action the server's bot plays for `seat` now, when it is to act.
+    fn bot(&self, seat: Seat) -> Option<Self::Action>;
+
+    /// The game as `viewer` may see it.
+    fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// How many events the game has had.
+    fn event_count(&self) -> usize;
+
+    /// The events from number `since` on, each with its number, as `viewer` may see them.
+    fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, Self::Event)>;
+
+    /// Whether the game is over.
+    fn is_over(&self) -> bool;
+
+    /// Ends the game where it stands because nobody is left to play it.
+    fn abandon(&mut self);
+
+    /// The result, once the game is over.
+    fn result(&self) -> Option<Self::Result>;
+
+    /// The result as the store keeps it, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The record of the finished game.
+    ///
+    /// # Errors
+    /// When the game is not over.
+    fn record(&self, meta: RecordMeta) -> Result<Self::Record, String>;
+}
+
+/// Places from scores, best first by `better`: seats level share a place (1, 1, 3).
+pub fn places<T>(scores: &[T], better: impl Fn(&T, &T) -> bool) -> Vec<u8> {
+    scores
+        .iter()
+        .map(|score| {
+            let ahead = scores.iter().filter(|other| better(other, score)).count();
+            u8::try_from(ahead + 1).unwrap_or(u8::MAX)
+        })
+        .collect()
+}
