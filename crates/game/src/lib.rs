@@ -176,6 +176,17 @@ pub trait TableGame: Sized + Send + fmt::Debug + 'static {
     /// # Errors
     /// When the game is not over.
     fn record(&self, meta: RecordMeta) -> Result<Self::Record, String>;
+
+    /// Replays a record of this game through its rules, checking every step and result in it, and gives
+    /// back the game as replayed (over, with the record's result). A game whose crate cannot replay
+    /// records keeps this default, which refuses.
+    ///
+    /// # Errors
+    /// The first thing in the record that breaks a rule, or that it cannot be replayed.
+    fn replay(record: &Self::Record) -> Result<Self, String> {
+        let _ = record;
+        Err(format!("{} records cannot be replayed through the table trait", Self::NAME))
+    }
 }
 
 /// Places from scores, best first by `better`: seats level share a place (1, 1, 3).

@@ -117,6 +117,45 @@ impl RamiMatch {
         legal
     }
 
+    /// The distinct actions `seat` may take now, for a table to offer (empty when it is not to act). A
+    /// full list is combinatorial (every opening is a choice among every meld a hand allows), so the
+    /// list holds the draws, one opening ([`RamiMatch::suggest_opening`]) rather than every one, every new
+    /// meld and every lay-off the searches find (each natural stretch of a run, each joker position),
+    /// the joker exchanges and one discard per kind of card; each listed action passes
+    /// [`RamiMatch::check`]. Other openings, and a joker stated differently, are legal without being
+    /// listed.
+    pub fn legal_actions(&self, seat: Seat) -> Vec<RamiAction> {
+        let legal = self.legal_summary(seat);
+        let mut actions = Vec::new();
+        if !legal.to_act {
+            return actions;
+        }
+        if legal.may_draw {
+            actions.push(RamiAction::Draw);
+        }
+        if legal.may_take {
+            actions.push(RamiAction::Take);
+        }
+        if legal.may_open {
+            actions.extend(self.suggest_opening(seat).map(RamiAction::Open));
+        }
+        if legal.may_play {
+            let hand = &self.round.hands[seat.index()];
+            actions.extend(search::candidate_melds(hand).into_iter().map(|c| RamiAction::Meld(c.meld)));
+            for meld in &self.round.melds {
+                actions.extend(search::lay_off_options(hand, meld).into_iter().map(|o| RamiAction::LayOff {
+                    id: meld.id,
+                    cards: o.cards,
+                    joker: o.joker,
+                }));
+            }
+        }
+        actions.extend(legal.exchanges.iter().map(|&(id, card)| RamiAction::Exchange { id, card }));
+        actions.extend(legal.discardable.iter().map(|&card| RamiAction::Discard(card)));
+        actions.retain(|action| self.check(seat, action).is_ok());
+        actions
+    }
+
     /// The melds on the table that `cards` (with `joker` stated) could be laid off on now by the seat
     /// to act, in id order.
     pub fn lay_off_targets(&self, cards: &[Card], joker: Option<JokerFor>) -> Vec<MeldId> {

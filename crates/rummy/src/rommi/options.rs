@@ -137,7 +137,7 @@ impl RommiOptions {
 }
 
 /// Rommi §2: 500 with `meld_hand`, else 100.
-fn default_target(scoring: Scoring) -> u32 {
+pub(crate) fn default_target(scoring: Scoring) -> u32 {
     match scoring {
         Scoring::MeldHand => 500,
         Scoring::Positive | Scoring::Negative => 100,

@@ -48,6 +48,11 @@ impl RommiMatch {
 /// # Errors
 /// The first thing that breaks a rule, with its round and entry.
 pub fn verify_record(record: &RummyRecord) -> Result<Verified, RecordError> {
+    replay_checked(record).map(|(_, verified)| verified)
+}
+
+/// [`verify_record`], giving back the match as replayed too.
+pub(crate) fn replay_checked(record: &RummyRecord) -> Result<(RommiMatch, Verified), RecordError> {
     let m = replay(record)?;
     let result = m.result().ok_or_else(|| RecordError::rule(At::default(), "the replay did not end the match"))?;
     let claimed = &record.result;
@@ -69,7 +74,8 @@ pub fn verify_record(record: &RummyRecord) -> Result<Verified, RecordError> {
             format!("rommi §10: the winners are {:?}, the replay gives {:?}", claimed.winners, result.winners),
         ));
     }
-    Ok(Verified { game: GameKind::Rommi, rounds: record.rounds.len(), result, tally: m.tally.clone() })
+    let verified = Verified { game: GameKind::Rommi, rounds: record.rounds.len(), result, tally: m.tally.clone() };
+    Ok((m, verified))
 }
 
 /// Replays the record's rounds; returns the match, over by the rules or abandoned as the record says.

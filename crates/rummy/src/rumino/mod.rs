@@ -56,6 +56,7 @@ pub use game::{
 pub use lays::{Grouping, MAX_GROUPED_HAND, best_grouping, card_value, deadwood, is_lay, is_rumino};
 pub use legal::RuminoLegal;
 pub use options::RuminoOptions;
+pub(crate) use replay::replay_checked;
 pub use replay::{TALLY_KEYS, verify_record};
 pub use view::{RevealedDeck, RuminoEvent, RuminoSeatView, RuminoStep, RuminoView, ShownEnd, ShownHand};
 

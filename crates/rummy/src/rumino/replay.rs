@@ -42,6 +42,12 @@ pub const TALLY_KEYS: [&str; 15] = [
 /// [`RecordError::Malformed`] for options that are not §2's, [`RecordError::Rule`] for the first thing
 /// that breaks a rule of `rumino.md`, with the round and entry where it is.
 pub fn verify_record(record: &RummyRecord) -> Result<Verified, RecordError> {
+    replay_checked(record).map(|(_, verified)| verified)
+}
+
+/// [`verify_record`], giving back the match as replayed too; `None` for a record without a hand (a match
+/// abandoned before hand 1 ended, its hand left out), which has no match to give.
+pub(crate) fn replay_checked(record: &RummyRecord) -> Result<(Option<RuminoMatch>, Verified), RecordError> {
     let options: RuminoOptions = serde_json::from_value(record.options.clone())
         .map_err(|e| RecordError::Malformed(format!("rumino options: {e}")))?;
     let players = record.players.len();
@@ -55,7 +61,7 @@ pub fn verify_record(record: &RummyRecord) -> Result<Verified, RecordError> {
             record.result.totals.len()
         )));
     }
-    let Some(first) = record.rounds.first() else { return verify_empty(record, players) };
+    let Some(first) = record.rounds.first() else { return verify_empty(record, players).map(|v| (None, v)) };
     let decks = record.rounds.iter().map(|r| r.deck.clone()).collect();
     let source = Source::Scripted { decks, reshuffles: VecDeque::new(), fault: None };
     let at_first = At { round: Some(first.number), entry: None };
@@ -111,7 +117,7 @@ pub fn verify_record(record: &RummyRecord) -> Result<Verified, RecordError> {
         _ => "ends_abandoned",
     };
     *tally.entry(end).or_default() += 1;
-    Ok(Verified { game: GameKind::Rumino, rounds: record.rounds.len(), result, tally })
+    Ok((Some(game), Verified { game: GameKind::Rumino, rounds: record.rounds.len(), result, tally }))
 }
 
 fn seats(list: &[Seat]) -> Vec<u8> {

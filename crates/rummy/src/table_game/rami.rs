@@ -1,0 +1,141 @@
+//! Rami (`docs/rules/rami.md`) as a [`TableGame`].
+
+use romirami_game::{Outcome, Refusal, TableGame};
+use serde::{Deserialize, Serialize};
+
+use crate::rami::{MatchEnd, Opening, RamiAction, RamiEvent, RamiIllegal, RamiMatch, RamiOptions, RamiView};
+use crate::record::{GameKind, RummyRecord};
+use crate::seat::{MatchResult, Seat, Viewer};
+
+/// Rami's table options (rami §2) as a host gives them: every key may be left out for its default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RamiTableOptions {
+    /// The opening rule (rami §6): `51` (Rami 51, the default) or `30` (Rami 30).
+    pub opening: Opening,
+    /// When the match ends (rami §10): `{ "rounds": N }` after round N, N from 1 to 20, or
+    /// `{ "limit": P }` after the first round after which a total is P or more, P ≥ 1 (500 is the
+    /// usual limit). Left out (`null`): one round per player, so that every seat deals once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub match_end: Option<MatchEnd>,
+}
+
+impl RamiTableOptions {
+    /// Every option for a table of `players`, defaults filled in, as the match and its record hold them.
+    pub fn resolve(&self, players: usize) -> RamiOptions {
+        RamiOptions { opening: self.opening, match_end: self.match_end.unwrap_or(MatchEnd::default_for(players)) }
+    }
+}
+
+fn refusal(illegal: RamiIllegal) -> Refusal {
+    let over = matches!(illegal, RamiIllegal::MatchOver);
+    let not_yours = matches!(illegal, RamiIllegal::NotYourTurn { .. } | RamiIllegal::NoSuchSeat(_));
+    super::refusal(illegal.to_string(), over, not_yours)
+}
+
+/// A Rami match at a table: rounds to the match end of rami §10. The next round is dealt inside the
+/// action that ends one (a player going out, or a blocked stock, §8).
+///
+/// `legal` is [`RamiMatch::legal_actions`], not every legal action: openings are combinatorial, so it
+/// offers one opening (the one laying the most cards) with every draw, new meld, lay-off, exchange and
+/// discard the match's searches find; a client may build other openings itself, and `check` judges
+/// them. The tests measure its length in play (a few dozen actions, bounded well under a few hundred).
+impl TableGame for RamiMatch {
+    type Options = RamiTableOptions;
+    type Action = RamiAction;
+    type View = RamiView;
+    type Event = RamiEvent;
+    type Result = MatchResult;
+    type Record = RummyRecord;
+
+    const NAME: &'static str = "rami";
+    const SEATS: std::ops::RangeInclusive<usize> = 2..=5;
+
+    fn check_options(options: &RamiTableOptions, players: usize) -> Result<(), String> {
+        if !Self::SEATS.contains(&players) {
+            return Err(format!("rami §1: a match is for 2 to 5 players, not {players}"));
+        }
+        match options.match_end {
+            Some(MatchEnd::Rounds(n)) if !(1..=MatchEnd::MAX_ROUNDS).contains(&n) => {
+                Err(format!("rami §2: `rounds` is from 1 to 20, not {n}"))
+            }
+            Some(MatchEnd::Limit(0)) => Err("rami §2: `limit` is at least 1".to_owned()),
+            _ => Ok(()),
+        }
+    }
+
+    fn new(players: usize, seed: u64, options: &RamiTableOptions) -> Result<RamiMatch, String> {
+        Self::check_options(options, players)?;
+        RamiMatch::new(players, seed, options.resolve(players)).map_err(|e| e.to_string())
+    }
+
+    fn to_act(&self) -> Option<Seat> {
+        RamiMatch::to_act(self)
+    }
+
+    fn check(&self, seat: Seat, action: &RamiAction) -> Result<(), Refusal> {
+        RamiMatch::check(self, seat, action).map_err(refusal)
+    }
+
+    fn apply(&mut self, seat: Seat, action: &RamiAction) -> Result<(), Refusal> {
+        RamiMatch::apply(self, seat, action).map_err(refusal)
+    }
+
+    fn legal(&self, seat: Seat) -> Vec<RamiAction> {
+        self.legal_actions(seat)
+    }
+
+    fn bot(&self, seat: Seat) -> Option<RamiAction> {
+        crate::rami::bot::choose(self, seat, &mut super::bot_rng(self.event_count(), seat))
+    }
+
+    fn view(&self, viewer: Viewer) -> RamiView {
+        RamiMatch::view(self, viewer)
+    }
+
+    fn event_count(&self) -> usize {
+        RamiMatch::event_count(self)
+    }
+
+    fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, RamiEvent)> {
+        RamiMatch::events_for(self, viewer, since).collect()
+    }
+
+    fn is_over(&self) -> bool {
+        RamiMatch::is_over(self)
+    }
+
+    fn abandon(&mut self) {
+        RamiMatch::abandon(self);
+    }
+
+    fn result(&self) -> Option<MatchResult> {
+        RamiMatch::result(self)
+    }
+
+    /// Places by penalty total, the lowest first (rami §10); `details`: `total` and `rounds`, the seat's
+    /// penalty in each round scored.
+    fn outcome(&self) -> Option<Outcome> {
+        let result = RamiMatch::result(self)?;
+        let places = romirami_game::places(&result.totals, |a, b| a < b);
+        let mut rounds = vec![Vec::new(); self.players()];
+        for scored in self.rounds().filter_map(|round| round.result.as_ref()) {
+            for score in &scored.scores {
+                rounds[score.seat.index()].push(Some(i64::from(score.penalty)));
+            }
+        }
+        super::outcome(&result, places, &rounds, |_, _| {})
+    }
+
+    fn record(&self, meta: romirami_game::RecordMeta) -> Result<RummyRecord, String> {
+        RamiMatch::record(self, super::record_meta(meta)?).map_err(|e| e.to_string())
+    }
+
+    fn replay(record: &RummyRecord) -> Result<RamiMatch, String> {
+        if record.game != GameKind::Rami {
+            return Err(format!("a {} record is not a rami record", record.game));
+        }
+        record.check_shape().map_err(|e| e.to_string())?;
+        crate::rami::replay(record).map_err(|e| e.to_string())
+    }
+}

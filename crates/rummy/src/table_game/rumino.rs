@@ -1,0 +1,152 @@
+//! Rumino (`docs/rules/rumino.md`) as a [`TableGame`].
+
+use romirami_game::{Outcome, Refusal, TableGame};
+use serde::{Deserialize, Serialize};
+
+use crate::record::{GameKind, RummyRecord};
+use crate::rumino::{RuminoAction, RuminoEvent, RuminoIllegal, RuminoMatch, RuminoOptions, RuminoView};
+use crate::seat::{MatchResult, Seat, Viewer};
+
+/// Rumino's table options (rumino §2) as a host gives them: every key may be left out for its default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RuminoTableOptions {
+    /// How many times each player may rebuy after being eliminated (rumino §9 step 4): 0, 1, 2, …;
+    /// default 1.
+    pub max_rebuys: u32,
+}
+
+impl Default for RuminoTableOptions {
+    fn default() -> RuminoTableOptions {
+        RuminoTableOptions { max_rebuys: RuminoOptions::default().max_rebuys }
+    }
+}
+
+impl From<RuminoTableOptions> for RuminoOptions {
+    fn from(table: RuminoTableOptions) -> RuminoOptions {
+        RuminoOptions { max_rebuys: table.max_rebuys }
+    }
+}
+
+fn refusal(illegal: RuminoIllegal) -> Refusal {
+    let over = matches!(illegal, RuminoIllegal::MatchOver);
+    let not_yours = matches!(illegal, RuminoIllegal::NotYourTurn { .. } | RuminoIllegal::NoSuchSeat { .. });
+    super::refusal(illegal.to_string(), over, not_yours)
+}
+
+/// A Rumino match at a table: hands until one player is left, a rumino or three gins (rumino §9).
+///
+/// After a hand that eliminates players while two or more are still in, each eliminated player who may
+/// rebuy is the seat to act, in the order of §9 step 4, with `rebuy: true` and `rebuy: false` as their
+/// legal actions; the last choice deals the next hand. Otherwise the next hand is dealt inside the action
+/// that ends one. `legal` is the complete list ([`RuminoMatch::legal_actions`]): at most 2 + 2 × 8.
+impl TableGame for RuminoMatch {
+    type Options = RuminoTableOptions;
+    type Action = RuminoAction;
+    type View = RuminoView;
+    type Event = RuminoEvent;
+    type Result = MatchResult;
+    type Record = RummyRecord;
+
+    const NAME: &'static str = "rumino";
+    const SEATS: std::ops::RangeInclusive<usize> = 2..=6;
+
+    fn check_options(_: &RuminoTableOptions, players: usize) -> Result<(), String> {
+        if !Self::SEATS.contains(&players) {
+            return Err(format!("rumino §1: a match is for 2 to 6 players, not {players}"));
+        }
+        Ok(())
+    }
+
+    fn new(players: usize, seed: u64, options: &RuminoTableOptions) -> Result<RuminoMatch, String> {
+        RuminoMatch::new(players, seed, RuminoOptions::from(*options)).map_err(|e| e.to_string())
+    }
+
+    fn to_act(&self) -> Option<Seat> {
+        RuminoMatch::to_act(self)
+    }
+
+    fn check(&self, seat: Seat, action: &RuminoAction) -> Result<(), Refusal> {
+        RuminoMatch::check(self, seat, action).map_err(refusal)
+    }
+
+    fn apply(&mut self, seat: Seat, action: &RuminoAction) -> Result<(), Refusal> {
+        RuminoMatch::apply(self, seat, action).map_err(refusal)
+    }
+
+    fn legal(&self, seat: Seat) -> Vec<RuminoAction> {
+        self.legal_actions(seat)
+    }
+
+    fn bot(&self, seat: Seat) -> Option<RuminoAction> {
+        (RuminoMatch::to_act(self) == Some(seat))
+            .then(|| crate::rumino::bot::choose(self, seat, &mut super::bot_rng(self.event_count(), seat)))
+    }
+
+    fn view(&self, viewer: Viewer) -> RuminoView {
+        RuminoMatch::view(self, viewer)
+    }
+
+    fn event_count(&self) -> usize {
+        RuminoMatch::event_count(self)
+    }
+
+    fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, RuminoEvent)> {
+        RuminoMatch::events_for(self, viewer, since).collect()
+    }
+
+    fn is_over(&self) -> bool {
+        RuminoMatch::is_over(self)
+    }
+
+    /// Ends the match where it stands (a rebuy choice not yet made counts as staying out).
+    fn abandon(&mut self) {
+        RuminoMatch::abandon(self);
+    }
+
+    fn result(&self) -> Option<MatchResult> {
+        RuminoMatch::result(self)
+    }
+
+    /// Places as [`RuminoMatch::result`] gives them (rumino §9: the winners first, then the players still
+    /// in by total, the lowest first, then the players out by total); `details`: `total`, `rounds` (the
+    /// seat's score in each hand scored, `null` for a hand it was not dealt in or that a rumino ended),
+    /// `rebuys` (how many times it rebought) and `in` (whether it is still in).
+    fn outcome(&self) -> Option<Outcome> {
+        let result = RuminoMatch::result(self)?;
+        let keys: Vec<(bool, bool, i64)> = (0..self.players())
+            .map(|i| {
+                let seat = Seat(i as u8);
+                (!result.winners.contains(&seat), !self.is_in(seat), result.totals[i])
+            })
+            .collect();
+        let places = romirami_game::places(&keys, |a, b| a < b);
+        let mut rounds = vec![Vec::new(); self.players()];
+        for scored in self.hand_logs().iter().filter_map(|hand| hand.result.as_ref()) {
+            for (i, seat_rounds) in rounds.iter_mut().enumerate() {
+                seat_rounds.push(scored.scores.iter().find(|s| s.seat.index() == i).map(|s| s.score));
+            }
+        }
+        super::outcome(&result, places, &rounds, |i, details| {
+            details.insert("rebuys".into(), self.rebuy_counts()[i].into());
+            details.insert("in".into(), self.is_in(Seat(i as u8)).into());
+        })
+    }
+
+    fn record(&self, meta: romirami_game::RecordMeta) -> Result<RummyRecord, String> {
+        RuminoMatch::record(self, super::record_meta(meta)?).map_err(|e| e.to_string())
+    }
+
+    /// A record without a hand (abandoned before hand 1 ended, its hand left out) verifies but has no
+    /// match to give back: it is refused here.
+    fn replay(record: &RummyRecord) -> Result<RuminoMatch, String> {
+        if record.game != GameKind::Rumino {
+            return Err(format!("a {} record is not a rumino record", record.game));
+        }
+        record.check_shape().map_err(|e| e.to_string())?;
+        match crate::rumino::replay_checked(record).map_err(|e| e.to_string())? {
+            (Some(game), _) => Ok(game),
+            (None, _) => Err("rumino: a record without a hand verifies, but holds no match to replay".to_owned()),
+        }
+    }
+}
