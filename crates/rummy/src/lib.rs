@@ -44,5 +44,5 @@ pub mod table_game;
 pub use cards::{BadCode, Card, DeckSpec, Rank, RummyRng, Suit, below, parse_cards};
 pub use melds::{Aces, JokerFor, Jokers, Meld, MeldError, MeldId, MeldKind, MeldRules, Placed, SetSuits, forms_group};
 pub use record::{GameKind, RecordError, RecordMeta, RummyRecord, Verified};
-pub use table_game::{RamiTableOptions, RommiTableOptions, RuminoTableOptions};
 pub use seat::{Better, MatchEnd, MatchResult, Seat, SetupError, Viewer, best_seats, places};
+pub use table_game::{RamiTableOptions, RommiTableOptions, RuminoTableOptions};

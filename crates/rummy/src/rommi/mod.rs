@@ -32,8 +32,8 @@ pub use game::{RommiMatch, TALLY_KEYS, hand_size};
 pub(crate) use options::default_target;
 pub use options::{RommiOptions, Scoring, Variant};
 pub use plays::{RommiLegal, can_play_containing, lay_off_candidates, meld_candidates};
-pub use record::verify_record;
 pub(crate) use record::replay_checked;
+pub use record::verify_record;
 pub use scoring::{Where, better, hand_value, placed_value, round_scores, value};
 pub use view::{RommiEvent, RommiView};
 

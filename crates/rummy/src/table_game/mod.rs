@@ -1,4 +1,4 @@
-//! The three games as [`TableGame`]s: how the server seats a match of Rommi, Rami or Rumino.
+//! The three games as [`TableGame`](romirami_game::TableGame)s: how the server seats a match of Rommi, Rami or Rumino.
 //!
 //! The game at a table is the whole match ([`RommiMatch`](crate::rommi::RommiMatch),
 //! [`RamiMatch`](crate::rami::RamiMatch), [`RuminoMatch`](crate::rumino::RuminoMatch)): every round to
@@ -7,7 +7,7 @@
 //! `rummy-record/1` record and the record's replay.
 //!
 //! Between rounds nothing waits: the action that ends a round scores it and deals the next one inside
-//! the same `apply` (Rommi and Rami; in Rumino too, once no rebuy choice is due), so [`TableGame::to_act`]
+//! the same `apply` (Rommi and Rami; in Rumino too, once no rebuy choice is due), so [`TableGame::to_act`](romirami_game::TableGame::to_act)
 //! already names the next round's first player. Rumino's rebuys (rumino §9 step 4) are actions: each
 //! player eliminated in a hand who may rebuy is, in turn, the seat to act, with
 //! [`RuminoAction::Rebuy`](crate::rumino::RuminoAction::Rebuy) as their legal actions; the last choice
