@@ -73,6 +73,7 @@ pub use game::{
 pub use player::RandomPlayer;
 pub use random::GameRng;
 pub use record::{EntryFault, ExportError, LogEntry, RECORD_FORMAT, Record, RecordMeta, RecordPlayer, ReplayError};
+pub use romirami_game::{ShuffleError, ShuffleProof};
 pub use scoring::{GameResult, ScoreBreakdown, TrophyWinners, winners};
 pub use table_game::RomiRamiOptions;
 pub use trophies::{Trophy, TrophyIcon};

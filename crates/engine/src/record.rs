@@ -2,7 +2,10 @@
 //! replay a record through the rules, checking it entry by entry.
 //!
 //! A record writes down every random outcome (the initial deck orders, the trophy sides, the first
-//! player and each reshuffle), so a replay needs no generator.
+//! player and each reshuffle), so a replay needs no generator. A record may also carry the game's seed,
+//! with the salt and the commitment sent when it started (`seed`, `salt`, `commitment`): then
+//! [`Record::verify`] also checks that the commitment is the seed's and that every one of those random
+//! outcomes is exactly what the seed gives ([`Record::check_shuffle`]).
 
 use std::collections::VecDeque;
 
@@ -15,6 +18,7 @@ use crate::cards::{Card, Cards};
 use crate::contracts::ContractId;
 use crate::error::{IllegalAction, SetupError};
 use crate::game::{Game, Setup, ShuffleFault, Shuffler};
+use romirami_game::{ShuffleError, ShuffleProof};
 use crate::scoring::GameResult;
 use crate::trophies::Trophy;
 
@@ -185,6 +189,16 @@ pub struct Record {
     pub finished_at: OffsetDateTime,
     /// The players in seat order.
     pub players: Vec<RecordPlayer>,
+    /// The seed the game was dealt from, as a decimal string; with `salt` and `commitment`, or none of
+    /// the three (older records, and games without a shuffle proof).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    /// The commitment's salt, 64 lower-case hex digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
+    /// The commitment sent to every member when the game started, 64 lower-case hex digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<String>,
     /// The seat with the first player token.
     pub first_player: Seat,
     /// The side each trophy tile shows, tile 1 to 4.
@@ -266,6 +280,11 @@ pub enum ReplayError {
     /// The written result is not the replayed one.
     #[error("the result does not match the replay: {0}")]
     ResultMismatch(String),
+    /// The shuffle proof (`seed`, `salt`, `commitment`) is incomplete or malformed, the commitment is
+    /// not the seed's, or the seed does not give the record's decks, trophies, first player or
+    /// reshuffles; [`ShuffleError::code`] tells which.
+    #[error("{0}")]
+    Shuffle(#[from] ShuffleError),
 }
 
 impl Game {
@@ -279,6 +298,7 @@ impl Game {
         if meta.names.len() != self.players() {
             return Err(ExportError::Names { names: meta.names.len(), players: self.players() });
         }
+        let proof = meta.shuffle.map(|proof| proof.fields());
         Ok(Record {
             format: RECORD_FORMAT.to_owned(),
             id: meta.id,
@@ -290,6 +310,9 @@ impl Game {
                 .zip(0u8..)
                 .map(|(name, seat)| RecordPlayer { seat: Seat(seat), name })
                 .collect(),
+            seed: proof.as_ref().map(|p| p.seed.clone()),
+            salt: proof.as_ref().map(|p| p.salt.clone()),
+            commitment: proof.map(|p| p.commitment),
             first_player: self.setup.first_player,
             trophies: self.setup.trophies,
             number_deck: self.setup.number_deck.clone(),
@@ -365,12 +388,74 @@ impl Record {
         Ok(game)
     }
 
-    /// Replays the record ([`Record::replay`]) and checks that its `result` is the replayed one.
-    /// Returns the finished (or abandoned) game.
+    /// Replays the record ([`Record::replay`]), checks that its `result` is the replayed one and, when
+    /// the record carries a shuffle proof, checks it ([`Record::check_shuffle`]). Returns the finished
+    /// (or abandoned) game.
     ///
     /// # Errors
-    /// The first faulty entry, or how the result differs from the replay.
+    /// The first faulty entry, how the result differs from the replay, or [`ReplayError::Shuffle`].
     pub fn verify(&self) -> Result<Game, ReplayError> {
+        let game = self.verify_rules()?;
+        self.check_shuffle()?;
+        Ok(game)
+    }
+
+    /// The record's shuffle proof, its commitment checked: `None` when it has none.
+    ///
+    /// # Errors
+    /// [`ShuffleError::Fields`] or [`ShuffleError::Commitment`].
+    pub fn shuffle_proof(&self) -> Result<Option<ShuffleProof>, ShuffleError> {
+        ShuffleProof::from_fields(self.seed.as_deref(), self.salt.as_deref(), self.commitment.as_deref())
+    }
+
+    /// Checks the record's shuffle proof, when it has one (record-format.md, "Shuffle proof"): the
+    /// commitment is the SHA-256 of the seed and salt, the initial number deck, contract deck, trophy
+    /// sides and first player are those [`Game::new`] deals from the seed, and every `shuffle` entry is
+    /// the one the seed's generator makes when the record's moves are played on that game. Meant for a
+    /// record whose moves replay ([`Record::verify`] replays first); returns the proof.
+    ///
+    /// # Errors
+    /// [`ReplayError::Shuffle`] with the first thing that does not hold.
+    pub fn check_shuffle(&self) -> Result<Option<ShuffleProof>, ReplayError> {
+        let Some(proof) = self.shuffle_proof()? else { return Ok(None) };
+        let not_from_seed = |what: String| ReplayError::Shuffle(ShuffleError::NotFromSeed(what));
+        let mut game = Game::new(self.players.len(), proof.seed)?;
+        let dealt = &game.setup;
+        let field = [
+            (dealt.number_deck != self.number_deck, "number_deck"),
+            (dealt.contract_deck != self.contract_deck, "contract_deck"),
+            (dealt.trophies != self.trophies, "trophies"),
+            (dealt.first_player != self.first_player, "first_player"),
+        ]
+        .into_iter()
+        .find_map(|(differs, name)| differs.then_some(name));
+        if let Some(name) = field {
+            return Err(not_from_seed(format!("`{name}`")));
+        }
+        // The seeded game reshuffles with its own generator; played the record's moves, it must write
+        // the record's log, `shuffle` entries included.
+        for entry in &self.log {
+            let Some((seat, action)) = entry.action() else { continue };
+            let at = game.log.len();
+            game.apply(seat, &action).map_err(|_| not_from_seed(format!("the game before log entry {at}")))?;
+            for (index, written) in game.log.iter().enumerate().skip(at) {
+                if self.log.get(index) != Some(written) {
+                    let what = match written {
+                        LogEntry::Shuffle { .. } => "the reshuffle",
+                        _ => "the game",
+                    };
+                    return Err(not_from_seed(format!("{what} at log entry {index}")));
+                }
+            }
+        }
+        if game.log.len() != self.log.len() {
+            return Err(not_from_seed(format!("the reshuffle at log entry {}", game.log.len())));
+        }
+        Ok(Some(proof))
+    }
+
+    /// [`Record::verify`] without the shuffle proof: the replay and the result.
+    fn verify_rules(&self) -> Result<Game, ReplayError> {
         let mut game = self.replay()?;
         let claimed = &self.result;
         match (game.result(), claimed.ended_by) {

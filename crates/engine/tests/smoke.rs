@@ -1,6 +1,6 @@
 //! Whole random games, exported and replayed: the quickest end-to-end check of the engine.
 
-use romirami_engine::{Game, RandomPlayer, Record, RecordMeta};
+use romirami_engine::{Game, RandomPlayer, Record, RecordMeta, ShuffleProof};
 use time::OffsetDateTime;
 
 #[test]
@@ -17,6 +17,8 @@ fn random_games_end_and_their_records_verify() {
             started_at: OffsetDateTime::UNIX_EPOCH,
             finished_at: OffsetDateTime::UNIX_EPOCH,
             names: (0..players).map(|i| format!("P{i}")).collect(),
+            // Every other game carries its shuffle proof, which must hold, reshuffles included.
+            shuffle: (seed % 2 == 0).then(|| ShuffleProof::new(seed, [seed as u8; 32])),
         };
         let record = game.record(meta).expect("finished game exports");
         let json = serde_json::to_string(&record).expect("serializes");

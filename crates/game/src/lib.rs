@@ -9,6 +9,7 @@
 //! registry, so that the table, the store, the WebSocket layer and the REST API know no game's types.
 //! Adding a game is one registration line (`Games::with`).
 
+pub mod commitment;
 mod erased;
 mod seat;
 
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+pub use commitment::{Commitment, ShuffleError, ShuffleProof};
 pub use erased::{AnyGame, GameKind, Games, Json};
 pub use seat::{Seat, Viewer};
 
@@ -70,6 +72,10 @@ pub struct RecordMeta {
     pub finished_at: OffsetDateTime,
     /// The players' names in seat order.
     pub names: Vec<String>,
+    /// The seed the game was created from and the salt of the commitment sent when it started, written
+    /// into the record as `seed`, `salt` and `commitment` so that anyone can check the shuffle; `None`
+    /// writes none of them.
+    pub shuffle: Option<ShuffleProof>,
 }
 
 /// A finished game's result as the store and the REST API keep it, the same for every game.

@@ -136,7 +136,7 @@ async fn finish(
     finished_at: OffsetDateTime,
 ) -> Finished {
     let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-    let meta = RecordMeta { id: table.0, started_at, finished_at, names: names.clone() };
+    let meta = RecordMeta { id: table.0, started_at, finished_at, names: names.clone(), shuffle: None };
     let record = game.record(meta).expect("the game is over");
     store.finish_game(table, &record).await.expect("finish");
     Finished { id: table, finished_at, players: players.iter().map(|p| p.id).collect(), names, record }
@@ -772,7 +772,7 @@ async fn writer_story(store: &Store) {
         store.append_actions(&rows(t.id, 0, &actions)).await.expect("append");
         let names = players.iter().map(|p| p.name.clone()).collect();
         let finished_at = EPOCH + Duration::minutes(i64::try_from(seed).expect("small"));
-        records.push(game.record(RecordMeta { id: t.id.0, started_at: EPOCH, finished_at, names }).expect("over"));
+        records.push(game.record(RecordMeta { id: t.id.0, started_at: EPOCH, finished_at, names, shuffle: None }).expect("over"));
     }
 
     // The finishes, all in one batch: three good ones, a second finish of the first game, a game
@@ -869,7 +869,7 @@ async fn records_stored_as_jsonb_read_back_after_migration_4() {
     while step(&mut game, &mut bot).is_some() {}
     let (ana, table) = (player("Ana"), TableId(Uuid::new_v4()));
     let meta =
-        RecordMeta { id: table.0, started_at: EPOCH, finished_at: EPOCH, names: vec!["Ana".into(), "Ana".into()] };
+        RecordMeta { id: table.0, started_at: EPOCH, finished_at: EPOCH, names: vec!["Ana".into(), "Ana".into()], shuffle: None };
     let record = game.record(meta).expect("over");
     let json = serde_json::to_string(&record).expect("a record writes");
     sqlx::raw_sql(&format!(

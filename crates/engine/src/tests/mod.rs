@@ -4,4 +4,5 @@ mod golden;
 mod properties;
 mod redeal;
 mod rules;
+mod shuffle;
 pub(crate) mod support;

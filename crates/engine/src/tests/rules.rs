@@ -1384,6 +1384,7 @@ fn s6_everything_is_revealed_at_the_end() {
         started_at: time::OffsetDateTime::UNIX_EPOCH,
         finished_at: time::OffsetDateTime::UNIX_EPOCH,
         names: vec!["Ana".to_owned(), "Bo".to_owned()],
+        shuffle: None,
     };
     let mut game = Game::new(2, 28).expect("2 players");
     assert_eq!(game.record(meta()).err(), Some(ExportError::NotOver));

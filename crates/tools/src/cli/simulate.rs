@@ -132,6 +132,7 @@ pub fn play(plan: &GamePlan) -> anyhow::Result<Simulated> {
         started_at,
         finished_at: OffsetDateTime::now_utc(),
         names: (0..plan.players).map(|seat| format!("random {seat}")).collect(),
+        shuffle: None,
     };
     let record = game.record(meta).with_context(|| format!("exporting game {}", plan.index))?;
     Ok(Simulated { record, actions })

@@ -197,6 +197,7 @@ mod tests {
             started_at: OffsetDateTime::UNIX_EPOCH,
             finished_at: OffsetDateTime::UNIX_EPOCH,
             names: vec!["a".into(), "b".into()],
+            shuffle: None,
         };
         Ok(serde_json::to_string(&game.record(meta)?)?)
     }

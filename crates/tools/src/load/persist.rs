@@ -152,7 +152,7 @@ async fn set_up(writer: &Writer, players: &[PlayerInfo], seed: u64) -> Result<(T
 
 fn record_for(played: &Played, table: TableId, players: &[PlayerInfo], at: OffsetDateTime) -> Option<Record> {
     let names = players.iter().map(|p| p.name.clone()).collect();
-    played.game.record(RecordMeta { id: table.0, started_at: at, finished_at: at, names }).ok()
+    played.game.record(RecordMeta { id: table.0, started_at: at, finished_at: at, names, shuffle: None }).ok()
 }
 
 /// Stores `games` complete games of `seats` players with `concurrency` tasks: first each table's

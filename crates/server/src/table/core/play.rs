@@ -325,6 +325,7 @@ impl TableCore {
                 .iter()
                 .map(|s| s.as_ref().map_or_else(String::new, |p| p.name.clone()))
                 .collect(),
+            shuffle: None,
         };
         match play.game.record(meta) {
             Ok(record) => self.effects.push(Effect::StoreResult(Box::new(record))),
