@@ -18,9 +18,9 @@ use crate::cards::{Card, Cards};
 use crate::contracts::ContractId;
 use crate::error::{IllegalAction, SetupError};
 use crate::game::{Game, Setup, ShuffleFault, Shuffler};
-use romirami_game::{ShuffleError, ShuffleProof};
 use crate::scoring::GameResult;
 use crate::trophies::Trophy;
+use romirami_game::{ShuffleError, ShuffleProof};
 
 /// The value of a record's `format` field.
 pub const RECORD_FORMAT: &str = "romirami-record/1";
@@ -389,12 +389,16 @@ impl Record {
     }
 
     /// Replays the record ([`Record::replay`]), checks that its `result` is the replayed one and, when
-    /// the record carries a shuffle proof, checks it ([`Record::check_shuffle`]). Returns the finished
+    /// the record carries a shuffle proof, checks it ([`Record::check_shuffle`]; its fields and
+    /// commitment before the replay). Returns the finished
     /// (or abandoned) game.
     ///
     /// # Errors
     /// The first faulty entry, how the result differs from the replay, or [`ReplayError::Shuffle`].
     pub fn verify(&self) -> Result<Game, ReplayError> {
+        // The proof's fields and commitment first, as the rummy records do; what the seed gives after
+        // the replay, which must stand on its own.
+        self.shuffle_proof()?;
         let game = self.verify_rules()?;
         self.check_shuffle()?;
         Ok(game)

@@ -127,7 +127,11 @@ impl ShuffleProof {
 
     /// The record fields of this proof, the commitment computed.
     pub fn fields(&self) -> ProofFields {
-        ProofFields { seed: self.seed.to_string(), salt: hex::encode(self.salt), commitment: commit(self.seed, &self.salt) }
+        ProofFields {
+            seed: self.seed.to_string(),
+            salt: hex::encode(self.salt),
+            commitment: commit(self.seed, &self.salt),
+        }
     }
 
     /// Reads a record's three fields: none of them (an older record, or a game without a proof) is
@@ -146,14 +150,19 @@ impl ShuffleProof {
         let (seed, salt, commitment) = match (seed, salt, commitment) {
             (None, None, None) => return Ok(None),
             (Some(seed), Some(salt), Some(commitment)) => (seed, salt, commitment),
-            _ => return Err(ShuffleError::Fields("`seed`, `salt` and `commitment` go together: all three or none".into())),
+            _ => {
+                return Err(ShuffleError::Fields(
+                    "`seed`, `salt` and `commitment` go together: all three or none".into(),
+                ));
+            }
         };
         let seed = parse_seed(seed).ok_or_else(|| {
             ShuffleError::Fields("`seed` is a decimal string of a 64-bit unsigned number, without leading zeros".into())
         })?;
         let salt = lower_hex::<SALT_LEN>(salt)
             .ok_or_else(|| ShuffleError::Fields("`salt` is 64 lower-case hex digits (32 bytes)".into()))?;
-        let commitment = Commitment::from_hex(commitment).map_err(|e| ShuffleError::Fields(format!("`commitment`: {e}")))?;
+        let commitment =
+            Commitment::from_hex(commitment).map_err(|e| ShuffleError::Fields(format!("`commitment`: {e}")))?;
         let proof = ShuffleProof { seed, salt };
         if proof.commitment() != commitment {
             return Err(ShuffleError::Commitment);
@@ -201,7 +210,8 @@ impl std::error::Error for ShuffleError {}
 
 /// A decimal `u64` without sign, spaces or leading zeros.
 fn parse_seed(text: &str) -> Option<u64> {
-    let canonical = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && (text == "0" || !text.starts_with('0'));
+    let canonical =
+        !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && (text == "0" || !text.starts_with('0'));
     if canonical { text.parse().ok() } else { None }
 }
 

@@ -772,7 +772,9 @@ async fn writer_story(store: &Store) {
         store.append_actions(&rows(t.id, 0, &actions)).await.expect("append");
         let names = players.iter().map(|p| p.name.clone()).collect();
         let finished_at = EPOCH + Duration::minutes(i64::try_from(seed).expect("small"));
-        records.push(game.record(RecordMeta { id: t.id.0, started_at: EPOCH, finished_at, names, shuffle: None }).expect("over"));
+        records.push(
+            game.record(RecordMeta { id: t.id.0, started_at: EPOCH, finished_at, names, shuffle: None }).expect("over"),
+        );
     }
 
     // The finishes, all in one batch: three good ones, a second finish of the first game, a game
@@ -868,8 +870,13 @@ async fn records_stored_as_jsonb_read_back_after_migration_4() {
     let mut bot = RandomPlayer::new(7);
     while step(&mut game, &mut bot).is_some() {}
     let (ana, table) = (player("Ana"), TableId(Uuid::new_v4()));
-    let meta =
-        RecordMeta { id: table.0, started_at: EPOCH, finished_at: EPOCH, names: vec!["Ana".into(), "Ana".into()], shuffle: None };
+    let meta = RecordMeta {
+        id: table.0,
+        started_at: EPOCH,
+        finished_at: EPOCH,
+        names: vec!["Ana".into(), "Ana".into()],
+        shuffle: None,
+    };
     let record = game.record(meta).expect("over");
     let json = serde_json::to_string(&record).expect("a record writes");
     sqlx::raw_sql(&format!(

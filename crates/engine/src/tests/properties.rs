@@ -397,7 +397,10 @@ fn meta(plan: &Plan) -> RecordMeta {
         finished_at: OffsetDateTime::UNIX_EPOCH + time::Duration::minutes(21),
         names: (0..plan.players).map(|seat| format!("player {seat}")).collect(),
         // The game's own seed: the record's shuffle proof must hold (`Record::check_shuffle`).
-        shuffle: Some(crate::ShuffleProof::new(plan.seed, plan.picks.to_le_bytes().repeat(4).try_into().expect("32 bytes"))),
+        shuffle: Some(crate::ShuffleProof::new(
+            plan.seed,
+            plan.picks.to_le_bytes().repeat(4).try_into().expect("32 bytes"),
+        )),
     }
 }
 

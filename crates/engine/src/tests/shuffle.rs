@@ -83,7 +83,10 @@ fn a_changed_seed_salt_or_commitment_is_refused() {
     assert_eq!(err.to_string(), "shuffle proof: the commitment is not the SHA-256 of the seed and the salt");
     // Only some of the fields, or a malformed one.
     assert_eq!(code(Record { salt: None, ..record.clone() }.verify()), Err("shuffle_fields".into()));
-    assert_eq!(code(Record { seed: Some(format!("0{seed}")), ..record.clone() }.verify()), Err("shuffle_fields".into()));
+    assert_eq!(
+        code(Record { seed: Some(format!("0{seed}")), ..record.clone() }.verify()),
+        Err("shuffle_fields".into())
+    );
 }
 
 #[test]
@@ -128,15 +131,9 @@ fn changed_trophies_or_first_player_are_refused() {
     assert_eq!(changed.check_shuffle(), Err(ReplayError::Shuffle(ShuffleError::NotFromSeed("`trophies`".into()))));
     let first_player = crate::Seat(1 - setup.first_player.0);
     let changed = Record { first_player, ..record.clone() };
-    assert_eq!(
-        changed.check_shuffle(),
-        Err(ReplayError::Shuffle(ShuffleError::NotFromSeed("`first_player`".into())))
-    );
+    assert_eq!(changed.check_shuffle(), Err(ReplayError::Shuffle(ShuffleError::NotFromSeed("`first_player`".into()))));
     let mut contract_deck = record.contract_deck.clone();
     contract_deck.swap(0, 35);
     let changed = Record { contract_deck, ..record };
-    assert_eq!(
-        changed.check_shuffle(),
-        Err(ReplayError::Shuffle(ShuffleError::NotFromSeed("`contract_deck`".into())))
-    );
+    assert_eq!(changed.check_shuffle(), Err(ReplayError::Shuffle(ShuffleError::NotFromSeed("`contract_deck`".into()))));
 }
