@@ -92,6 +92,7 @@ fuzz_target!(|data: &[u8]| {
         started_at: "2026-11-21T10:00:00Z".into(),
         finished_at: "2026-11-21T10:48:00Z".into(),
         names: vec![String::new(); players],
+        shuffle: None,
     };
     let exported = game.record(meta).expect("an over match exports");
     let verified = record::verify(&exported).expect("an exported record replays");

@@ -43,6 +43,7 @@ fn record_of(game: &RuminoMatch) -> RummyRecord {
         started_at: "2026-11-21T10:00:00Z".into(),
         finished_at: "2026-11-21T10:48:00Z".into(),
         names: vec![String::new(); game.players()],
+        shuffle: None,
     };
     game.record(meta).expect("a finished match exports")
 }
@@ -102,6 +103,7 @@ fn rami(c: &mut Criterion) {
         started_at: "2026-11-21T10:00:00Z".into(),
         finished_at: "2026-11-21T10:48:00Z".into(),
         names: vec![String::new(); players],
+        shuffle: None,
     };
     let mut group = c.benchmark_group("rami_bot_match");
     group.throughput(Throughput::Elements(1));
@@ -149,6 +151,7 @@ fn rommi(c: &mut Criterion) {
         started_at: "2026-11-21T10:00:00Z".into(),
         finished_at: "2026-11-21T10:48:00Z".into(),
         names: vec![String::new(); players],
+        shuffle: None,
     };
     let variants = [("basic", Variant::Basic), ("500", Variant::FiveHundred)];
     let mut group = c.benchmark_group("rommi_bot_match");

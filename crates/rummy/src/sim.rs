@@ -196,6 +196,7 @@ mod tests {
             started_at: "2026-11-21T10:00:00Z".into(),
             finished_at: "2026-11-21T10:00:01Z".into(),
             names: vec![String::new(); players],
+            shuffle: None,
         }
     }
 

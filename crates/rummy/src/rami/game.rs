@@ -88,6 +88,9 @@ pub(crate) struct Script {
     pub(crate) reshuffles: VecDeque<Vec<Card>>,
     /// The first reshuffle that did not fit, if any.
     pub(crate) fault: Option<ScriptFault>,
+    /// For a record with a shuffle proof: the seed's generator, which draws every deck and reshuffle the
+    /// replay takes from the record, to compare.
+    pub(crate) seeded: Option<crate::record::SeedCheck>,
 }
 
 /// A reshuffle the record did not describe correctly.
@@ -232,6 +235,9 @@ impl RamiMatch {
             Source::Scripted(script) => match script.rounds.pop_front() {
                 Some((deck, reshuffles)) => {
                     script.reshuffles = reshuffles;
+                    if let Some(check) = &mut script.seeded {
+                        check.deck(number, DeckSpec::DOUBLE, &deck);
+                    }
                     deck
                 }
                 None => {
@@ -283,6 +289,8 @@ impl RamiMatch {
 
     /// The new stock, top first, from the discard pile under its top card.
     fn reshuffled(&mut self, mut pile: Vec<Card>) -> Vec<Card> {
+        // Where the reshuffle entry goes, for a seed check.
+        let (number, entry) = (self.round.number, self.round.log.len());
         match &mut self.source {
             Source::Random(rng) => {
                 rng.shuffle(&mut pile);
@@ -296,6 +304,9 @@ impl RamiMatch {
                 if Hand::from_cards(&order) != Hand::from_cards(&pile) {
                     script.fault.get_or_insert(ScriptFault::NotAPermutation);
                     return pile;
+                }
+                if let Some(check) = &mut script.seeded {
+                    check.reshuffle(number, entry, &pile, &order);
                 }
                 order
             }

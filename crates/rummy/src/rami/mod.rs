@@ -29,6 +29,7 @@
 //!     started_at: "2026-11-21T10:00:00Z".into(),
 //!     finished_at: "2026-11-21T10:48:00Z".into(),
 //!     names: vec!["Ana".into(), "Bo".into(), "Cy".into()],
+//!     shuffle: None,
 //! };
 //! let verified = record::verify(&game.record(meta).expect("the match is over")).expect("it replays");
 //! assert_eq!(Some(verified.result), game.result());
@@ -38,7 +39,7 @@ mod actions;
 pub mod bot;
 mod cardkit;
 mod check;
-mod game;
+pub(crate) mod game;
 mod legal;
 mod melds;
 mod options;

@@ -13,7 +13,7 @@ use super::options::{Opening, RamiOptions};
 use crate::cards::DeckSpec;
 use crate::record::{
     At, ExportError, GameKind, LogEntry, MatchRecordResult, RecordError, RecordMeta, RoundRecord, RoundResult,
-    RummyRecord, Tally, Verified,
+    RummyRecord, SeedCheck, Tally, Verified,
 };
 use crate::seat::{MatchEnd, Seat};
 
@@ -124,6 +124,7 @@ pub fn replay(record: &RummyRecord) -> Result<RamiMatch, RecordError> {
     if !(2..=5).contains(&players) {
         return Err(RecordError::rule(at_match, format!("rami §1: a match is for 2 to 5 players, not {players}")));
     }
+    let proof = record.shuffle_proof()?;
     for (i, round) in record.rounds.iter().enumerate() {
         let at = At { round: Some(round.number), entry: None };
         if round.number as usize != i + 1 {
@@ -152,14 +153,28 @@ pub fn replay(record: &RummyRecord) -> Result<RamiMatch, RecordError> {
             })
             .collect()
     };
-    let script =
-        Script { rounds: record.rounds.iter().map(|r| (r.deck.clone(), reshuffles(r))).collect(), ..Script::default() };
     let dealer = record.rounds.first().map_or(Seat(0), |r| r.dealer);
+    // `RamiMatch::new`: round 1's dealer, then each deck and reshuffle as the replay reaches it.
+    let seeded = proof.map(|proof| {
+        let mut check = SeedCheck::new(proof.seed);
+        if let Some(first) = record.rounds.first() {
+            check.dealer(players, first.dealer);
+        }
+        check
+    });
+    let script = Script {
+        rounds: record.rounds.iter().map(|r| (r.deck.clone(), reshuffles(r))).collect(),
+        seeded,
+        ..Script::default()
+    };
     let mut game = RamiMatch::start(players, options, Source::Scripted(script), dealer);
     for (i, round) in record.rounds.iter().enumerate() {
         replay_round(&mut game, round, i + 1 == record.rounds.len())?;
     }
     check_match_result(&mut game, &record.result)?;
+    if let Source::Scripted(Script { seeded: Some(check), .. }) = &game.source {
+        check.result()?;
+    }
     Ok(game)
 }
 

@@ -1,7 +1,10 @@
 //! Match records in the `rummy-record/1` format (`docs/rules/rummy-record-format.md`): the document's
 //! types, the checks of its shape, and [`verify`], which replays a record through its game's rules.
 //!
-//! A record writes down every deck order and every reshuffle, so a replay needs no generator. Reading a
+//! A record writes down every deck order and every reshuffle, so a replay needs no generator. A record
+//! may also carry the match's seed, with the salt and the commitment sent when it started (`seed`, `salt`,
+//! `commitment`): then [`verify`] also checks that the commitment is the seed's and that the first
+//! dealer, every deck and every reshuffle are what the seed gives ([`RecordError::Shuffle`]). Reading a
 //! record has two kinds of failure ([`RecordError`]): a **malformed** document (not JSON, an unknown or
 //! missing key, a bad code, a bad id or time) and a record that **breaks a rule** of its game (with the
 //! round, the entry and the rule-book section).
@@ -11,10 +14,12 @@
 
 mod log;
 mod results;
+mod seed;
 
 use std::collections::BTreeMap;
 use std::fmt;
 
+use romirami_game::{ShuffleError, ShuffleProof};
 use serde::{Deserialize, Serialize};
 
 pub use log::{LogEntry, MeldEntry};
@@ -22,6 +27,7 @@ pub use results::{
     MatchRecordResult, RamiRoundResult, RamiSeatScore, Rebuy, RommiRoundResult, RommiSeatScore, RoundEnd, RoundResult,
     RuminoRoundResult, RuminoSeatScore,
 };
+pub(crate) use seed::SeedCheck;
 
 use crate::cards::Card;
 use crate::seat::{MatchResult, Seat};
@@ -116,6 +122,16 @@ pub struct RummyRecord {
     pub finished_at: String,
     /// In seat order.
     pub players: Vec<RecordPlayer>,
+    /// The seed the match was created from, as a decimal string; with `salt` and `commitment`, or none of
+    /// the three (older records, and matches without a shuffle proof).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    /// The commitment's salt, 64 lower-case hex digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
+    /// The commitment sent to every member when the match started, 64 lower-case hex digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<String>,
     /// Every round played, in order.
     pub rounds: Vec<RoundRecord>,
     /// The match result.
@@ -133,6 +149,9 @@ pub struct RecordMeta {
     pub finished_at: String,
     /// The players' names in seat order.
     pub names: Vec<String>,
+    /// The seed the match was created from and the salt of the commitment sent when it started, written
+    /// into the record as `seed`, `salt` and `commitment`; `None` writes none of them.
+    pub shuffle: Option<ShuffleProof>,
 }
 
 /// Why a match cannot be exported.
@@ -183,15 +202,28 @@ pub enum RecordError {
     /// A game this build cannot replay yet.
     #[error("{0} records cannot be replayed by this build")]
     Unsupported(GameKind),
+    /// The shuffle proof (`seed`, `salt`, `commitment`) is incomplete or malformed, the commitment is not
+    /// the seed's, or the seed does not give the record's first dealer, a deck or a reshuffle, found at
+    /// `at`; [`ShuffleError::code`] tells which.
+    #[error("{at}{error}")]
+    Shuffle {
+        /// Where: the match for the fields, the commitment and the first dealer; a round for its deck;
+        /// a round and an entry for a reshuffle.
+        at: At,
+        /// What does not hold.
+        error: ShuffleError,
+    },
 }
 
 impl RecordError {
-    /// A stable code: `malformed`, `rule` or `unsupported`.
+    /// A stable code: `malformed`, `rule`, `unsupported`, or for the shuffle proof that of its
+    /// [`ShuffleError`] (`shuffle_fields`, `shuffle_commitment`, `shuffle_not_from_seed`).
     pub const fn code(&self) -> &'static str {
         match self {
             RecordError::Malformed(_) => "malformed",
             RecordError::Rule { .. } => "rule",
             RecordError::Unsupported(_) => "unsupported",
+            RecordError::Shuffle { error, .. } => error.code(),
         }
     }
 
@@ -254,6 +286,7 @@ impl RummyRecord {
         rounds: Vec<RoundRecord>,
         result: MatchRecordResult,
     ) -> Result<RummyRecord, ExportError> {
+        let proof = meta.shuffle.map(|proof| proof.fields());
         let record = RummyRecord {
             format: RECORD_FORMAT.to_owned(),
             id: meta.id,
@@ -267,6 +300,9 @@ impl RummyRecord {
                 .zip(0u8..)
                 .map(|(name, seat)| RecordPlayer { seat: Seat(seat), name })
                 .collect(),
+            seed: proof.as_ref().map(|p| p.seed.clone()),
+            salt: proof.as_ref().map(|p| p.salt.clone()),
+            commitment: proof.map(|p| p.commitment),
             rounds,
             result,
         };
@@ -279,6 +315,16 @@ impl RummyRecord {
         }
         record.check_shape().map_err(|e| ExportError::Meta(e.to_string()))?;
         Ok(record)
+    }
+
+    /// The record's shuffle proof, its commitment checked: `None` when it has none. What the seed gives is
+    /// checked by the replay ([`verify`]).
+    ///
+    /// # Errors
+    /// [`RecordError::Shuffle`] with [`ShuffleError::Fields`] or [`ShuffleError::Commitment`].
+    pub fn shuffle_proof(&self) -> Result<Option<ShuffleProof>, RecordError> {
+        ShuffleProof::from_fields(self.seed.as_deref(), self.salt.as_deref(), self.commitment.as_deref())
+            .map_err(|error| RecordError::Shuffle { at: At::default(), error })
     }
 
     /// The checks of the record's "Shape" that serde does not make: format, id, times, player seats.

@@ -2,7 +2,8 @@
 
 use crate::cards::{DeckSpec, RummyRng};
 use crate::record::{
-    At, ExportError, GameKind, LogEntry, MatchRecordResult, RecordError, RecordMeta, RoundResult, RummyRecord, Verified,
+    At, ExportError, GameKind, LogEntry, MatchRecordResult, RecordError, RecordMeta, RoundResult, RummyRecord,
+    SeedCheck, Verified,
 };
 use crate::seat::{MatchEnd, MatchResult, Seat, best_seats, places};
 
@@ -53,6 +54,7 @@ pub fn verify_record(record: &RummyRecord) -> Result<Verified, RecordError> {
 
 /// [`verify_record`], giving back the match as replayed too.
 pub(crate) fn replay_checked(record: &RummyRecord) -> Result<(RommiMatch, Verified), RecordError> {
+    let proof = record.shuffle_proof()?;
     let m = replay(record)?;
     let result = m.result().ok_or_else(|| RecordError::rule(At::default(), "the replay did not end the match"))?;
     let claimed = &record.result;
@@ -73,6 +75,17 @@ pub(crate) fn replay_checked(record: &RummyRecord) -> Result<(RommiMatch, Verifi
             at,
             format!("rommi §10: the winners are {:?}, the replay gives {:?}", claimed.winners, result.winners),
         ));
+    }
+    if let Some(proof) = proof {
+        // `RommiMatch::new`: round 1's dealer, then one deck per round; play draws nothing else.
+        let mut check = SeedCheck::new(proof.seed);
+        if let Some(first) = record.rounds.first() {
+            check.dealer(record.players.len(), first.dealer);
+        }
+        for round in &record.rounds {
+            check.deck(round.number, DeckSpec::ROMMI, &round.deck);
+        }
+        check.result()?;
     }
     let verified = Verified { game: GameKind::Rommi, rounds: record.rounds.len(), result, tally: m.tally.clone() };
     Ok((m, verified))

@@ -103,7 +103,14 @@ pub struct RuminoOutcome {
 #[allow(clippy::large_enum_variant, reason = "a match holds one source, and live play is the common case")]
 pub(crate) enum Source {
     Random(RummyRng),
-    Scripted { decks: VecDeque<Vec<Card>>, reshuffles: VecDeque<Vec<Card>>, fault: Option<ScriptFault> },
+    /// A record's decks and reshuffles; `seeded`, for a record with a shuffle proof, draws each one from
+    /// the seed's generator too, to compare.
+    Scripted {
+        decks: VecDeque<Vec<Card>>,
+        reshuffles: VecDeque<Vec<Card>>,
+        fault: Option<ScriptFault>,
+        seeded: Option<crate::record::SeedCheck>,
+    },
 }
 
 /// A replayed deck or reshuffle that the record did not give correctly.
@@ -367,20 +374,25 @@ impl RuminoMatch {
 
     /// The next hand's deck, top first: shuffled by the generator, or the record's.
     fn next_deck(&mut self) -> Vec<Card> {
+        let number = self.hand_logs.len() as u32 + 1;
         match &mut self.source {
             Source::Random(rng) => {
                 let mut deck = DeckSpec::DOUBLE.cards();
                 rng.shuffle(&mut deck);
                 deck
             }
-            Source::Scripted { decks, fault, .. } => {
+            Source::Scripted { decks, fault, seeded, .. } => {
                 let deck = decks.pop_front();
                 let valid = deck.as_ref().is_some_and(|d| DeckSpec::DOUBLE.is_deck(d));
                 if !valid {
                     fault.get_or_insert(if deck.is_none() { ScriptFault::MissingDeck } else { ScriptFault::BadDeck });
                     return DeckSpec::DOUBLE.cards();
                 }
-                deck.unwrap_or_default()
+                let deck = deck.unwrap_or_default();
+                if let Some(check) = seeded {
+                    check.deck(number, DeckSpec::DOUBLE, &deck);
+                }
+                deck
             }
         }
     }
@@ -390,13 +402,20 @@ impl RuminoMatch {
         if self.stock.is_empty() {
             let top = self.discard.pop().expect("the discard pile is never empty at the start of a turn");
             let mut rest = std::mem::take(&mut self.discard);
+            // Where the reshuffle entry goes, for a seed check.
+            let (number, entry) = self.hand_logs.last().map_or((0, 0), |hand| (hand.number, hand.log.len()));
             let new_stock = match &mut self.source {
                 Source::Random(rng) => {
                     rng.shuffle(&mut rest);
                     rest
                 }
-                Source::Scripted { reshuffles, fault, .. } => match reshuffles.pop_front() {
-                    Some(order) if same_cards(&order, &rest) => order,
+                Source::Scripted { reshuffles, fault, seeded, .. } => match reshuffles.pop_front() {
+                    Some(order) if same_cards(&order, &rest) => {
+                        if let Some(check) = seeded {
+                            check.reshuffle(number, entry, &rest, &order);
+                        }
+                        order
+                    }
                     given => {
                         fault.get_or_insert(if given.is_none() {
                             ScriptFault::MissingReshuffle

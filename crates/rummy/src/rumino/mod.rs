@@ -38,7 +38,7 @@
 mod actions;
 pub mod bot;
 mod check;
-mod game;
+pub(crate) mod game;
 mod lays;
 mod legal;
 mod options;

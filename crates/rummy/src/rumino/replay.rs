@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use crate::cards::Card;
 use crate::record::{
-    At, GameKind, LogEntry, RecordError, RoundEnd, RoundRecord, RoundResult, RummyRecord, Tally, Verified,
+    At, GameKind, LogEntry, RecordError, RoundEnd, RoundRecord, RoundResult, RummyRecord, SeedCheck, Tally, Verified,
 };
 use crate::rumino::actions::RuminoAction;
 use crate::rumino::game::{Phase, RuminoMatch, ScriptFault, Source};
@@ -61,9 +61,16 @@ pub(crate) fn replay_checked(record: &RummyRecord) -> Result<(Option<RuminoMatch
             record.result.totals.len()
         )));
     }
+    let proof = record.shuffle_proof()?;
     let Some(first) = record.rounds.first() else { return verify_empty(record, players).map(|v| (None, v)) };
     let decks = record.rounds.iter().map(|r| r.deck.clone()).collect();
-    let source = Source::Scripted { decks, reshuffles: VecDeque::new(), fault: None };
+    // `RuminoMatch::new`: hand 1's dealer, then each deck and reshuffle as the replay reaches it.
+    let seeded = proof.map(|proof| {
+        let mut check = SeedCheck::new(proof.seed);
+        check.dealer(players, first.dealer);
+        check
+    });
+    let source = Source::Scripted { decks, reshuffles: VecDeque::new(), fault: None, seeded };
     let at_first = At { round: Some(first.number), entry: None };
     let mut game = RuminoMatch::start(players, options, first.dealer, source)
         .map_err(|e| RecordError::rule(at_first.clone(), e.to_string()))?;
@@ -107,6 +114,9 @@ pub(crate) fn replay_checked(record: &RummyRecord) -> Result<(Option<RuminoMatch
         count_result(&mut tally, round);
     }
     finish(record, &mut game)?;
+    if let Source::Scripted { seeded: Some(check), .. } = &game.source {
+        check.result()?;
+    }
     let result = game.result().expect("the replayed match is over");
     *tally.entry("hands").or_default() += record.rounds.len() as u64;
     let end = match result.ended_by {

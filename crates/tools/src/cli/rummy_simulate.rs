@@ -118,6 +118,7 @@ pub fn run(game: GameKind, args: &SimulateArgs, progress: &ProgressBar) -> anyho
             started_at: now()?,
             finished_at: String::new(),
             names: (0..players).map(|seat| format!("bot {seat}")).collect(),
+            shuffle: None,
         };
         let meta = RecordMeta { finished_at: meta.started_at.clone(), ..meta };
         let played = sim::play(game, players, &options, plan.game_seed, plan.player_seed, meta, ACTION_LIMIT)

@@ -32,6 +32,7 @@ pub(super) fn meta(players: usize) -> crate::record::RecordMeta {
         started_at: "2026-11-21T10:00:00Z".to_owned(),
         finished_at: "2026-11-21T10:48:00Z".to_owned(),
         names: (0..players).map(|i| format!("P{i}")).collect(),
+        shuffle: None,
     }
 }
 

@@ -18,6 +18,7 @@ fn meta(players: usize) -> RecordMeta {
         started_at: "2026-11-21T10:00:00Z".into(),
         finished_at: "2026-11-21T10:48:00.25Z".into(),
         names: (0..players).map(|i| format!("P{i}")).collect(),
+        shuffle: None,
     }
 }
 

@@ -25,6 +25,7 @@ pub(crate) fn meta(players: usize) -> RecordMeta {
         started_at: "2026-11-21T10:00:00Z".into(),
         finished_at: "2026-11-21T10:48:00Z".into(),
         names: (0..players).map(|i| format!("P{i}")).collect(),
+        shuffle: None,
     }
 }
 

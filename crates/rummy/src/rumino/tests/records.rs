@@ -286,3 +286,13 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn rumino_records_with_a_shuffle_proof_and_reshuffles_verify() {
+    let game = play_match(2, RuminoOptions::default(), 11, 100, Some(400));
+    let proof = romirami_game::ShuffleProof::new(11, [9; 32]);
+    let record = game.record(record::RecordMeta { shuffle: Some(proof), ..meta(2) }).expect("abandoned");
+    assert!(record.rounds.iter().any(|r| r.log.iter().any(|e| matches!(e, LogEntry::Reshuffle { .. }))));
+    assert!(record::verify(&record).is_ok());
+    // A reshuffle not from the seed: record/seed.rs.
+}

@@ -49,7 +49,12 @@ pub(crate) fn stacked(
     decks: Vec<Vec<Card>>,
     reshuffles: Vec<Vec<Card>>,
 ) -> RuminoMatch {
-    let source = Source::Scripted { decks: VecDeque::from(decks), reshuffles: VecDeque::from(reshuffles), fault: None };
+    let source = Source::Scripted {
+        decks: VecDeque::from(decks),
+        reshuffles: VecDeque::from(reshuffles),
+        fault: None,
+        seeded: None,
+    };
     RuminoMatch::start(players, options, dealer, source).expect("a valid test table")
 }
 
