@@ -184,7 +184,7 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> anyhow::Result<Report> {
 
 #[cfg(test)]
 mod tests {
-    use romirami_engine::{Game, RandomPlayer, RecordMeta};
+    use romirami_engine::{Game, RandomPlayer, RecordMeta, ShuffleProof};
     use time::OffsetDateTime;
 
     use super::*;
@@ -270,6 +270,7 @@ mod tests {
             started_at: "2026-11-21T10:00:00Z".into(),
             finished_at: "2026-11-21T10:00:00Z".into(),
             names: vec![String::new(); 3],
+            shuffle: None,
         };
         let options = serde_json::json!({ "variant": "500" });
         let played = romirami_rummy::sim::play(GameKind::Rommi, 3, &options, 1, 2, meta, 50_000)?;
@@ -289,6 +290,92 @@ mod tests {
         assert_eq!(lines[2], "4 records, 2 valid, 2 invalid");
         assert!(lines[3].starts_with("rommi: 1 valid records; features: "), "{out}");
         assert!(lines[3].contains("matches_meld_hand 1"), "{out}");
+        Ok(())
+    }
+
+    /// Writes `value` into `dir` as `name`.
+    fn write(dir: &Path, name: &str, value: &serde_json::Value) -> anyhow::Result<()> {
+        Ok(fs::write(dir.join(name), value.to_string())?)
+    }
+
+    /// `record` with its proof fields replaced by those of `seed` and `salt`, the commitment recomputed.
+    fn claiming(record: &serde_json::Value, seed: u64, salt: [u8; 32]) -> serde_json::Value {
+        let fields = ShuffleProof::new(seed, salt).fields();
+        let mut record = record.clone();
+        record["seed"] = fields.seed.into();
+        record["salt"] = fields.salt.into();
+        record["commitment"] = fields.commitment.into();
+        record
+    }
+
+    #[test]
+    fn shuffle_proofs_are_checked_in_both_formats() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let salt = [0x3c; 32];
+        let mut game = Game::new(3, 5)?;
+        RandomPlayer::new(5).play_out(&mut game);
+        let meta = RecordMeta {
+            id: uuid::Uuid::from_u128(5),
+            started_at: OffsetDateTime::UNIX_EPOCH,
+            finished_at: OffsetDateTime::UNIX_EPOCH,
+            names: vec!["a".into(), "b".into(), "c".into()],
+            shuffle: Some(ShuffleProof::new(5, salt)),
+        };
+        let romirami = serde_json::to_value(game.record(meta)?)?;
+        let rummy_meta = romirami_rummy::record::RecordMeta {
+            id: "00000000-0000-4000-8000-000000000005".into(),
+            started_at: "2026-11-21T10:00:00Z".into(),
+            finished_at: "2026-11-21T10:00:00Z".into(),
+            names: vec![String::new(); 3],
+            shuffle: Some(ShuffleProof::new(5, salt)),
+        };
+        let options = serde_json::json!({ "match_end": { "rounds": 2 } });
+        let played = romirami_rummy::sim::play(GameKind::Rami, 3, &options, 5, 6, rummy_meta, 50_000)?;
+        let rummy = serde_json::to_value(&played.record)?;
+        for (format, good) in [("a", &romirami), ("b", &rummy)] {
+            assert_eq!(good["seed"], "5");
+            write(dir.path(), &format!("{format}0-good.json"), good)?;
+            let mut changed = good.clone();
+            changed["seed"] = "6".into();
+            write(dir.path(), &format!("{format}1-seed.json"), &changed)?;
+            let mut changed = good.clone();
+            changed["salt"] = "3d".repeat(32).into();
+            write(dir.path(), &format!("{format}2-salt.json"), &changed)?;
+            let mut changed = good.clone();
+            changed["commitment"] = ShuffleProof::new(5, [0x3d; 32]).commitment().to_hex().into();
+            write(dir.path(), &format!("{format}3-commitment.json"), &changed)?;
+            write(dir.path(), &format!("{format}4-decks.json"), &claiming(good, 6, salt))?;
+            let mut changed = good.clone();
+            changed.as_object_mut().map(|o| o.remove("salt"));
+            write(dir.path(), &format!("{format}5-partial.json"), &changed)?;
+            let mut changed = good.clone();
+            for key in ["seed", "salt", "commitment"] {
+                changed.as_object_mut().map(|o| o.remove(key));
+            }
+            write(dir.path(), &format!("{format}6-none.json"), &changed)?;
+        }
+        let (report, out) = verify(&[dir.path()])?;
+        assert_eq!((report.records, report.invalid), (14, 10), "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        let commitment = "shuffle proof: the commitment is not the SHA-256 of the seed and the salt";
+        let expected = [
+            format!("a1-seed.json: {commitment}"),
+            format!("a2-salt.json: {commitment}"),
+            format!("a3-commitment.json: {commitment}"),
+            "a4-decks.json: shuffle proof: `number_deck` is not what the seed gives".to_owned(),
+            "a5-partial.json: shuffle proof: `seed`, `salt` and `commitment` go together: all three or none".to_owned(),
+            format!("b1-seed.json: match: {commitment}"),
+            format!("b2-salt.json: match: {commitment}"),
+            format!("b3-commitment.json: match: {commitment}"),
+            "b4-decks.json: round 1: shuffle proof: round 1's `".to_owned(),
+            "b5-partial.json: match: shuffle proof: `seed`, `salt` and `commitment` go together".to_owned(),
+        ];
+        for (line, expected) in lines.iter().zip(&expected) {
+            let (path, reason) = line.split_once(": ").expect("path: reason");
+            let (file, message) = expected.split_once(": ").expect("file: reason");
+            assert!(path.ends_with(file) && reason.starts_with(message), "{line} is not {expected}\n{out}");
+        }
+        assert_eq!(lines[10], "14 records, 4 valid, 10 invalid", "{out}");
         Ok(())
     }
 
