@@ -62,6 +62,7 @@ fn record_meta(meta: romirami_game::RecordMeta) -> Result<RecordMeta, String> {
         started_at: utc(meta.started_at)?,
         finished_at: utc(meta.finished_at)?,
         names: meta.names,
+        shuffle: meta.shuffle,
     })
 }
 

@@ -102,6 +102,7 @@ fn meta(players: usize) -> romirami_game::RecordMeta {
         started_at: time::macros::datetime!(2026-11-21 09:00 UTC),
         finished_at: time::macros::datetime!(2026-11-21 10:48:00.5 +01:00),
         names: (0..players).map(|i| format!("P{i}")).collect(),
+        shuffle: None,
     }
 }
 
@@ -216,8 +217,14 @@ fn play<G: Probe>(players: usize, seed: u64, options: Value, cap: usize) -> Meas
     let refused = game.check(Seat(0), &a_draw::<G>()).expect_err("over");
     assert_eq!(refused.kind, RefusalKind::GameOver, "{tag}");
 
-    let record = game.record(meta(players)).expect("a record once over");
-    assert_eq!(any.record(meta(players)).expect("a record").get(), raw(&record).get(), "{tag}");
+    // With the shuffle proof of the match's seed, which the replay checks.
+    let meta = || romirami_game::RecordMeta {
+        shuffle: Some(romirami_game::ShuffleProof::new(seed, [7; 32])),
+        ..meta(players)
+    };
+    let record = game.record(meta()).expect("a record once over");
+    assert_eq!(record.seed, Some(seed.to_string()), "{tag}");
+    assert_eq!(any.record(meta()).expect("a record").get(), raw(&record).get(), "{tag}");
     assert_eq!(record.finished_at, "2026-11-21T09:48:00.5Z", "{tag}");
     let replayed = G::replay(&record).unwrap_or_else(|e| panic!("{tag}: the record does not replay: {e}"));
     assert_eq!(replayed.result(), Some(result), "{tag}");
