@@ -60,8 +60,6 @@ pub fn routes() -> Router<AppState> {
         GameList,
         Game,
         GamePlayerJson,
-        Score,
-        EndedBy,
         PlayerPage,
         Tables,
         TableSummary,
@@ -179,18 +177,6 @@ pub struct Health {
     pub database: String,
 }
 
-/// How a game ended (§4).
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum EndedBy {
-    /// The contract market could not be refilled.
-    Contracts,
-    /// The number market could not be refilled.
-    Market,
-    /// The game was stopped before its end.
-    Abandoned,
-}
-
 /// A seated player of a finished game.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GamePlayerJson {
@@ -203,23 +189,6 @@ pub struct GamePlayerJson {
     pub name: String,
     /// Whether the host gave the seat to a bot.
     pub bot: bool,
-}
-
-/// A seat's score, part by part (§5).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Score {
-    /// The seat, from 0.
-    pub seat: u8,
-    /// The sum of the parts.
-    pub total: u32,
-    /// §5.1: points of the seat's contracts.
-    pub contracts: u32,
-    /// §5.2: points of the trophies it won.
-    pub trophies: u32,
-    /// §5.3: its suit bonus.
-    pub suit_bonus: u32,
-    /// §5.4: 1 when it never used its Star.
-    pub star: u32,
 }
 
 /// A finished game and its result. `players`, `scores` and `places` are in seat order.
@@ -238,15 +207,22 @@ pub struct Game {
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub finished_at: OffsetDateTime,
-    /// How it ended.
-    pub ended_by: EndedBy,
+    /// How it ended, in the game's words. Romi Rami: `contracts` (the contract market could not be
+    /// refilled), `market` (the number market could not be refilled) or `abandoned` (stopped before
+    /// its end).
+    pub ended_by: String,
     /// Who played, in seat order, with the names shown in the game.
     pub players: Vec<GamePlayerJson>,
-    /// Their scores.
-    pub scores: Vec<Score>,
-    /// Their places: 1 for the best; seats level on total and suit bonus share a place.
+    /// Their scores, part by part, as the game gives them: an object per seat with at least `total`.
+    /// Romi Rami (§5): `seat`, `total`, `contracts` (§5.1, points of the seat's contracts), `trophies`
+    /// (§5.2, points of the trophies it won), `suit_bonus` (§5.3) and `star` (§5.4, 1 when it never used
+    /// its Star).
+    #[schema(value_type = Vec<Object>)]
+    pub scores: Vec<serde_json::Value>,
+    /// Their places: 1 for the best; seats level share a place (Romi Rami: level on total and suit
+    /// bonus).
     pub places: Vec<u8>,
-    /// The winning seats (more than one when they tie on total and suit bonus).
+    /// The winning seats (more than one on a shared win; none in an abandoned game).
     pub winners: Vec<u8>,
     /// For each seat, how many of its actions the server's bot played: all for a bot's seat, some for a
     /// player who ran out of time or left, none for a player who played every move.
@@ -261,11 +237,7 @@ impl From<GameSummary> for Game {
             game: summary.game.clone(),
             started_at: summary.started_at,
             finished_at: summary.finished_at,
-            ended_by: match summary.ended_by {
-                romirami_engine::EndReason::Contracts => EndedBy::Contracts,
-                romirami_engine::EndReason::Market => EndedBy::Market,
-                romirami_engine::EndReason::Abandoned => EndedBy::Abandoned,
-            },
+            ended_by: summary.ended_by.clone(),
             players: results
                 .iter()
                 .map(|r| GamePlayerJson {
@@ -275,17 +247,9 @@ impl From<GameSummary> for Game {
                     bot: r.player.bot,
                 })
                 .collect(),
-            scores: results
-                .iter()
-                .map(|r| Score {
-                    seat: r.score.seat.0,
-                    total: r.score.total,
-                    contracts: r.score.contracts,
-                    trophies: r.score.trophies,
-                    suit_bonus: r.score.suit_bonus,
-                    star: r.score.star,
-                })
-                .collect(),
+            // The details as the game gives them: for Romi Rami, the fields of its score breakdown,
+            // which is what this list showed before the store kept any game.
+            scores: results.iter().map(|r| r.details.clone()).collect(),
             places: results.iter().map(|r| r.place).collect(),
             winners: results.iter().filter(|r| r.winner).map(|r| r.player.seat.0).collect(),
             bot_actions: results.iter().map(|r| r.bot_actions).collect(),
@@ -358,6 +322,8 @@ pub struct GameQuery {
     /// Games with this many players.
     #[param(minimum = 2, maximum = 4)]
     pub players: Option<u8>,
+    /// Games of this game, by its name (`romi-rami`); a name the server does not know matches no game.
+    pub game: Option<String>,
     /// How many games per page (default 20). With `Accept: application/x-ndjson`, how many games in
     /// all (default: every game that matches).
     #[param(minimum = 1, maximum = 100)]
@@ -368,7 +334,7 @@ pub struct GameQuery {
 }
 
 /// The names [`GameQuery`] accepts.
-pub const GAME_QUERY_PARAMETERS: [&str; 6] = ["player", "since", "until", "players", "limit", "cursor"];
+pub const GAME_QUERY_PARAMETERS: [&str; 7] = ["player", "since", "until", "players", "game", "limit", "cursor"];
 
 impl GameQuery {
     /// Reads a query string strictly.
@@ -399,6 +365,12 @@ impl GameQuery {
                     }
                     query.player = Some(value.clone());
                 }
+                "game" => {
+                    if value.is_empty() {
+                        return Err(ApiError::bad("`game` needs a game's name, like romi-rami"));
+                    }
+                    query.game = Some(value.clone());
+                }
                 "since" => query.since = Some(instant("since", value)?),
                 "until" => query.until = Some(instant("until", value)?),
                 "players" => match value.parse::<u8>() {
@@ -425,6 +397,7 @@ impl GameQuery {
             since: self.since,
             until: self.until,
             players: self.players,
+            game: self.game.clone(),
         }
     }
 }
@@ -588,13 +561,15 @@ async fn game(State(state): State<AppState>, Path(id): Path<String>, RawQuery(ra
     respond(found, |game| Json(Game::from(game)))
 }
 
-/// The `romirami-record/1` record of a finished game: its deal, every move, and its result.
+/// The record of a finished game, in its game's format (`romirami-record/1` for Romi Rami): its deal,
+/// every move, and its result.
 #[utoipa::path(
     get,
     path = "/api/games/{id}/record",
     params(("id" = String, Path, description = "The game's id (a UUID).", format = Uuid)),
     responses(
-        (status = 200, description = "The record (format `romirami-record/1`).", body = Object),
+        (status = 200, description = "The record, in its game's format (`romirami-record/1` for Romi Rami).",
+         body = Object),
         (status = 400, description = "The id is not a UUID.", body = ApiErrorBody),
         (status = 404, description = "No finished game has this id.", body = ApiErrorBody),
         (status = 503, description = "The database does not answer.", body = ApiErrorBody)
@@ -602,7 +577,8 @@ async fn game(State(state): State<AppState>, Path(id): Path<String>, RawQuery(ra
 )]
 async fn record(State(state): State<AppState>, Path(id): Path<String>, RawQuery(raw): RawQuery) -> Response {
     let found = find_by_id(raw, &id, "game", "finished game", |id| state.store.record(TableId(id))).await;
-    respond(found, Json)
+    // The record's text as stored, byte for byte: it is the game's document, not this API's.
+    respond(found, |record| ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], record))
 }
 
 /// A player's name, games played, wins, average score and latest games.
@@ -690,6 +666,7 @@ mod tests {
             "until=2026-13-01T00:00:00Z",
             "cursor=abc",
             "player=",
+            "game=",
             "limit=5&limit=6",
         ] {
             assert_eq!(code(GameQuery::parse(Some(bad))), ApiErrorCode::BadParameter, "{bad}");

@@ -252,7 +252,7 @@ async fn a_stale_row_does_not_refuse_the_next_action(server: &TestServer) {
         table: game.table,
         seq: u32::try_from(game.acked.len()).expect("a few actions"),
         seat: stale_seat,
-        action: stale_action,
+        action: serde_json::to_string(&stale_action).expect("an action writes"),
         by_bot: true,
         reserve_ms: None,
     };
@@ -265,7 +265,8 @@ async fn a_stale_row_does_not_refuse_the_next_action(server: &TestServer) {
     assert_eq!(other.moves, moves_before + 4, "the other table played on");
     let stored = server.state.store.unfinished_games().await.expect("the unfinished games");
     let log = &stored.iter().find(|g| g.table.id == game.table).expect("the game is stored").actions;
-    let log: Vec<(Seat, Action)> = log.iter().map(|a| (a.seat, a.action)).collect();
+    let log: Vec<(Seat, Action)> =
+        log.iter().map(|a| (a.seat, serde_json::from_str(&a.action).expect("an action"))).collect();
     assert_eq!(log, game.acked, "the log holds exactly the acknowledged actions");
 }
 

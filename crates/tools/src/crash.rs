@@ -451,7 +451,10 @@ pub async fn run(options: &CrashOptions) -> Result<CrashReport, CrashError> {
 async fn wait_for_record(store: &Store, table: TableId) -> Result<romirami_engine::Record, CrashError> {
     for _ in 0..200 {
         match store.record(table).await {
-            Ok(record) => return Ok(record),
+            Ok(record) => {
+                return serde_json::from_str(&record)
+                    .map_err(|e| CrashError::Check(format!("the record of game {table} does not parse: {e}")));
+            }
             Err(StoreError::NotFound) => tokio::time::sleep(Duration::from_millis(50)).await,
             Err(error) => return Err(error.into()),
         }

@@ -10,9 +10,13 @@
 //! included: `Game::new(players, seed)` and the actions replayed give it back exactly
 //! ([`Store::unfinished_games`] returns what a restart needs). Actions are appended in batches that
 //! each commit in one transaction ([`Store::append_actions`]); [`Committer`] gathers the actions of
-//! many tables into such batches (group commit). A finished game keeps its `romirami-record/1` record
-//! (as the text the server wrote) and one result row per seat ([`Store::finish_game`]), for the game
+//! many tables into such batches (group commit). A finished game keeps its record (as the text the
+//! server wrote) and one result row per seat from its [`Outcome`] ([`Store::finish_game`]), for the game
 //! list and player statistics.
+//!
+//! The store knows no game's types: actions, records, table options and a seat's score details are
+//! JSON text or values that the game wrote, kept as they are; the table reads them back through the
+//! game. What it needs of a record is what every record carries, its `id` and `finished_at`.
 //!
 //! The other writes (guests, tables, seats, the start and the finish of games) go through the
 //! [`Writer`], the group commit for them: each backend writes a batch of them with one statement per
@@ -39,7 +43,9 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
-use romirami_engine::{Action, EndReason, Record, ScoreBreakdown, Seat};
+use romirami_game::Seat;
+pub use romirami_game::{Outcome, SeatOutcome};
+use serde::Deserialize;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -64,6 +70,10 @@ pub const MAX_LIST_LIMIT: u32 = 100;
 
 /// How many of a player's latest games [`Store::player_stats`] lists.
 pub const RECENT_GAMES: u32 = 10;
+
+/// The most seats a stored table or game has (the schema's checks say the same): the rummy family
+/// seats up to 6.
+pub const MAX_SEATS: u8 = 6;
 
 /// What can go wrong in the store.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -139,7 +149,7 @@ pub struct TableRow {
     pub game: String,
     /// The player who opened the table, who may start it, kick and add bots.
     pub host: PlayerId,
-    /// How many seats, 2 to 4.
+    /// How many seats, 2 to [`MAX_SEATS`].
     pub seats: u8,
     /// Whether it is listed in the lobby.
     pub public: bool,
@@ -151,6 +161,19 @@ pub struct TableRow {
     pub invite: String,
     /// Its turn clock, if it has one.
     pub clock: Option<Clock>,
+    /// The game's options for this table, as the JSON text the game wrote (`{}` for Romi Rami), so
+    /// that a restored game is dealt with the same options.
+    pub options: String,
+}
+
+/// A finished game as the table hands it to the store.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedGame {
+    /// The game's record, as the JSON text the game wrote; it is stored and served as it is. Its `id`
+    /// must be the table's, and its `finished_at` is when the game finished.
+    pub record: String,
+    /// Its result, one seat per player in seat order.
+    pub outcome: Outcome,
 }
 
 /// One durable write other than an action: what [`Store::write`] writes in batches, for the
@@ -167,8 +190,8 @@ pub(crate) enum Write {
     /// Stores the start of a table's game.
     Start { table: TableId, seed: u64, players: Vec<GamePlayer>, started_at: OffsetDateTime },
     /// Stores the end of a table's game: its record (whose `id` is the table's, see [`Write::finish`])
-    /// as the JSON text stored, and a result per seat.
-    Finish { table: TableId, record: Box<Record>, record_json: String },
+    /// and a result per seat, finished at the record's `finished_at`.
+    Finish { table: TableId, finished: Box<FinishedGame>, finished_at: OffsetDateTime },
 }
 
 impl Write {
@@ -176,14 +199,15 @@ impl Write {
         Write::Player { player: player.clone(), token_hash: *token_hash, at: OffsetDateTime::now_utc() }
     }
 
-    /// The finish of `table`'s game with `record`, written as JSON here, by the caller, rather than by
-    /// the task that writes the batch.
-    fn finish(table: TableId, record: Record) -> Result<Write, StoreError> {
-        if record.id != table.0 {
-            return Err(StoreError::Other(format!("the record of game {} is not the record of {table}", record.id)));
+    /// The finish of `table`'s game, its record read here, by the caller, rather than by the task that
+    /// writes the batch.
+    fn finish(table: TableId, finished: FinishedGame) -> Result<Write, StoreError> {
+        let head = RecordHead::of(&finished.record)
+            .map_err(|e| StoreError::Other(format!("the record of game {table} does not say which game it is: {e}")))?;
+        if head.id != table.0 {
+            return Err(StoreError::Other(format!("the record of game {} is not the record of {table}", head.id)));
         }
-        let record_json = serde_json::to_string(&record).map_err(|e| StoreError::Other(e.to_string()))?;
-        Ok(Write::Finish { table, record: Box::new(record), record_json })
+        Ok(Write::Finish { table, finished: Box::new(finished), finished_at: head.finished_at })
     }
 }
 
@@ -204,7 +228,7 @@ struct WritesByKind<'a> {
     /// Their new seat rows.
     seats: Vec<SeatRowOf>,
     starts: Vec<(TableId, u64, &'a [GamePlayer], OffsetDateTime)>,
-    finishes: Vec<(usize, TableId, &'a Record, &'a str)>,
+    finishes: Vec<(usize, TableId, &'a FinishedGame, OffsetDateTime)>,
 }
 
 impl<'a> WritesByKind<'a> {
@@ -228,8 +252,8 @@ impl<'a> WritesByKind<'a> {
                 Write::Start { table, seed, players, started_at } => {
                     kinds.starts.push((*table, *seed, players, *started_at));
                 }
-                Write::Finish { table, record, record_json } => {
-                    kinds.finishes.push((index, *table, record, record_json));
+                Write::Finish { table, finished, finished_at } => {
+                    kinds.finishes.push((index, *table, finished, *finished_at));
                 }
             }
         }
@@ -255,7 +279,7 @@ impl<'a> WritesByKind<'a> {
 /// error of that one finish.
 fn check_finish(
     table: TableId,
-    record: &Record,
+    outcome: &Outcome,
     finished: Option<bool>,
     players: &[GamePlayer],
     finishing: &mut std::collections::HashSet<TableId>,
@@ -265,7 +289,7 @@ fn check_finish(
         Some(true) => return Err(StoreError::Other(format!("game {table} is already finished"))),
         Some(false) => {}
     }
-    let results = seat_results(record, players)?;
+    let results = seat_results(outcome, players)?;
     // Two finishes of one game in one batch: the second finds it finished.
     if !finishing.insert(table) {
         return Err(StoreError::Other(format!("game {table} is already finished")));
@@ -295,8 +319,8 @@ pub struct ActionRow {
     pub seq: u32,
     /// Who played it.
     pub seat: Seat,
-    /// What was played.
-    pub action: Action,
+    /// What was played: the action as the JSON text the game wrote.
+    pub action: String,
     /// Whether the server's bot played it.
     pub by_bot: bool,
     /// The acting seat's clock reserve after it, in milliseconds; `None` without a clock.
@@ -308,8 +332,10 @@ pub struct ActionRow {
 pub struct StoredAction {
     /// Who played it.
     pub seat: Seat,
-    /// What was played.
-    pub action: Action,
+    /// What was played: the action's JSON as it was appended (SQLite gives back the same text,
+    /// PostgreSQL the same JSON as its jsonb writes it). Whether it is an action of the game is for the
+    /// game to say when it replays it.
+    pub action: String,
     /// Whether the server's bot played it.
     pub by_bot: bool,
     /// The acting seat's clock reserve after it, in milliseconds; `None` without a clock.
@@ -321,7 +347,7 @@ pub struct StoredAction {
 pub struct UnfinishedGame {
     /// The table the game is played at.
     pub table: TableRow,
-    /// The game's seed: `Game::new(players.len(), seed)` deals it.
+    /// The game's seed: the game's `new(players.len(), seed, options)` deals it.
     pub seed: u64,
     /// When it started.
     pub started_at: OffsetDateTime,
@@ -347,8 +373,8 @@ pub struct FinishedTable {
     pub table: TableRow,
     /// Its players in seat order.
     pub players: Vec<GamePlayer>,
-    /// The game's record.
-    pub record: Record,
+    /// The game's record, as the JSON text stored.
+    pub record: String,
 }
 
 /// One seat's result in a finished game.
@@ -356,9 +382,11 @@ pub struct FinishedTable {
 pub struct SeatResult {
     /// Who sat in the seat, and the name shown in the game.
     pub player: GamePlayer,
-    /// The score, part by part (§5).
-    pub score: ScoreBreakdown,
-    /// 1 for the best; seats level on total and suit bonus share a place (1, 1, 3).
+    /// The seat's final score, as the game counts it.
+    pub score: i64,
+    /// The score's parts in the game's words, a JSON object.
+    pub details: serde_json::Value,
+    /// 1 for the best; seats level share a place (1, 1, 3).
     pub place: u8,
     /// Whether the seat is among the winners.
     pub winner: bool,
@@ -378,8 +406,8 @@ pub struct GameSummary {
     pub started_at: OffsetDateTime,
     /// When it finished.
     pub finished_at: OffsetDateTime,
-    /// Why it ended.
-    pub ended_by: EndReason,
+    /// Why it ended, in the game's words (`contracts`, `market`, `abandoned`, ...).
+    pub ended_by: String,
     /// Every seat's result, in seat order.
     pub results: Vec<SeatResult>,
 }
@@ -412,8 +440,10 @@ pub struct GameFilter {
     pub since: Option<OffsetDateTime>,
     /// Games that finished before this instant (so `since` and `until` windows never overlap).
     pub until: Option<OffsetDateTime>,
-    /// Games with this many players (2 to 4).
+    /// Games with this many players.
     pub players: Option<u8>,
+    /// Games of this game, by its name (`romi-rami`).
+    pub game: Option<String>,
 }
 
 /// Where a page of the game list ends: the next page starts after it. Written as an opaque string.
@@ -595,14 +625,15 @@ impl Store {
         dispatch!(self, s => s.truncate_actions(table, from).await)
     }
 
-    /// Stores the end of a table's game, in one transaction: its record, and a result per seat.
-    /// The record's `id` must be the table's. [`Writer::finish_game`] does the same in a group commit.
+    /// Stores the end of a table's game, in one transaction: its record, and a result per seat from
+    /// its outcome. The record's `id` must be the table's, and the outcome must have a seat for each
+    /// of the game's players. [`Writer::finish_game`] does the same in a group commit.
     ///
     /// # Errors
     /// [`StoreError::NotFound`] when the game was not started, [`StoreError::Other`] when it already
-    /// finished or the record does not fit it.
-    pub async fn finish_game(&self, table: TableId, record: &Record) -> Result<(), StoreError> {
-        self.write_alone(&Write::finish(table, record.clone())?).await
+    /// finished or the record or the outcome does not fit it.
+    pub async fn finish_game(&self, table: TableId, finished: &FinishedGame) -> Result<(), StoreError> {
+        self.write_alone(&Write::finish(table, finished.clone())?).await
     }
 
     /// Writes `batch`, in one transaction when every write succeeds; returns each write's outcome, in
@@ -692,12 +723,13 @@ impl Store {
         dispatch!(self, s => s.game(id).await)
     }
 
-    /// The `romirami-record/1` record of a finished game.
+    /// The record of a finished game, as the JSON text stored (the game's format, such as
+    /// `romirami-record/1`).
     ///
     /// # Errors
     /// [`StoreError::NotFound`] when no finished game has this id, [`StoreError::Corrupt`] when the
-    /// stored record does not parse.
-    pub async fn record(&self, id: TableId) -> Result<Record, StoreError> {
+    /// stored record is not the record of this game.
+    pub async fn record(&self, id: TableId) -> Result<String, StoreError> {
         dispatch!(self, s => s.record(id).await)
     }
 
@@ -736,8 +768,8 @@ fn seed_from_sql(stored: i64) -> u64 {
 
 fn seat_from(stored: i64) -> Result<Seat, StoreError> {
     match u8::try_from(stored) {
-        Ok(seat @ 0..=3) => Ok(Seat(seat)),
-        _ => Err(StoreError::Corrupt(format!("seat {stored} is not 0 to 3"))),
+        Ok(seat) if seat < MAX_SEATS => Ok(Seat(seat)),
+        _ => Err(StoreError::Corrupt(format!("seat {stored} is not 0 to {}", MAX_SEATS - 1))),
     }
 }
 
@@ -745,8 +777,8 @@ fn small_from(stored: i64, what: &str) -> Result<u8, StoreError> {
     u8::try_from(stored).map_err(|_| StoreError::Corrupt(format!("{what} {stored} is out of range")))
 }
 
-fn points_from(stored: i64) -> Result<u32, StoreError> {
-    u32::try_from(stored).map_err(|_| StoreError::Corrupt(format!("score {stored} is out of range")))
+fn count_from(stored: i64) -> Result<u32, StoreError> {
+    u32::try_from(stored).map_err(|_| StoreError::Corrupt(format!("count {stored} is out of range")))
 }
 
 fn spectators_to_sql(policy: SpectatorPolicy) -> &'static str {
@@ -766,35 +798,50 @@ fn spectators_from(stored: &str) -> Result<SpectatorPolicy, StoreError> {
     }
 }
 
-fn ended_by_to_sql(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::Contracts => "contracts",
-        EndReason::Market => "market",
-        EndReason::Abandoned => "abandoned",
+/// A stored action's text, checked to be JSON: the table hands it to the game as JSON.
+fn action_from_json(table: &impl fmt::Display, seq: i64, json: String) -> Result<String, StoreError> {
+    match serde_json::from_str::<serde::de::IgnoredAny>(&json) {
+        Ok(_) => Ok(json),
+        Err(e) => Err(StoreError::Corrupt(format!("action {seq} of game {table} is not JSON: {e}"))),
     }
 }
 
-fn ended_by_from(stored: &str) -> Result<EndReason, StoreError> {
-    match stored {
-        "contracts" => Ok(EndReason::Contracts),
-        "market" => Ok(EndReason::Market),
-        "abandoned" => Ok(EndReason::Abandoned),
-        other => Err(StoreError::Corrupt(format!("unknown end of game {other:?}"))),
+/// What the store reads of a record: what every game's record carries.
+#[derive(Deserialize)]
+struct RecordHead {
+    id: uuid::Uuid,
+    #[serde(with = "time::serde::rfc3339")]
+    finished_at: OffsetDateTime,
+}
+
+impl RecordHead {
+    fn of(json: &str) -> Result<RecordHead, serde_json::Error> {
+        serde_json::from_str(json)
     }
 }
 
-fn action_to_json(action: &Action) -> Result<String, StoreError> {
-    serde_json::to_string(action).map_err(|e| StoreError::Other(format!("cannot write an action: {e}")))
+/// A stored record's text, checked to be the record of game `table`.
+fn record_from_json(table: TableId, json: String) -> Result<String, StoreError> {
+    match RecordHead::of(&json) {
+        Ok(head) if head.id == table.0 => Ok(json),
+        Ok(head) => Err(StoreError::Corrupt(format!("game {table} holds the record of game {}", head.id))),
+        Err(e) => Err(StoreError::Corrupt(format!("the record of game {table} does not parse: {e}"))),
+    }
 }
 
-fn action_from_json(table: &impl fmt::Display, seq: i64, json: &str) -> Result<Action, StoreError> {
-    serde_json::from_str(json)
-        .map_err(|e| StoreError::Corrupt(format!("action {seq} of game {table} does not parse: {e}")))
+/// A seat's score details as stored: JSON text.
+fn details_to_json(details: &serde_json::Value) -> Result<String, StoreError> {
+    if !details.is_object() {
+        return Err(StoreError::Other(format!("a seat's score details are not a JSON object: {details}")));
+    }
+    serde_json::to_string(details).map_err(|e| StoreError::Other(format!("cannot write score details: {e}")))
 }
 
-fn record_from_json(table: &impl fmt::Display, json: &str) -> Result<Record, StoreError> {
-    serde_json::from_str(json)
-        .map_err(|e| StoreError::Corrupt(format!("the record of game {table} does not parse: {e}")))
+fn details_from(stored: &str) -> Result<serde_json::Value, StoreError> {
+    match serde_json::from_str::<serde_json::Value>(stored) {
+        Ok(details) if details.is_object() => Ok(details),
+        _ => Err(StoreError::Corrupt(format!("score details {stored:?} are not a JSON object"))),
+    }
 }
 
 /// Checks that a game's log, read in order, is numbered 0, 1, 2, ... without gaps, and keeps the moves.
@@ -814,47 +861,54 @@ fn contiguous_actions(
         .collect()
 }
 
-/// A finished game's scores in seat order, each with its place and whether it wins, from its record
-/// alone. The record must have a name and a score for each seat 0 to n-1.
-fn scored_seats(record: &Record) -> Result<Vec<(ScoreBreakdown, u8, bool)>, StoreError> {
-    let scores = &record.result.scores;
-    if scores.len() != record.players.len() {
-        return Err(StoreError::Other(format!(
-            "the record has {} players and {} scores",
-            record.players.len(),
-            scores.len()
-        )));
+/// Checks a finished game's outcome: one seat per player, each with a place among them and its
+/// details a JSON object. Returns each seat's details as the text stored.
+fn checked_outcome(outcome: &Outcome) -> Result<Vec<String>, StoreError> {
+    let seats = outcome.seats.len();
+    if seats == 0 || seats > usize::from(MAX_SEATS) {
+        return Err(StoreError::Other(format!("an outcome of {seats} seats")));
     }
-    (0u8..)
-        .take(scores.len())
+    if outcome.ended_by.is_empty() {
+        return Err(StoreError::Other("an outcome that does not say how the game ended".into()));
+    }
+    outcome
+        .seats
+        .iter()
         .map(|seat| {
-            let score = *scores
-                .iter()
-                .find(|s| s.seat == Seat(seat))
-                .ok_or_else(|| StoreError::Other(format!("the record has no score for {}", Seat(seat))))?;
-            let key = |s: &ScoreBreakdown| (s.total, s.suit_bonus);
-            let better = scores.iter().filter(|other| key(other) > key(&score)).count();
-            // At most 3 others are better.
-            let place = u8::try_from(better + 1).unwrap_or(u8::MAX);
-            Ok((score, place, record.result.winners.contains(&score.seat)))
+            if seat.place == 0 || usize::from(seat.place) > seats {
+                return Err(StoreError::Other(format!("place {} among {seats} seats", seat.place)));
+            }
+            details_to_json(&seat.details)
         })
         .collect()
 }
 
-/// The result rows of a finished game: one per seat, from the record's scores and winners and the
-/// players as the game started.
-fn seat_results(record: &Record, players: &[GamePlayer]) -> Result<Vec<SeatResult>, StoreError> {
-    let scored = scored_seats(record)?;
-    if scored.len() != players.len() {
-        return Err(StoreError::Other(format!("the record has {} players, the game {}", scored.len(), players.len())));
+/// The result rows of a finished game: one per seat, from its outcome and the players as the game
+/// started.
+fn seat_results(outcome: &Outcome, players: &[GamePlayer]) -> Result<Vec<SeatResult>, StoreError> {
+    checked_outcome(outcome)?;
+    if outcome.seats.len() != players.len() {
+        return Err(StoreError::Other(format!(
+            "the outcome has {} seats, the game {} players",
+            outcome.seats.len(),
+            players.len()
+        )));
     }
     players
         .iter()
         .map(|player| {
-            let &(score, place, winner) = scored
+            let seat = outcome
+                .seats
                 .get(player.seat.index())
-                .ok_or_else(|| StoreError::Other(format!("the record has no score for {}", player.seat)))?;
-            Ok(SeatResult { player: player.clone(), score, place, winner, bot_actions: 0 })
+                .ok_or_else(|| StoreError::Other(format!("the outcome has no {}", player.seat)))?;
+            Ok(SeatResult {
+                player: player.clone(),
+                score: seat.score,
+                details: seat.details.clone(),
+                place: seat.place,
+                winner: seat.winner,
+                bot_actions: 0,
+            })
         })
         .collect()
 }
@@ -930,15 +984,15 @@ mod tests {
         let result = |table: TableId, seat: u8| {
             let seat = Seat(seat);
             let player = GamePlayer { seat, id: PlayerId(Uuid::new_v4()), name: format!("p{seat}"), bot: false };
-            let score = ScoreBreakdown { seat, total: 0, contracts: 0, trophies: 0, suit_bonus: 0, star: 0 };
-            Ok((table, SeatResult { player, score, place: 1, winner: true, bot_actions: 0 }))
+            let details = serde_json::json!({ "total": 0 });
+            Ok((table, SeatResult { player, score: 0, details, place: 1, winner: true, bot_actions: 0 }))
         };
         let game = |id: TableId| GameSummary {
             game: "romi-rami".into(),
             id,
             started_at: OffsetDateTime::UNIX_EPOCH,
             finished_at: OffsetDateTime::UNIX_EPOCH,
-            ended_by: EndReason::Market,
+            ended_by: "market".into(),
             results: Vec::new(),
         };
         let (a, b, c) = (TableId(Uuid::new_v4()), TableId(Uuid::new_v4()), TableId(Uuid::new_v4()));
@@ -980,12 +1034,25 @@ mod tests {
 
     #[test]
     fn bad_rows_are_corrupt() {
-        assert!(matches!(seat_from(4), Err(StoreError::Corrupt(_))));
+        assert!(seat_from(5).is_ok());
+        assert!(matches!(seat_from(6), Err(StoreError::Corrupt(_))));
         assert!(matches!(seat_from(-1), Err(StoreError::Corrupt(_))));
         assert!(matches!(spectators_from("all"), Err(StoreError::Corrupt(_))));
-        assert!(matches!(ended_by_from("timeout"), Err(StoreError::Corrupt(_))));
-        assert!(matches!(action_from_json(&"g", 0, "{"), Err(StoreError::Corrupt(_))));
-        let pass = |seat| StoredAction { seat: Seat(seat), action: Action::Pass, by_bot: false, reserve_ms: None };
+        assert!(matches!(action_from_json(&"g", 0, "{".into()), Err(StoreError::Corrupt(_))));
+        assert_eq!(action_from_json(&"g", 0, r#"{"type":"pass"}"#.into()), Ok(r#"{"type":"pass"}"#.into()));
+        assert!(matches!(details_from("[1]"), Err(StoreError::Corrupt(_))));
+        assert!(matches!(details_from("{"), Err(StoreError::Corrupt(_))));
+        let game = TableId(Uuid::new_v4());
+        let record = format!(r#"{{"id":"{}","finished_at":"2026-01-01T00:00:00Z"}}"#, game.0);
+        assert_eq!(record_from_json(game, record.clone()), Ok(record.clone()));
+        assert!(matches!(record_from_json(TableId(Uuid::new_v4()), record), Err(StoreError::Corrupt(_))));
+        assert!(matches!(record_from_json(game, r#"{"format":1}"#.into()), Err(StoreError::Corrupt(_))));
+        let pass = |seat| StoredAction {
+            seat: Seat(seat),
+            action: r#"{"type":"pass"}"#.into(),
+            by_bot: false,
+            reserve_ms: None,
+        };
         let gap = vec![(0, pass(0)), (2, pass(1))];
         assert!(matches!(contiguous_actions(&"g", gap), Err(StoreError::Corrupt(_))));
     }

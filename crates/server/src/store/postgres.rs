@@ -8,7 +8,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use romirami_engine::{Record, ScoreBreakdown};
+use romirami_game::Seat;
 use sqlx::postgres::{PgExecutor, PgPool, PgPoolOptions, PgRow};
 use sqlx::{Postgres, Row, Transaction};
 use time::OffsetDateTime;
@@ -16,7 +16,7 @@ use uuid::Uuid;
 
 use super::{
     ActionRow, FinishedTable, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES,
-    SeatResult, StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, Write, WritesByKind,
+    SeatOutcome, SeatResult, StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, Write, WritesByKind,
 };
 use crate::protocol::{Clock, PlayerId, PlayerInfo, TableId};
 
@@ -30,19 +30,15 @@ pub struct PgStore {
 }
 
 /// The columns of `results` that [`seat_result`] reads, in a query over `results r`.
-const RESULT_COLUMNS: &str = "r.table_id, r.seat, r.player_id, r.name, r.total, r.contracts, r.trophies, \
-                              r.suit_bonus, r.star, r.place, r.winner, r.bot, r.bot_actions";
+const RESULT_COLUMNS: &str =
+    "r.table_id, r.seat, r.player_id, r.name, r.score, r.details, r.place, r.winner, r.bot, r.bot_actions";
 
-fn points(row: &PgRow, column: &str) -> Result<u32, StoreError> {
-    super::points_from(i64::from(row.try_get::<i32, _>(column)?))
-}
+/// The columns of `tables t` that [`table_row`] reads.
+const TABLE_COLUMNS: &str =
+    "t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game, t.options";
 
-fn seat(row: &PgRow, column: &str) -> Result<romirami_engine::Seat, StoreError> {
+fn seat(row: &PgRow, column: &str) -> Result<Seat, StoreError> {
     super::seat_from(i64::from(row.try_get::<i16, _>(column)?))
-}
-
-fn points_from_i64(stored: i32) -> Result<u32, StoreError> {
-    super::points_from(i64::from(stored))
 }
 
 fn seat_result(row: &PgRow) -> Result<(TableId, SeatResult), StoreError> {
@@ -54,17 +50,17 @@ fn seat_result(row: &PgRow) -> Result<(TableId, SeatResult), StoreError> {
         name: row.try_get("name")?,
         bot: row.try_get("bot")?,
     };
-    let score = ScoreBreakdown {
-        seat,
-        total: points(row, "total")?,
-        contracts: points(row, "contracts")?,
-        trophies: points(row, "trophies")?,
-        suit_bonus: points(row, "suit_bonus")?,
-        star: points(row, "star")?,
-    };
-    let place = super::small_from(i64::from(row.try_get::<i16, _>("place")?), "place")?;
-    let bot_actions = points_from_i64(row.try_get("bot_actions")?)?;
-    Ok((table, SeatResult { player, score, place, winner: row.try_get("winner")?, bot_actions }))
+    Ok((
+        table,
+        SeatResult {
+            player,
+            score: row.try_get("score")?,
+            details: super::details_from(row.try_get("details")?)?,
+            place: super::small_from(i64::from(row.try_get::<i16, _>("place")?), "place")?,
+            winner: row.try_get("winner")?,
+            bot_actions: super::count_from(i64::from(row.try_get::<i32, _>("bot_actions")?))?,
+        },
+    ))
 }
 
 /// A row of `game_players`.
@@ -84,7 +80,7 @@ fn game_head(row: &PgRow) -> Result<GameSummary, StoreError> {
         game: row.try_get("game")?,
         started_at: row.try_get("started_at")?,
         finished_at: row.try_get("finished_at")?,
-        ended_by: super::ended_by_from(row.try_get("ended_by")?)?,
+        ended_by: row.try_get("ended_by")?,
         results: Vec::new(),
     })
 }
@@ -194,9 +190,10 @@ impl PgStore {
         let (seat_tables, seat_numbers, seat_players) = seat_columns(&kinds.table_seats);
         sqlx::query(
             "WITH new_tables AS (
-                 INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms, game)
+                 INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms, game,
+                                     options)
                  SELECT * FROM UNNEST($1::uuid[], $2::uuid[], $3::int2[], $4::bool[], $5::text[], $6::timestamptz[],
-                                      $7::text[], $8::int8[], $9::int8[], $13::text[])
+                                      $7::text[], $8::int8[], $9::int8[], $13::text[], $14::text[])
              )
              INSERT INTO seats (table_id, seat, player_id) SELECT * FROM UNNEST($10::uuid[], $11::int2[], $12::uuid[])",
         )
@@ -213,6 +210,7 @@ impl PgStore {
         .bind(seat_numbers)
         .bind(seat_players)
         .bind(tables.iter().map(|t| t.game.as_str()).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| t.options.as_str()).collect::<Vec<_>>())
         .execute(executor)
         .await?;
         Ok(())
@@ -277,10 +275,10 @@ impl PgStore {
     }
 
     /// Writes the finishes of a batch with one statement, which finishes only games still unfinished
-    /// with as many players as their records (a game being finished by another transaction is waited
-    /// for, then found finished) and writes the results of those it finished, their players read from
-    /// `game_players`. Each finish that it did not write gets its error in `outcomes`; they are told
-    /// apart (not started, already finished, not fitting) by a read on `pool` afterwards.
+    /// with as many players as their outcomes have seats (a game being finished by another transaction
+    /// is waited for, then found finished) and writes the results of those it finished, their players
+    /// read from `game_players`. Each finish that it did not write gets its error in `outcomes`; they
+    /// are told apart (not started, already finished, not fitting) by a read on `pool` afterwards.
     async fn write_finishes<'c>(
         executor: impl PgExecutor<'c>,
         pool: &PgPool,
@@ -289,10 +287,11 @@ impl PgStore {
     ) -> Result<(), StoreError> {
         let mut finishing = HashSet::new();
         let mut games = Vec::new();
-        let mut seats = Vec::new();
-        for &(index, table, record, json) in &kinds.finishes {
-            let scored = match super::scored_seats(record) {
-                Ok(scored) => scored,
+        // Each seat's result: its table, seat, outcome and details as stored.
+        let mut seats: Vec<(TableId, i16, &SeatOutcome, String)> = Vec::new();
+        for &(index, table, finished, finished_at) in &kinds.finishes {
+            let details = match super::checked_outcome(&finished.outcome) {
+                Ok(details) => details,
                 Err(error) => {
                     outcomes[index] = Err(error);
                     continue;
@@ -303,22 +302,19 @@ impl PgStore {
                 outcomes[index] = Err(already_finished(table));
                 continue;
             }
-            // At most 4 seats.
-            let count = i16::try_from(scored.len()).unwrap_or(i16::MAX);
-            games.push((index, table, record, json, count));
-            seats.extend(scored.into_iter().map(|seat| (table, seat)));
+            // At most `MAX_SEATS` seats, checked above.
+            let count = i16::try_from(details.len()).unwrap_or(i16::MAX);
+            games.push((index, table, finished, finished_at, count));
+            seats.extend(
+                (0i16..)
+                    .zip(&finished.outcome.seats)
+                    .zip(details)
+                    .map(|((seat, outcome), details)| (table, seat, outcome, details)),
+            );
         }
         if games.is_empty() {
             return Ok(());
         }
-        let score = |part: fn(&ScoreBreakdown) -> u32| {
-            seats.iter().map(|(_, (score, _, _))| points_to_sql(part(score))).collect::<Result<Vec<_>, _>>()
-        };
-        let totals: Vec<i32> = score(|s| s.total)?;
-        let contracts: Vec<i32> = score(|s| s.contracts)?;
-        let trophies: Vec<i32> = score(|s| s.trophies)?;
-        let suit_bonuses: Vec<i32> = score(|s| s.suit_bonus)?;
-        let stars: Vec<i32> = score(|s| s.star)?;
         let finished: Vec<Uuid> = sqlx::query_scalar(
             "WITH finished AS (
                  UPDATE games g SET finished_at = u.finished_at, ended_by = u.ended_by, record = u.record
@@ -327,33 +323,27 @@ impl PgStore {
                  WHERE g.table_id = u.table_id AND g.finished_at IS NULL AND g.player_count = u.player_count
                  RETURNING g.table_id
              ), stored AS (
-                 INSERT INTO results (table_id, seat, player_id, name, total, contracts, trophies, suit_bonus, star,
-                                      place, winner, bot, bot_actions)
-                 SELECT s.table_id, s.seat, p.player_id, p.name, s.total, s.contracts, s.trophies, s.suit_bonus,
-                        s.star, s.place, s.winner, p.bot,
+                 INSERT INTO results (table_id, seat, player_id, name, score, details, place, winner, bot, bot_actions)
+                 SELECT s.table_id, s.seat, p.player_id, p.name, s.score, s.details, s.place, s.winner, p.bot,
                         (SELECT COUNT(*) FROM actions a WHERE a.table_id = s.table_id AND a.seat = s.seat AND a.by_bot)
-                 FROM UNNEST($6::uuid[], $7::int2[], $8::int4[], $9::int4[], $10::int4[], $11::int4[], $12::int4[],
-                             $13::int2[], $14::bool[])
-                      AS s (table_id, seat, total, contracts, trophies, suit_bonus, star, place, winner)
+                 FROM UNNEST($6::uuid[], $7::int2[], $8::int8[], $9::text[], $10::int2[], $11::bool[])
+                      AS s (table_id, seat, score, details, place, winner)
                  JOIN finished f ON f.table_id = s.table_id
                  JOIN game_players p ON p.table_id = s.table_id AND p.seat = s.seat
              )
              SELECT table_id FROM finished",
         )
         .bind(games.iter().map(|(_, t, _, _, _)| t.0).collect::<Vec<_>>())
-        .bind(games.iter().map(|(_, _, r, _, _)| r.finished_at).collect::<Vec<_>>())
-        .bind(games.iter().map(|(_, _, r, _, _)| super::ended_by_to_sql(r.result.ended_by)).collect::<Vec<_>>())
-        .bind(games.iter().map(|(_, _, _, json, _)| *json).collect::<Vec<_>>())
+        .bind(games.iter().map(|(_, _, _, at, _)| *at).collect::<Vec<_>>())
+        .bind(games.iter().map(|(_, _, f, _, _)| f.outcome.ended_by.as_str()).collect::<Vec<_>>())
+        .bind(games.iter().map(|(_, _, f, _, _)| f.record.as_str()).collect::<Vec<_>>())
         .bind(games.iter().map(|(_, _, _, _, count)| *count).collect::<Vec<_>>())
-        .bind(seats.iter().map(|(t, _)| t.0).collect::<Vec<_>>())
-        .bind(seats.iter().map(|(_, (score, _, _))| i16::from(score.seat.0)).collect::<Vec<_>>())
-        .bind(totals)
-        .bind(contracts)
-        .bind(trophies)
-        .bind(suit_bonuses)
-        .bind(stars)
-        .bind(seats.iter().map(|(_, (_, place, _))| i16::from(*place)).collect::<Vec<_>>())
-        .bind(seats.iter().map(|(_, (_, _, winner))| *winner).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(t, _, _, _)| t.0).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, seat, _, _)| *seat).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, _, outcome, _)| outcome.score).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, _, _, details)| details.as_str()).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, _, outcome, _)| i16::from(outcome.place)).collect::<Vec<_>>())
+        .bind(seats.iter().map(|(_, _, outcome, _)| outcome.winner).collect::<Vec<_>>())
         .fetch_all(executor)
         .await?;
         let finished: HashSet<Uuid> = finished.into_iter().collect();
@@ -381,7 +371,7 @@ impl PgStore {
                 None => StoreError::NotFound,
                 Some((true, _)) => already_finished(table),
                 Some((false, players)) => {
-                    StoreError::Other(format!("the record of game {table} does not fit its {players} players"))
+                    StoreError::Other(format!("the outcome of game {table} does not fit its {players} players"))
                 }
             });
         }
@@ -392,7 +382,7 @@ impl PgStore {
         let tables: Vec<Uuid> = batch.iter().map(|row| row.table.0).collect();
         let seqs: Vec<i64> = batch.iter().map(|row| i64::from(row.seq)).collect();
         let seats: Vec<i16> = batch.iter().map(|row| i16::from(row.seat.0)).collect();
-        let actions = batch.iter().map(|row| super::action_to_json(&row.action)).collect::<Result<Vec<String>, _>>()?;
+        let actions: Vec<&str> = batch.iter().map(|row| row.action.as_str()).collect();
         let by_bot: Vec<bool> = batch.iter().map(|row| row.by_bot).collect();
         let reserves =
             batch.iter().map(|row| row.reserve_ms.map(super::ms_to_sql).transpose()).collect::<Result<Vec<_>, _>>()?;
@@ -436,13 +426,13 @@ impl PgStore {
         // One snapshot for the whole read, so a table and its seats agree.
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
-        let heads = sqlx::query(
-            "SELECT t.id, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game
+        let heads = sqlx::query(&format!(
+            "SELECT t.id, {TABLE_COLUMNS}
              FROM tables t
              WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id)
                  AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id)
-             ORDER BY t.created_at, t.id",
-        )
+             ORDER BY t.created_at, t.id"
+        ))
         .fetch_all(&mut *tx)
         .await?;
         let mut tables = Vec::with_capacity(heads.len());
@@ -474,13 +464,12 @@ impl PgStore {
         // One snapshot for the whole read, so a game and its log agree.
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
-        let heads = sqlx::query(
-            "SELECT g.table_id, g.seed, g.started_at, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite,
-                    t.turn_ms, t.reserve_ms, t.game
+        let heads = sqlx::query(&format!(
+            "SELECT g.table_id, g.seed, g.started_at, {TABLE_COLUMNS}
              FROM games g JOIN tables t ON t.id = g.table_id
              WHERE g.finished_at IS NULL
-             ORDER BY g.started_at, g.table_id",
-        )
+             ORDER BY g.started_at, g.table_id"
+        ))
         .fetch_all(&mut *tx)
         .await?;
         let mut games = Vec::with_capacity(heads.len());
@@ -554,6 +543,7 @@ impl PgStore {
                AND ($4::timestamptz IS NULL OR g.finished_at < $4)
                AND ($5::int2 IS NULL OR g.player_count = $5)
                AND ($6::timestamptz IS NULL OR (g.finished_at, g.table_id) < ($6, $7::uuid))
+               AND ($9::text IS NULL OR g.game = $9)
              ORDER BY g.finished_at DESC, g.table_id DESC
              LIMIT $8",
         )
@@ -565,6 +555,7 @@ impl PgStore {
         .bind(cursor_at)
         .bind(cursor.map(|c| c.id))
         .bind(i64::from(limit))
+        .bind(filter.game.as_deref())
         .fetch_all(&self.pool)
         .await?;
         let games = rows.iter().map(game_head).collect::<Result<Vec<_>, _>>()?;
@@ -586,30 +577,29 @@ impl PgStore {
 
     pub(super) async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let head = sqlx::query(
-            "SELECT t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game,
-                    g.record
+        let head = sqlx::query(&format!(
+            "SELECT {TABLE_COLUMNS}, g.record
              FROM tables t JOIN games g ON g.table_id = t.id
-             WHERE t.id = $1 AND g.record IS NOT NULL",
-        )
+             WHERE t.id = $1 AND g.record IS NOT NULL"
+        ))
         .bind(id.0)
         .fetch_optional(&mut *tx)
         .await?
         .ok_or(StoreError::NotFound)?;
         let table = table_row(id, &head)?;
-        let record = super::record_from_json(&id, &head.try_get::<String, _>("record")?)?;
+        let record = super::record_from_json(id, head.try_get("record")?)?;
         let players = Self::game_players(&mut tx, id).await?;
         tx.commit().await?;
         Ok(FinishedTable { table, players, record })
     }
 
-    pub(super) async fn record(&self, id: TableId) -> Result<Record, StoreError> {
+    pub(super) async fn record(&self, id: TableId) -> Result<String, StoreError> {
         let json: String = sqlx::query_scalar("SELECT record FROM games WHERE table_id = $1 AND record IS NOT NULL")
             .bind(id.0)
             .fetch_optional(&self.pool)
             .await?
             .ok_or(StoreError::NotFound)?;
-        super::record_from_json(&id, &json)
+        super::record_from_json(id, json)
     }
 
     pub(super) async fn player_stats(&self, id: PlayerId) -> Result<PlayerStats, StoreError> {
@@ -619,7 +609,7 @@ impl PgStore {
             .await?
             .ok_or(StoreError::NotFound)?;
         let totals = sqlx::query(
-            "SELECT COUNT(*) AS games, COALESCE(SUM(winner::int), 0)::int8 AS wins, AVG(total)::float8 AS average
+            "SELECT COUNT(*) AS games, COALESCE(SUM(winner::int), 0)::int8 AS wins, AVG(score)::float8 AS average
              FROM results WHERE player_id = $1",
         )
         .bind(id.0)
@@ -644,13 +634,7 @@ fn already_finished(table: TableId) -> StoreError {
     StoreError::Other(format!("game {table} is already finished"))
 }
 
-fn points_to_sql(points: u32) -> Result<i32, StoreError> {
-    i32::try_from(points).map_err(|_| StoreError::Other(format!("a score of {points} is out of range")))
-}
-
-/// Seat rows `(table, seat, player)` as the three arrays an `UNNEST` takes.
-/// A `tables` row with the columns `host, seat_count, public, spectators, created_at, invite, turn_ms,
-/// reserve_ms`.
+/// A `tables` row with the [`TABLE_COLUMNS`].
 fn table_row(id: TableId, row: &PgRow) -> Result<TableRow, StoreError> {
     Ok(TableRow {
         id,
@@ -662,9 +646,11 @@ fn table_row(id: TableId, row: &PgRow) -> Result<TableRow, StoreError> {
         created_at: row.try_get("created_at")?,
         invite: row.try_get("invite")?,
         clock: super::clock_from(row.try_get("turn_ms")?, row.try_get("reserve_ms")?)?,
+        options: row.try_get("options")?,
     })
 }
 
+/// Seat rows `(table, seat, player)` as the three arrays an `UNNEST` takes.
 fn seat_columns(seats: &[super::SeatRowOf]) -> (Vec<Uuid>, Vec<i16>, Vec<Uuid>) {
     (
         seats.iter().map(|(table, _, _, _)| table.0).collect(),

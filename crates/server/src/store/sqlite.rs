@@ -9,16 +9,17 @@ use std::collections::HashSet;
 use std::str::FromStr;
 use std::time::Duration;
 
-use romirami_engine::{Record, ScoreBreakdown};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
 };
 use sqlx::{Row, Sqlite, Transaction};
 use uuid::Uuid;
 
+use time::OffsetDateTime;
+
 use super::{
-    ActionRow, FinishedTable, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES,
-    SeatResult, StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, Write, WritesByKind,
+    ActionRow, FinishedGame, FinishedTable, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats,
+    RECENT_GAMES, SeatResult, StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, Write, WritesByKind,
 };
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
 
@@ -41,8 +42,12 @@ fn id_text(id: Uuid) -> String {
 }
 
 /// The columns of `results` that [`seat_result`] reads, in a query over `results r`.
-const RESULT_COLUMNS: &str = "r.table_id, r.seat, r.player_id, r.name, r.total, r.contracts, r.trophies, \
-                              r.suit_bonus, r.star, r.place, r.winner, r.bot, r.bot_actions";
+const RESULT_COLUMNS: &str =
+    "r.table_id, r.seat, r.player_id, r.name, r.score, r.details, r.place, r.winner, r.bot, r.bot_actions";
+
+/// The columns of `tables t` that [`table_row`] reads.
+const TABLE_COLUMNS: &str =
+    "t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game, t.options";
 
 /// Writes seat rows `(table, seat, player)` in `tx`.
 async fn insert_seats(tx: &mut Transaction<'_, Sqlite>, seats: &[super::SeatRowOf]) -> Result<(), StoreError> {
@@ -58,8 +63,7 @@ async fn insert_seats(tx: &mut Transaction<'_, Sqlite>, seats: &[super::SeatRowO
     Ok(())
 }
 
-/// A `tables` row with the columns `host, seat_count, public, spectators, created_at, invite, turn_ms,
-/// reserve_ms`.
+/// A `tables` row with the [`TABLE_COLUMNS`].
 fn table_row(id: TableId, row: &SqliteRow) -> Result<TableRow, StoreError> {
     Ok(TableRow {
         id,
@@ -71,6 +75,7 @@ fn table_row(id: TableId, row: &SqliteRow) -> Result<TableRow, StoreError> {
         created_at: super::from_micros(row.try_get("created_at")?)?,
         invite: row.try_get("invite")?,
         clock: super::clock_from(row.try_get("turn_ms")?, row.try_get("reserve_ms")?)?,
+        options: row.try_get("options")?,
     })
 }
 
@@ -83,17 +88,17 @@ fn seat_result(row: &SqliteRow) -> Result<(TableId, SeatResult), StoreError> {
         name: row.try_get("name")?,
         bot: row.try_get("bot")?,
     };
-    let score = ScoreBreakdown {
-        seat,
-        total: super::points_from(row.try_get("total")?)?,
-        contracts: super::points_from(row.try_get("contracts")?)?,
-        trophies: super::points_from(row.try_get("trophies")?)?,
-        suit_bonus: super::points_from(row.try_get("suit_bonus")?)?,
-        star: super::points_from(row.try_get("star")?)?,
-    };
-    let place = super::small_from(row.try_get("place")?, "place")?;
-    let bot_actions = super::points_from(row.try_get("bot_actions")?)?;
-    Ok((table, SeatResult { player, score, place, winner: row.try_get("winner")?, bot_actions }))
+    Ok((
+        table,
+        SeatResult {
+            player,
+            score: row.try_get("score")?,
+            details: super::details_from(row.try_get("details")?)?,
+            place: super::small_from(row.try_get("place")?, "place")?,
+            winner: row.try_get("winner")?,
+            bot_actions: super::count_from(row.try_get("bot_actions")?)?,
+        },
+    ))
 }
 
 /// A finished game's row of `games g`, without its results.
@@ -103,7 +108,7 @@ fn game_head(row: &SqliteRow) -> Result<GameSummary, StoreError> {
         game: row.try_get("game")?,
         started_at: super::from_micros(row.try_get("started_at")?)?,
         finished_at: super::from_micros(row.try_get("finished_at")?)?,
-        ended_by: super::ended_by_from(row.try_get("ended_by")?)?,
+        ended_by: row.try_get("ended_by")?,
         results: Vec::new(),
     })
 }
@@ -177,8 +182,9 @@ impl SqliteStore {
         }
         for table in &kinds.tables {
             sqlx::query(
-                "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms, game)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms, game,
+                                     options)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             )
             .bind(id_text(table.id.0))
             .bind(id_text(table.host.0))
@@ -190,6 +196,7 @@ impl SqliteStore {
             .bind(table.clock.map(|c| super::ms_to_sql(c.turn_ms)).transpose()?)
             .bind(table.clock.map(|c| super::ms_to_sql(c.reserve_ms)).transpose()?)
             .bind(&table.game)
+            .bind(&table.options)
             .execute(&mut *tx)
             .await?;
         }
@@ -220,14 +227,15 @@ impl SqliteStore {
             }
         }
         let mut finishing = HashSet::new();
-        for &(index, table, record, json) in &kinds.finishes {
+        for &(index, table, finished, finished_at) in &kinds.finishes {
             let state: Option<Option<i64>> = sqlx::query_scalar("SELECT finished_at FROM games WHERE table_id = ?1")
                 .bind(id_text(table.0))
                 .fetch_optional(&mut *tx)
                 .await?;
             let players = Self::game_players(&mut tx, table).await?;
-            match super::check_finish(table, record, state.map(|s| s.is_some()), &players, &mut finishing) {
-                Ok(results) => Self::write_finish(&mut tx, table, record, json, &results).await?,
+            let outcome = &finished.outcome;
+            match super::check_finish(table, outcome, state.map(|s| s.is_some()), &players, &mut finishing) {
+                Ok(results) => Self::write_finish(&mut tx, table, finished, finished_at, &results).await?,
                 Err(error) => outcomes[index] = Err(error),
             }
         }
@@ -238,33 +246,29 @@ impl SqliteStore {
     async fn write_finish(
         tx: &mut Transaction<'_, Sqlite>,
         table: TableId,
-        record: &Record,
-        record_json: &str,
+        finished: &FinishedGame,
+        finished_at: OffsetDateTime,
         results: &[SeatResult],
     ) -> Result<(), StoreError> {
         sqlx::query("UPDATE games SET finished_at = ?2, ended_by = ?3, record = ?4 WHERE table_id = ?1")
             .bind(id_text(table.0))
-            .bind(super::micros(record.finished_at))
-            .bind(super::ended_by_to_sql(record.result.ended_by))
-            .bind(record_json)
+            .bind(super::micros(finished_at))
+            .bind(&finished.outcome.ended_by)
+            .bind(&finished.record)
             .execute(&mut **tx)
             .await?;
         for result in results {
             sqlx::query(
-                "INSERT INTO results (table_id, seat, player_id, name, total, contracts, trophies, suit_bonus, star,
-                                      place, winner, bot, bot_actions)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,
+                "INSERT INTO results (table_id, seat, player_id, name, score, details, place, winner, bot, bot_actions)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
                          (SELECT COUNT(*) FROM actions a WHERE a.table_id = ?1 AND a.seat = ?2 AND a.by_bot))",
             )
             .bind(id_text(table.0))
             .bind(i64::from(result.player.seat.0))
             .bind(id_text(result.player.id.0))
             .bind(&result.player.name)
-            .bind(i64::from(result.score.total))
-            .bind(i64::from(result.score.contracts))
-            .bind(i64::from(result.score.trophies))
-            .bind(i64::from(result.score.suit_bonus))
-            .bind(i64::from(result.score.star))
+            .bind(result.score)
+            .bind(super::details_to_json(&result.details)?)
             .bind(i64::from(result.place))
             .bind(result.winner)
             .bind(result.player.bot)
@@ -283,7 +287,7 @@ impl SqliteStore {
             .bind(id_text(row.table.0))
             .bind(i64::from(row.seq))
             .bind(i64::from(row.seat.0))
-            .bind(super::action_to_json(&row.action)?)
+            .bind(&row.action)
             .bind(row.by_bot)
             .bind(row.reserve_ms.map(super::ms_to_sql).transpose()?)
             .execute(&mut *tx)
@@ -322,13 +326,13 @@ impl SqliteStore {
     pub(super) async fn waiting_tables(&self) -> Result<Vec<WaitingTable>, StoreError> {
         // One snapshot for the whole read, so a table and its seats agree.
         let mut tx = self.pool.begin().await?;
-        let heads = sqlx::query(
-            "SELECT t.id, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game
+        let heads = sqlx::query(&format!(
+            "SELECT t.id, {TABLE_COLUMNS}
              FROM tables t
              WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id)
                  AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id)
-             ORDER BY t.created_at, t.id",
-        )
+             ORDER BY t.created_at, t.id"
+        ))
         .fetch_all(&mut *tx)
         .await?;
         let mut tables = Vec::with_capacity(heads.len());
@@ -360,13 +364,12 @@ impl SqliteStore {
     pub(super) async fn unfinished_games(&self) -> Result<Vec<UnfinishedGame>, StoreError> {
         // One snapshot for the whole read, so a game and its log agree.
         let mut tx = self.pool.begin().await?;
-        let heads = sqlx::query(
-            "SELECT g.table_id, g.seed, g.started_at, t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite,
-                    t.turn_ms, t.reserve_ms, t.game
+        let heads = sqlx::query(&format!(
+            "SELECT g.table_id, g.seed, g.started_at, {TABLE_COLUMNS}
              FROM games g JOIN tables t ON t.id = g.table_id
              WHERE g.finished_at IS NULL
-             ORDER BY g.started_at, g.table_id",
-        )
+             ORDER BY g.started_at, g.table_id"
+        ))
         .fetch_all(&mut *tx)
         .await?;
         let mut games = Vec::with_capacity(heads.len());
@@ -441,6 +444,7 @@ impl SqliteStore {
                AND (?4 IS NULL OR g.finished_at < ?4)
                AND (?5 IS NULL OR g.player_count = ?5)
                AND (?6 IS NULL OR (g.finished_at, g.table_id) < (?6, ?7))
+               AND (?9 IS NULL OR g.game = ?9)
              ORDER BY g.finished_at DESC, g.table_id DESC
              LIMIT ?8",
         )
@@ -452,6 +456,7 @@ impl SqliteStore {
         .bind(cursor.map(|c| c.finished_at))
         .bind(cursor.map(|c| id_text(c.id)))
         .bind(i64::from(limit))
+        .bind(filter.game.as_deref())
         .fetch_all(&self.pool)
         .await?;
         let games = rows.iter().map(game_head).collect::<Result<Vec<_>, _>>()?;
@@ -473,30 +478,29 @@ impl SqliteStore {
 
     pub(super) async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let head = sqlx::query(
-            "SELECT t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game,
-                    g.record
+        let head = sqlx::query(&format!(
+            "SELECT {TABLE_COLUMNS}, g.record
              FROM tables t JOIN games g ON g.table_id = t.id
-             WHERE t.id = ?1 AND g.record IS NOT NULL",
-        )
+             WHERE t.id = ?1 AND g.record IS NOT NULL"
+        ))
         .bind(id_text(id.0))
         .fetch_optional(&mut *tx)
         .await?
         .ok_or(StoreError::NotFound)?;
         let table = table_row(id, &head)?;
-        let record = super::record_from_json(&id, &head.try_get::<String, _>("record")?)?;
+        let record = super::record_from_json(id, head.try_get("record")?)?;
         let players = Self::game_players(&mut tx, id).await?;
         tx.commit().await?;
         Ok(FinishedTable { table, players, record })
     }
 
-    pub(super) async fn record(&self, id: TableId) -> Result<Record, StoreError> {
+    pub(super) async fn record(&self, id: TableId) -> Result<String, StoreError> {
         let json: String = sqlx::query_scalar("SELECT record FROM games WHERE table_id = ?1 AND record IS NOT NULL")
             .bind(id_text(id.0))
             .fetch_optional(&self.pool)
             .await?
             .ok_or(StoreError::NotFound)?;
-        super::record_from_json(&id, &json)
+        super::record_from_json(id, json)
     }
 
     pub(super) async fn player_stats(&self, id: PlayerId) -> Result<PlayerStats, StoreError> {
@@ -506,7 +510,7 @@ impl SqliteStore {
             .await?
             .ok_or(StoreError::NotFound)?;
         let totals = sqlx::query(
-            "SELECT COUNT(*) AS games, COALESCE(SUM(winner), 0) AS wins, AVG(total) AS average
+            "SELECT COUNT(*) AS games, COALESCE(SUM(winner), 0) AS wins, AVG(score) AS average
              FROM results WHERE player_id = ?1",
         )
         .bind(id_text(id.0))

@@ -17,12 +17,11 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use romirami_engine::Record;
 use time::OffsetDateTime;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use super::{GamePlayer, Store, StoreError, TableRow, Write};
+use super::{FinishedGame, GamePlayer, Store, StoreError, TableRow, Write};
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
 
 /// One submission: the write, and where its outcome goes.
@@ -111,14 +110,14 @@ impl Writer {
     }
 
     /// Stores the end of a table's game: its record and a result per seat ([`Store::finish_game`]).
-    /// The record is written as JSON here, by the caller's task.
+    /// The record's head is read here, by the caller's task.
     ///
     /// # Errors
     /// [`StoreError::NotFound`] when the game was not started, [`StoreError::Other`] when it already
-    /// finished or the record does not fit it, [`StoreError::Unavailable`] when the database or the
-    /// writer is.
-    pub async fn finish_game(&self, table: TableId, record: Record) -> Result<(), StoreError> {
-        self.submit(Write::finish(table, record)?).await
+    /// finished or the record or the outcome does not fit it, [`StoreError::Unavailable`] when the
+    /// database or the writer is.
+    pub async fn finish_game(&self, table: TableId, finished: FinishedGame) -> Result<(), StoreError> {
+        self.submit(Write::finish(table, finished)?).await
     }
 
     /// What the writer has done so far.

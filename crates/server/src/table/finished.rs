@@ -51,7 +51,10 @@ pub(crate) async fn answer(store: &Store, id: TableId, from: &Sender, invite: Op
             Role::Spectator
         }
     };
-    let game = match finished.record.replay() {
+    let game = match serde_json::from_str::<romirami_engine::Record>(&finished.record)
+        .map_err(|e| e.to_string())
+        .and_then(|record| record.replay().map_err(|e| e.to_string()))
+    {
         Ok(game) => game,
         Err(error) => {
             tracing::error!(table = %id, %error, "a stored record does not replay");

@@ -9,13 +9,12 @@
 
 use std::time::Duration;
 
-use romirami_engine::Record;
 use tokio::sync::oneshot;
 use tracing::{debug, error, warn};
 
 use super::core::Durable;
 use crate::protocol::TableId;
-use crate::store::{ActionRow, Committer, Store, StoreError, Writer};
+use crate::store::{ActionRow, Committer, FinishedGame, Store, StoreError, Writer};
 
 /// The durable log of one table.
 #[derive(Debug)]
@@ -82,14 +81,14 @@ impl TableLog {
     /// database is unavailable: the game's log is already stored, so a server that stops before this
     /// succeeds finishes the game again when it restores it. The receiver hears when it is done
     /// (stored, or refused for good).
-    pub(crate) fn store_result(&self, record: Record) -> oneshot::Receiver<()> {
+    pub(crate) fn store_result(&self, finished: FinishedGame) -> oneshot::Receiver<()> {
         let (writer, table) = (self.writer.clone(), self.table);
         let (done, stored) = oneshot::channel();
         tokio::spawn(async move {
             let _done = done;
             let mut pause = Duration::from_millis(100);
             loop {
-                match writer.finish_game(table, record.clone()).await {
+                match writer.finish_game(table, finished.clone()).await {
                     Ok(()) => return debug!(%table, "result stored"),
                     Err(StoreError::Unavailable(error)) => {
                         warn!(%table, %error, "the result could not be stored yet; trying again");

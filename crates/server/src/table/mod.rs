@@ -254,6 +254,7 @@ pub async fn create(
         created_at: OffsetDateTime::now_utc(),
         invite: invite.clone(),
         clock: options.clock,
+        options: "{}".into(),
     };
     if let Err(error) = services.writer.create_table(&row, &[Some(host.id)]).await {
         warn!(%error, "a table could not be stored");

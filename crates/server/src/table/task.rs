@@ -106,7 +106,7 @@ async fn carry_out(
                 let outcome = log.write(&durable).await;
                 queue.extend(core.step(Input::Stored(outcome), now()));
             }
-            Effect::StoreResult(record) => *result_stored = Some(log.store_result(*record)),
+            Effect::StoreResult(finished) => *result_stored = Some(log.store_result(*finished)),
             Effect::Close => close = true,
         }
     }

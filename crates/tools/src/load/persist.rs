@@ -18,14 +18,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
-use romirami_engine::{Action, Game, RandomPlayer, Record, RecordMeta, Seat};
+use romirami_engine::{Game, RandomPlayer, RecordMeta, Seat};
+use romirami_game::{Outcome, TableGame};
 use time::OffsetDateTime;
 use tokio::task::JoinSet;
 use uuid::Uuid;
 
 use super::new_histogram;
 use romirami_protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId};
-use romirami_server::store::{ActionRow, Committer, GamePlayer, Store, StoreError, TableRow, Writer};
+use romirami_server::store::{ActionRow, Committer, FinishedGame, GamePlayer, Store, StoreError, TableRow, Writer};
 
 /// What the games benchmark measured.
 #[derive(Debug)]
@@ -64,8 +65,10 @@ pub struct ActionsReport {
 /// A finished game, to be stored again and again under new ids.
 struct Played {
     seed: u64,
-    actions: Vec<(Seat, Action)>,
+    /// Each action with its JSON text, as a table stores it.
+    actions: Vec<(Seat, String)>,
     game: Game,
+    outcome: Outcome,
 }
 
 fn play(players: usize, seed: u64) -> Option<Played> {
@@ -75,9 +78,10 @@ fn play(players: usize, seed: u64) -> Option<Played> {
     while let Some(seat) = game.to_act() {
         let action = bot.choose(&game)?;
         game.apply(seat, &action).ok()?;
-        actions.push((seat, action));
+        actions.push((seat, serde_json::to_string(&action).ok()?));
     }
-    Some(Played { seed, actions, game })
+    let outcome = TableGame::outcome(&game)?;
+    Some(Played { seed, actions, game, outcome })
 }
 
 fn players(count: usize) -> Vec<PlayerInfo> {
@@ -118,6 +122,7 @@ fn new_table_row(host: PlayerId, seats: usize) -> TableRow {
         created_at: OffsetDateTime::now_utc(),
         invite: id.0.simple().to_string(),
         clock: None,
+        options: "{}".into(),
     }
 }
 
@@ -150,9 +155,12 @@ async fn set_up(writer: &Writer, players: &[PlayerInfo], seed: u64) -> Result<(T
     Ok((row.id, writes + 1))
 }
 
-fn record_for(played: &Played, table: TableId, players: &[PlayerInfo], at: OffsetDateTime) -> Option<Record> {
+/// The finished game as a table hands it to the store: its record written as JSON, and its outcome.
+fn finished_for(played: &Played, table: TableId, players: &[PlayerInfo], at: OffsetDateTime) -> Option<FinishedGame> {
     let names = players.iter().map(|p| p.name.clone()).collect();
-    played.game.record(RecordMeta { id: table.0, started_at: at, finished_at: at, names, shuffle: None }).ok()
+    let record =
+        played.game.record(RecordMeta { id: table.0, started_at: at, finished_at: at, names, shuffle: None }).ok()?;
+    Some(FinishedGame { record: serde_json::to_string(&record).ok()?, outcome: played.outcome.clone() })
 }
 
 /// Stores `games` complete games of `seats` players with `concurrency` tasks: first each table's
@@ -204,11 +212,11 @@ pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) 
                     .actions
                     .iter()
                     .zip(0u32..)
-                    .map(|(&(seat, action), seq)| ActionRow {
+                    .map(|((seat, action), seq)| ActionRow {
                         table,
                         seq,
-                        seat,
-                        action,
+                        seat: *seat,
+                        action: action.clone(),
                         by_bot: false,
                         reserve_ms: None,
                     })
@@ -229,9 +237,9 @@ pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) 
             async move {
                 let game = &played[n as usize % played.len()];
                 let (table, players) = &tables[n as usize];
-                let record = record_for(game, *table, players, OffsetDateTime::now_utc())
+                let finished = finished_for(game, *table, players, OffsetDateTime::now_utc())
                     .ok_or_else(|| StoreError::Other("a finished game has no record".into()))?;
-                writer.finish_game(*table, record).await
+                writer.finish_game(*table, finished).await
             }
         }
     })
@@ -324,12 +332,14 @@ pub async fn actions(
         tasks.spawn(async move {
             let mut latency = new_histogram();
             let mut count = 0u64;
-            for (&(seat, action), seq) in played.actions.iter().cycle().zip(0u32..) {
+            for ((seat, action), seq) in played.actions.iter().cycle().zip(0u32..) {
                 if Instant::now() >= deadline {
                     break;
                 }
                 let one = Instant::now();
-                committer.commit(ActionRow { table, seq, seat, action, by_bot: false, reserve_ms: None }).await?;
+                let row =
+                    ActionRow { table, seq, seat: *seat, action: action.clone(), by_bot: false, reserve_ms: None };
+                committer.commit(row).await?;
                 latency.saturating_record(one.elapsed().as_micros() as u64);
                 count += 1;
             }

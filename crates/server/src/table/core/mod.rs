@@ -25,7 +25,7 @@ mod views;
 
 use std::sync::Arc;
 
-use romirami_engine::{Action, Game, Record, Seat};
+use romirami_engine::{Action, Game, Seat};
 use time::OffsetDateTime;
 use tokio::time::Instant;
 use tracing::info;
@@ -37,7 +37,7 @@ use super::{Sender, TableCommand, TableOptions};
 use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::protocol::{ErrorCode, PlayerId, PlayerInfo, Role, ServerMsg, TableId, TableState, TableSummary};
-use crate::store::{ActionRow, GamePlayer, StoreError, UnfinishedGame};
+use crate::store::{ActionRow, FinishedGame, GamePlayer, StoreError, UnfinishedGame};
 
 /// The sentence sent with [`ErrorCode::Unavailable`].
 pub(crate) const UNAVAILABLE: &str =
@@ -87,7 +87,7 @@ pub(crate) enum Effect {
     Write(Durable),
     /// Store the finished game's record and results, in the background, until the database takes it;
     /// then feed [`Input::ResultStored`].
-    StoreResult(Box<Record>),
+    StoreResult(Box<FinishedGame>),
     /// The table closes: its task ends, and whoever still writes to it learns that it is gone.
     Close,
 }
@@ -257,7 +257,9 @@ impl TableCore {
         let mut game = Game::new(players.len(), seed).map_err(|e| e.to_string())?;
         let mut reserves = vec![None; players.len()];
         for (n, stored) in actions.iter().enumerate() {
-            game.apply(stored.seat, &stored.action).map_err(|e| format!("stored action {n} is refused: {e}"))?;
+            let action: Action =
+                serde_json::from_str(&stored.action).map_err(|e| format!("stored action {n} does not parse: {e}"))?;
+            game.apply(stored.seat, &action).map_err(|e| format!("stored action {n} is refused: {e}"))?;
             if let Some(reserve) = reserves.get_mut(stored.seat.index()) {
                 *reserve = stored.reserve_ms.or(*reserve);
             }

@@ -1,12 +1,13 @@
 //! The game in play: actions, turns and clocks, the bot that stands in, abandonment and the end.
 
 use romirami_engine::{Action, Game, IllegalAction, RecordMeta, Seat};
+use romirami_game::TableGame;
 use tokio::time::Instant;
 use tracing::{error, info, warn};
 
 use super::{Actor, Control, Durable, Effect, Now, Pending, Phase, Play, TableCore, UNAVAILABLE};
 use crate::protocol::{ErrorCode, Role, ServerMsg, TableState};
-use crate::store::{ActionRow, StoreError};
+use crate::store::{ActionRow, FinishedGame, StoreError};
 use crate::table::Sender;
 
 /// What a table does by itself while a game is in play.
@@ -80,7 +81,10 @@ impl TableCore {
         let Some(play) = self.play() else { return };
         let reserve_ms = play.clock.as_ref().map(|clock| clock.reserve_at(seat, now.at));
         let by_bot = matches!(by, Actor::Bot);
-        let row = ActionRow { table: self.id, seq: play.actions, seat, action, by_bot, reserve_ms };
+        let Ok(json) = serde_json::to_string(&action) else {
+            return error!(table = %self.id, ?action, "an action does not write as JSON");
+        };
+        let row = ActionRow { table: self.id, seq: play.actions, seat, action: json, by_bot, reserve_ms };
         self.write(Durable::Action(row), Pending::Action { seat, action, by });
     }
 
@@ -327,8 +331,12 @@ impl TableCore {
                 .collect(),
             shuffle: None,
         };
-        match play.game.record(meta) {
-            Ok(record) => self.effects.push(Effect::StoreResult(Box::new(record))),
+        let record = play.game.record(meta).map_err(|e| e.to_string()).and_then(|record| {
+            serde_json::to_string(&record).map_err(|e| format!("the record does not write as JSON: {e}"))
+        });
+        let outcome = TableGame::outcome(&play.game).ok_or_else(|| "a finished game has no outcome".to_owned());
+        match record.and_then(|record| Ok(FinishedGame { record, outcome: outcome? })) {
+            Ok(finished) => self.effects.push(Effect::StoreResult(Box::new(finished))),
             Err(problem) => error!(table = %self.id, %problem, "a finished game has no record"),
         }
     }

@@ -195,7 +195,9 @@ impl Table {
         self.writes
             .iter()
             .filter_map(|w| match w {
-                Durable::Action(row) => Some((row.seat, row.action, row.by_bot)),
+                Durable::Action(row) => {
+                    Some((row.seat, serde_json::from_str(&row.action).expect("an action's JSON"), row.by_bot))
+                }
                 _ => None,
             })
             .collect()
@@ -515,6 +517,7 @@ fn a_restored_game_replays_its_log_and_waits_for_its_players() {
         let seat = game.to_act().expect("on");
         let action = game.legal_actions(seat)[0];
         game.apply(seat, &action).expect("legal");
+        let action = serde_json::to_string(&action).expect("JSON");
         actions.push(StoredAction { seat, action, by_bot: false, reserve_ms: None });
     }
     let players = [&ana, &bruno]
@@ -537,6 +540,7 @@ fn a_restored_game_replays_its_log_and_waits_for_its_players() {
         created_at: OffsetDateTime::UNIX_EPOCH,
         invite: "key".into(),
         clock: None,
+        options: "{}".into(),
     };
     let stored = UnfinishedGame { table, seed: 7, started_at: OffsetDateTime::UNIX_EPOCH, players, actions };
     let lobby = Arc::new(Lobby::default());
@@ -549,9 +553,20 @@ fn a_restored_game_replays_its_log_and_waits_for_its_players() {
     restored.at(60_000);
     assert_eq!(restored.core.state(), TableState::Finished, "nobody came back");
     // A log the rules refuse does not come back.
+    let stored_again = stored.clone();
     let mut broken = stored;
-    broken.actions.push(StoredAction { seat: Seat(5), action: Action::Pass, by_bot: false, reserve_ms: None });
+    let pass = serde_json::to_string(&Action::Pass).expect("JSON");
+    broken.actions.push(StoredAction { seat: Seat(5), action: pass, by_bot: false, reserve_ms: None });
     assert!(TableCore::restored(broken, shared(&Arc::new(Lobby::default())), now).is_err());
+    // Nor does one that holds no action of the game.
+    let mut unreadable = stored_again;
+    unreadable.actions.push(StoredAction {
+        seat: Seat(0),
+        action: r#"{"type":"fly"}"#.into(),
+        by_bot: false,
+        reserve_ms: None,
+    });
+    assert!(TableCore::restored(unreadable, shared(&Arc::new(Lobby::default())), now).is_err());
 }
 
 #[test]
