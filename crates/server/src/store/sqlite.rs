@@ -206,13 +206,17 @@ impl SqliteStore {
         }
         insert_seats(&mut tx, &kinds.seats).await?;
         for (table, seed, players, started_at) in &kinds.starts {
-            sqlx::query("INSERT INTO games (table_id, seed, player_count, started_at) VALUES (?1, ?2, ?3, ?4)")
-                .bind(id_text(table.0))
-                .bind(super::seed_to_sql(*seed))
-                .bind(players.len() as i64)
-                .bind(super::micros(*started_at))
-                .execute(&mut *tx)
-                .await?;
+            // The game is its table's (none without a table: the insert fails).
+            sqlx::query(
+                "INSERT INTO games (table_id, seed, player_count, started_at, game)
+                 VALUES (?1, ?2, ?3, ?4, (SELECT game FROM tables WHERE id = ?1))",
+            )
+            .bind(id_text(table.0))
+            .bind(super::seed_to_sql(*seed))
+            .bind(players.len() as i64)
+            .bind(super::micros(*started_at))
+            .execute(&mut *tx)
+            .await?;
             for player in *players {
                 sqlx::query(
                     "INSERT INTO game_players (table_id, seat, player_id, name, bot) VALUES (?1, ?2, ?3, ?4, ?5)",
