@@ -76,6 +76,7 @@ pub async fn play_table(mut clients: Vec<Client>) -> Result<BotGame, ClientError
         spectators: SpectatorPolicy::Link,
         clock: None,
         game: None,
+        options: None,
     })
     .await?;
     let (table, invite) = host

@@ -105,4 +105,8 @@ impl TableGame for Game {
     fn record(&self, meta: RecordMeta) -> Result<Record, String> {
         Game::record(self, meta).map_err(|e| e.to_string())
     }
+
+    fn replay(record: &Record) -> Result<Game, String> {
+        record.replay().map_err(|e| e.to_string())
+    }
 }

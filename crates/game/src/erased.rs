@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::{Outcome, RecordMeta, Refusal, RefusalKind, Seat, TableGame, Viewer};
@@ -32,12 +32,12 @@ pub trait AnyGame: Send + fmt::Debug {
     ///
     /// # Errors
     /// [`RefusalKind::Malformed`] when it is not an action of this game, else why it is refused.
-    fn check(&self, seat: Seat, action: &RawValue) -> Result<Json, Refusal>;
-    /// Plays a checked (or stored) action.
+    fn check(&self, seat: Seat, action: &serde_json::Value) -> Result<Json, Refusal>;
+    /// Plays a checked (or stored) action, given as JSON text.
     ///
     /// # Errors
     /// Why not; the game is unchanged.
-    fn apply(&mut self, seat: Seat, action: &RawValue) -> Result<(), Refusal>;
+    fn apply(&mut self, seat: Seat, action: &str) -> Result<(), Refusal>;
     /// The legal actions of `seat`, as a JSON array.
     fn legal(&self, seat: Seat) -> Json;
     /// The bot's action for `seat`.
@@ -63,14 +63,18 @@ pub trait AnyGame: Send + fmt::Debug {
     fn record(&self, meta: RecordMeta) -> Result<Json, String>;
 }
 
-fn decode<G: TableGame>(action: &RawValue) -> Result<G::Action, Refusal> {
-    serde_json::from_str(action.get()).map_err(|e| {
+fn decode<G: TableGame>(action: &serde_json::Value) -> Result<G::Action, Refusal> {
+    G::Action::deserialize(action).map_err(|e| malformed::<G>(&e))
+}
+
+fn malformed<G: TableGame>(e: &serde_json::Error) -> Refusal {
+    {
         let mut message = format!("not an action of {}: {e}", G::NAME);
         // The message may quote the client's text: keep it short.
         let end = (0..=message.len().min(200)).rev().find(|&i| message.is_char_boundary(i)).unwrap_or(0);
         message.truncate(end);
         Refusal::new(RefusalKind::Malformed, message)
-    })
+    }
 }
 
 impl<G: TableGame> AnyGame for G {
@@ -82,14 +86,14 @@ impl<G: TableGame> AnyGame for G {
         TableGame::to_act(self)
     }
 
-    fn check(&self, seat: Seat, action: &RawValue) -> Result<Json, Refusal> {
+    fn check(&self, seat: Seat, action: &serde_json::Value) -> Result<Json, Refusal> {
         let action = decode::<G>(action)?;
         TableGame::check(self, seat, &action)?;
         Ok(json(&action))
     }
 
-    fn apply(&mut self, seat: Seat, action: &RawValue) -> Result<(), Refusal> {
-        let action = decode::<G>(action)?;
+    fn apply(&mut self, seat: Seat, action: &str) -> Result<(), Refusal> {
+        let action: G::Action = serde_json::from_str(action).map_err(|e| malformed::<G>(&e))?;
         TableGame::apply(self, seat, &action)
     }
 
@@ -145,12 +149,28 @@ pub trait GameKind: Send + Sync {
     ///
     /// # Errors
     /// A sentence saying what is wrong with them.
-    fn options(&self, options: Option<&RawValue>, players: usize) -> Result<Json, String>;
+    fn options(&self, options: Option<&serde_json::Value>, players: usize) -> Result<Json, String>;
     /// A new game of `players` from `seed` with `options` as [`GameKind::options`] wrote them.
     ///
     /// # Errors
     /// When the players or options do not fit.
     fn new_game(&self, players: usize, seed: u64, options: &RawValue) -> Result<Box<dyn AnyGame>, String>;
+    /// Whether `action` reads as an action of this game (whether it is legal is the game's to say).
+    ///
+    /// # Errors
+    /// Why it does not: the parser's sentence, which names only the game's fields and types.
+    fn reads_action(&self, action: &serde_json::Value) -> Result<(), String>;
+    /// The finished game a record (JSON text) tells, replayed.
+    ///
+    /// # Errors
+    /// When the record does not read or replay.
+    fn replay(&self, record: &str) -> Result<Box<dyn AnyGame>, String>;
+}
+
+impl fmt::Debug for dyn GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// The [`GameKind`] of a [`TableGame`].
@@ -165,9 +185,9 @@ impl<G: TableGame> GameKind for Kind<G> {
         G::SEATS
     }
 
-    fn options(&self, options: Option<&RawValue>, players: usize) -> Result<Json, String> {
+    fn options(&self, options: Option<&serde_json::Value>, players: usize) -> Result<Json, String> {
         let options: G::Options = match options {
-            Some(text) => serde_json::from_str(text.get()).map_err(|e| format!("bad options for {}: {e}", G::NAME))?,
+            Some(value) => G::Options::deserialize(value).map_err(|e| format!("bad options for {}: {e}", G::NAME))?,
             None => G::Options::default(),
         };
         if !G::SEATS.contains(&players) {
@@ -182,6 +202,15 @@ impl<G: TableGame> GameKind for Kind<G> {
         let options: G::Options =
             serde_json::from_str(options.get()).map_err(|e| format!("bad options for {}: {e}", G::NAME))?;
         Ok(Box::new(G::new(players, seed, &options)?))
+    }
+
+    fn reads_action(&self, action: &serde_json::Value) -> Result<(), String> {
+        decode::<G>(action).map(|_| ()).map_err(|refusal| refusal.message)
+    }
+
+    fn replay(&self, record: &str) -> Result<Box<dyn AnyGame>, String> {
+        let record: G::Record = serde_json::from_str(record).map_err(|e| format!("the record does not read: {e}"))?;
+        Ok(Box::new(G::replay(&record)?))
     }
 }
 
@@ -207,6 +236,24 @@ impl Games {
     /// The game called `name`.
     pub fn get(&self, name: &str) -> Option<&Arc<dyn GameKind>> {
         self.by_name.get(name)
+    }
+
+    /// Whether `action` reads as an action of any of these games.
+    ///
+    /// # Errors
+    /// Why not, as `preferred` (the protocol's default game) reads it, or else the first game.
+    pub fn reads_action(&self, action: &serde_json::Value, preferred: &str) -> Result<(), String> {
+        let mut first_error = None;
+        for (name, kind) in &self.by_name {
+            match kind.reads_action(action) {
+                Ok(()) => return Ok(()),
+                Err(error) if *name == preferred => first_error = Some(error),
+                Err(error) => {
+                    first_error.get_or_insert(error);
+                }
+            }
+        }
+        Err(first_error.unwrap_or_else(|| "this server hosts no game".to_owned()))
     }
 
     /// The names of every game, in order.

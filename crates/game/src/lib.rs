@@ -116,7 +116,7 @@ pub trait TableGame: Sized + Send + fmt::Debug + 'static {
     /// The result shown when the game ends, every part revealed.
     type Result: Serialize;
     /// The record of a finished game, which replays.
-    type Record: Serialize;
+    type Record: Serialize + DeserializeOwned;
 
     /// The game's name in the protocol, the store and the REST API (`romi-rami`).
     const NAME: &'static str;
@@ -177,22 +177,19 @@ pub trait TableGame: Sized + Send + fmt::Debug + 'static {
     /// The result as the store keeps it, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 
-    /// The record of the finished game.
+    /// The record of the finished game. Whatever else it holds, it carries the meta's `id` (the game's
+    /// id) and `finished_at` (RFC 3339) at its top level, as the store reads them from every record.
     ///
     /// # Errors
     /// When the game is not over.
     fn record(&self, meta: RecordMeta) -> Result<Self::Record, String>;
 
     /// Replays a record of this game through its rules, checking every step and result in it, and gives
-    /// back the game as replayed (over, with the record's result). A game whose crate cannot replay
-    /// records keeps this default, which refuses.
+    /// back the game as replayed (over, with the record's result).
     ///
     /// # Errors
     /// The first thing in the record that breaks a rule, or that it cannot be replayed.
-    fn replay(record: &Self::Record) -> Result<Self, String> {
-        let _ = record;
-        Err(format!("{} records cannot be replayed through the table trait", Self::NAME))
-    }
+    fn replay(record: &Self::Record) -> Result<Self, String>;
 }
 
 /// Places from scores, best first by `better`: seats level share a place (1, 1, 3).

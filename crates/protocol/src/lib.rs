@@ -64,10 +64,11 @@ pub enum SpectatorPolicy {
     Nobody,
 }
 
-/// A message from a client.
+/// A message from a client. `A`, the action of `act`, is Romi Rami's by default; the server reads it
+/// as JSON and leaves it to the table's game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum ClientMsg {
+pub enum ClientMsg<A = Action> {
     /// The first message on a connection: the protocol version, and either the token of a returning
     /// player or the display name of a new guest.
     Hello {
@@ -100,6 +101,9 @@ pub enum ClientMsg {
         /// The game to play, by its name; Romi Rami (`romi-rami`) when none is given.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         game: Option<String>,
+        /// The game's table options (targets, variants); the rule book's defaults when none are given.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        options: Option<serde_json::Value>,
     },
     /// Sit down at a table, or come back to one's seat. `since` is the number of events the client
     /// already has, to receive only the missed ones.
@@ -152,12 +156,13 @@ pub enum ClientMsg {
         table: TableId,
         /// The client's number for this action, echoed in the answer.
         id: u64,
-        /// What the sender plays, one of the legal actions its `your_turn` listed.
-        action: Action,
+        /// What the sender plays, one of the legal actions its `your_turn` listed, in the table's game's
+        /// own form (`A` is Romi Rami's [`Action`] unless a client of another game says otherwise).
+        action: A,
     },
 }
 
-impl ClientMsg {
+impl<A> ClientMsg<A> {
     /// The message's `type`, for logs and metrics.
     pub const fn kind(&self) -> &'static str {
         match self {
@@ -281,11 +286,11 @@ pub enum Role {
 
 /// One event with its number at the table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NumberedEvent {
+pub struct NumberedEvent<E = VisibleEvent> {
     /// The event's number, from 0 at the start of the game.
     pub n: usize,
     /// The event, as the recipient may see it.
-    pub event: VisibleEvent,
+    pub event: E,
 }
 
 /// The limits a connection must keep to, announced in `welcome` so that clients can pace themselves.
@@ -364,9 +369,13 @@ pub enum ErrorCode {
 }
 
 /// A message from the server.
+///
+/// The game's payloads — `V` the view, `E` an event, `L` the legal actions, `R` the result — are Romi
+/// Rami's types by default, which is what a Romi Rami client reads. The server, which seats any game,
+/// writes them as the JSON its game gave.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum ServerMsg {
+pub enum ServerMsg<V = Box<View>, E = VisibleEvent, L = Vec<Action>, R = GameResult> {
     /// The answer to `hello`.
     Welcome {
         /// The protocol version the server speaks.
@@ -410,14 +419,14 @@ pub enum ServerMsg {
         role: Role,
         /// The game as the recipient may see it, once it has started.
         #[serde(skip_serializing_if = "Option::is_none")]
-        view: Option<Box<View>>,
+        view: Option<V>,
     },
     /// New events of a table's game, in order, filtered for the recipient.
     Events {
         /// The table whose game the events are of.
         table: TableId,
         /// The new events, numbered from where the recipient's previous ones stopped.
-        events: Vec<NumberedEvent>,
+        events: Vec<NumberedEvent<E>>,
     },
     /// The clocks, when a turn starts or a member arrives at a table with a clock: who is to act, the
     /// time left of their turn and every seat's reserve, in milliseconds, as of sending.
@@ -437,7 +446,7 @@ pub enum ServerMsg {
         /// The table where it is the recipient's turn.
         table: TableId,
         /// Every distinct legal action.
-        legal: Vec<Action>,
+        legal: L,
     },
     /// The action with this `id` was applied; its events follow (or came) in `events`.
     Ack {
@@ -453,7 +462,7 @@ pub enum ServerMsg {
         /// The table whose game ended.
         table: TableId,
         /// The result, every part revealed.
-        result: GameResult,
+        result: R,
     },
     /// The recipient no longer is at the table (it left, or the host removed it).
     Left {
@@ -475,9 +484,9 @@ pub enum ServerMsg {
     },
 }
 
-impl ServerMsg {
+impl<V: Serialize, E: Serialize, L: Serialize, R: Serialize> ServerMsg<V, E, L, R> {
     /// An error about `table` (and the action `id`, for an `act`).
-    pub fn error(table: Option<TableId>, id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> ServerMsg {
+    pub fn error(table: Option<TableId>, id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> Self {
         ServerMsg::Error { table, id, code, message: message.into() }
     }
 
@@ -495,6 +504,15 @@ impl ServerMsg {
 /// # Errors
 /// A sentence saying what is wrong with it, safe to send back.
 pub fn parse_client_msg(text: &str) -> Result<ClientMsg, String> {
+    parse_client_msg_with(text)
+}
+
+/// Parses one text frame whose action is read as `A` (the server reads it as JSON, for the table's game
+/// to read).
+///
+/// # Errors
+/// A sentence saying what is wrong with it, safe to send back.
+pub fn parse_client_msg_with<A: serde::de::DeserializeOwned>(text: &str) -> Result<ClientMsg<A>, String> {
     serde_json::from_str(text).map_err(|e| {
         // serde's message names fields and types of the protocol, never server state.
         let message = e.to_string();

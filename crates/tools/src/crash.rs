@@ -302,6 +302,7 @@ async fn open_table(url: &str, players: u8, name: &str) -> Result<Vec<(SeatBot, 
         spectators: SpectatorPolicy::Nobody,
         clock: None,
         game: None,
+        options: None,
     })
     .await
     .map_err(bot_error)?;

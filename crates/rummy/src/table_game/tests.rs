@@ -96,6 +96,10 @@ fn raw(value: &impl serde::Serialize) -> Box<RawValue> {
     serde_json::value::to_raw_value(value).expect("serializable")
 }
 
+fn value(value: &impl serde::Serialize) -> Value {
+    serde_json::to_value(value).expect("serializable")
+}
+
 fn meta(players: usize) -> romirami_game::RecordMeta {
     romirami_game::RecordMeta {
         id: "5f0c2a9e-1b2c-4d3e-8f90-a1b2c3d4e5f6".parse().expect("a UUID"),
@@ -124,7 +128,7 @@ struct Measured {
 /// the trait and, in step, through the JSON form, checking everything on the way.
 fn play<G: Probe>(players: usize, seed: u64, options: Value, cap: usize) -> Measured {
     let kind = games().get(G::NAME).expect("registered").clone();
-    let written = kind.options(Some(&raw(&options)), players).expect("valid options");
+    let written = kind.options(Some(&value(&options)), players).expect("valid options");
     let typed: G::Options = serde_json::from_str(written.get()).expect("options as written read back");
     let mut game = G::new(players, seed, &typed).expect("a match");
     let mut any: Box<dyn AnyGame> = kind.new_game(players, seed, &written).expect("a match");
@@ -160,14 +164,14 @@ fn play<G: Probe>(players: usize, seed: u64, options: Value, cap: usize) -> Meas
             assert_eq!(refused.kind, RefusalKind::NotYourTurn, "{tag}: {refused}");
         }
         // The JSON form: the same check, the same bot, the same action applied.
-        let canonical = any.check(seat, &raw(&action)).expect("the JSON action is accepted");
+        let canonical = any.check(seat, &value(&action)).expect("the JSON action is accepted");
         assert_eq!(any.bot(seat).map(|b| b.get().to_owned()), Some(canonical.get().to_owned()), "{tag}");
         assert_eq!(any.legal(seat).get(), raw(&legal).get(), "{tag}");
 
         let (round, hand, events) = (game.round(), game.hand(seat), game.event_count());
         let seen_before = codes_of(&game.view(Viewer::Spectator));
         game.apply(seat, &action).unwrap_or_else(|r| panic!("{tag}: {action:?} refused: {r}"));
-        any.apply(seat, &canonical).expect("the JSON form applies it too");
+        any.apply(seat, canonical.get()).expect("the JSON form applies it too");
         measured.actions += 1;
         assert_eq!(any.event_count(), game.event_count(), "{tag}");
         assert!(!game.spectator_sees_a_hand(), "{tag}: a spectator sees a hand");
@@ -302,8 +306,7 @@ fn an_abandoned_match_names_no_winner_and_replays() {
 fn options_default_to_the_rule_books_and_out_of_range_ones_are_refused() {
     let games = games();
     let options = |name: &str, given: Option<Value>, players: usize| {
-        let given = given.map(|v| raw(&v));
-        games.get(name).expect("registered").options(given.as_deref(), players).map(|o| o.get().to_owned())
+        games.get(name).expect("registered").options(given.as_ref(), players).map(|o| o.get().to_owned())
     };
     // Rommi §2: written in full, the scoring following the variant and the target the scoring.
     assert_eq!(
@@ -350,14 +353,14 @@ fn refusals_say_their_kind_and_cite_the_rule() {
     let mut any = games.get("rami").expect("registered").new_game(3, 9, &raw(&json!({}))).expect("a match");
     let seat = any.to_act().expect("a seat to act");
     let other = seat.next(3);
-    let refused = any.check(other, &raw(&json!("draw"))).expect_err("not its turn");
+    let refused = any.check(other, &value(&json!("draw"))).expect_err("not its turn");
     assert_eq!(refused.kind, RefusalKind::NotYourTurn);
-    let refused = any.check(seat, &raw(&json!({ "discard": "Qs" }))).expect_err("a draw first");
+    let refused = any.check(seat, &value(&json!({ "discard": "Qs" }))).expect_err("a draw first");
     assert_eq!(refused.kind, RefusalKind::Illegal);
     assert!(refused.message.contains("rami §7.1"), "{}", refused.message);
-    assert_eq!(any.check(seat, &raw(&json!({ "fly": 1 }))).expect_err("no such action").kind, RefusalKind::Malformed);
+    assert_eq!(any.check(seat, &value(&json!({ "fly": 1 }))).expect_err("no such action").kind, RefusalKind::Malformed);
     any.abandon();
-    assert_eq!(any.check(seat, &raw(&json!("draw"))).expect_err("over").kind, RefusalKind::GameOver);
+    assert_eq!(any.check(seat, &value(&json!("draw"))).expect_err("over").kind, RefusalKind::GameOver);
     assert_eq!(any.outcome().expect("over").ended_by, "abandoned");
 
     let mut rommi = <RommiMatch as TableGame>::new(2, 3, &Default::default()).expect("a match");

@@ -221,6 +221,7 @@ impl Driver {
                 spectators: SpectatorPolicy::Nobody,
                 clock: None,
                 game: None,
+                options: None,
             },
         )
         .await?;
