@@ -1,0 +1,255 @@
+//! The table's rules, driven by commands and a fake time: no socket, no sleep, no database. Each test
+//! plays the part of the task (it answers the core's writes) and reads the members' outboxes as their
+//! clients would.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use romirami_engine::{Action, Seat};
+use time::OffsetDateTime;
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use super::{Durable, Effect, Entropy, Input, Now, Shared, TableCore};
+use crate::config::Config;
+use crate::lobby::Lobby;
+use crate::protocol::{Clock, ErrorCode, PlayerId, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableState};
+use crate::store::{GamePlayer, StoreError, StoredAction, TableRow, UnfinishedGame};
+use crate::table::outbox::{ConnId, Outbox, OutboxQueue, Outgoing};
+use crate::table::{GameChoice, Sender, TableCommand, TableOptions};
+
+/// Fixed "randomness": every seed is 7, ids count up.
+#[derive(Debug, Default)]
+struct Fixed(u128);
+
+impl Entropy for Fixed {
+    fn seed(&mut self) -> u64 {
+        7
+    }
+    fn secret(&mut self) -> [u8; 32] {
+        [1; 32]
+    }
+    fn id(&mut self) -> Uuid {
+        self.0 += 1;
+        Uuid::from_u128(self.0)
+    }
+}
+
+/// A connection as a client sees it: what it sends with, and what it was sent.
+struct Client {
+    from: Sender,
+    inbox: OutboxQueue,
+}
+
+impl Client {
+    fn new(conn: u64, name: &str) -> Client {
+        let (out, inbox, _) = Outbox::new(256);
+        let player = PlayerInfo { id: PlayerId(Uuid::from_u128(1000 + u128::from(conn))), name: name.into() };
+        Client { from: Sender { conn: ConnId(conn), player, out }, inbox }
+    }
+
+    /// Another connection of the same player.
+    fn second_connection(&self, conn: u64) -> Client {
+        let (out, inbox, _) = Outbox::new(256);
+        Client { from: Sender { conn: ConnId(conn), player: self.from.player.clone(), out }, inbox }
+    }
+
+    /// Everything sent to it since the last call.
+    fn messages(&mut self) -> Vec<ServerMsg> {
+        let mut messages = Vec::new();
+        while let Ok(Outgoing::Text(text)) = self.inbox.try_recv() {
+            messages.push(serde_json::from_str(text.as_str()).expect("the server's messages parse"));
+        }
+        messages
+    }
+
+    /// The codes of the errors sent to it since the last call.
+    fn errors(&mut self) -> Vec<ErrorCode> {
+        self.messages()
+            .into_iter()
+            .filter_map(|msg| match msg {
+                ServerMsg::Error { code, .. } => Some(code),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The legal actions of the last `your_turn` sent to it since the last call.
+    fn turn(&mut self) -> Option<Vec<Action>> {
+        self.messages().into_iter().rev().find_map(|msg| match msg {
+            ServerMsg::YourTurn { legal, .. } => Some(legal),
+            _ => None,
+        })
+    }
+}
+
+/// A table and its clock: `at(ms)` is the fake time, the store answers as `store_fails` says.
+struct Table {
+    core: TableCore,
+    lobby: Arc<Lobby>,
+    start: Instant,
+    ms: u64,
+    store_fails: bool,
+    /// Whether the store refuses the start of a game (and only that).
+    starts_fail: bool,
+    /// Every durable write asked for, in order.
+    writes: Vec<Durable>,
+    /// Every other effect, in order.
+    effects: Vec<Effect>,
+}
+
+fn config() -> Config {
+    Config {
+        bot_delay: Duration::from_millis(100),
+        bot_retry: Duration::from_millis(500),
+        abandon_after: Duration::from_secs(60),
+        waiting_table_grace: Duration::from_secs(30),
+        ..Config::default()
+    }
+}
+
+fn romi_rami() -> GameChoice {
+    GameChoice::choose(&crate::games(), None, None, 2).expect("Romi Rami is seated")
+}
+
+fn shared(lobby: &Arc<Lobby>) -> Shared {
+    Shared { lobby: lobby.clone(), config: Arc::new(config()), entropy: Box::new(Fixed::default()) }
+}
+
+impl Table {
+    fn open(host: &Client, seats: u8, clock: Option<Clock>) -> Table {
+        let lobby = Arc::new(Lobby::default());
+        let options = TableOptions { seats, public: true, spectators: SpectatorPolicy::Link, clock };
+        let start = Instant::now();
+        let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };
+        let id = TableId(Uuid::from_u128(1));
+        let core =
+            TableCore::open(id, "key".into(), host.from.player.clone(), options, romi_rami(), shared(&lobby), now);
+        Table::around(core, lobby, start)
+    }
+
+    /// A table around `core`, whose fake time starts at `start`, with a store that answers.
+    fn around(core: TableCore, lobby: Arc<Lobby>, start: Instant) -> Table {
+        Table {
+            core,
+            lobby,
+            start,
+            ms: 0,
+            store_fails: false,
+            starts_fail: false,
+            writes: Vec::new(),
+            effects: Vec::new(),
+        }
+    }
+
+    fn now(&self) -> Now {
+        Now { at: self.start + Duration::from_millis(self.ms), wall: OffsetDateTime::UNIX_EPOCH }
+    }
+
+    /// Feeds `input`, answering every write as the store would, as the table's task does.
+    fn feed(&mut self, input: Input) {
+        let mut effects = self.core.step(input, self.now());
+        while !effects.is_empty() {
+            let mut next = Vec::new();
+            for effect in effects {
+                match effect {
+                    Effect::Write(durable) => {
+                        let refused =
+                            self.store_fails || (self.starts_fail && matches!(durable, Durable::Start { .. }));
+                        let outcome = if refused { Err(StoreError::Unavailable("down".into())) } else { Ok(()) };
+                        self.writes.push(durable);
+                        next.extend(self.core.step(Input::Stored(outcome), self.now()));
+                    }
+                    other => self.effects.push(other),
+                }
+            }
+            effects = next;
+        }
+    }
+
+    fn command(&mut self, command: TableCommand) {
+        self.feed(Input::Command(command));
+    }
+
+    fn join(&mut self, client: &Client) {
+        self.command(TableCommand::Join { from: client.from.clone(), invite: Some("key".into()), since: None });
+    }
+
+    fn act(&mut self, client: &Client, action: Action) {
+        let action = serde_json::to_value(action).expect("an action writes");
+        self.command(TableCommand::Act { from: client.from.clone(), id: 1, action });
+    }
+
+    /// Moves the fake time to `ms` and fires every timer due by then, in order.
+    fn at(&mut self, ms: u64) {
+        while let Some(due) = self.core.deadline() {
+            let due_ms = u64::try_from(due.duration_since(self.start).as_millis()).expect("small");
+            if due_ms > ms {
+                break;
+            }
+            self.ms = self.ms.max(due_ms);
+            self.feed(Input::Timer);
+        }
+        self.ms = ms;
+    }
+
+    fn closed(&self) -> bool {
+        self.effects.iter().any(|e| matches!(e, Effect::Close))
+    }
+
+    fn actions_written(&self) -> Vec<(Seat, Action, bool)> {
+        self.writes
+            .iter()
+            .filter_map(|w| match w {
+                Durable::Action(row) => Some((row.seat, serde_json::from_str(&row.action).expect("reads"), row.by_bot)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn to_act(&self) -> Option<Seat> {
+        self.core.game().and_then(|game| game.to_act())
+    }
+
+    /// The legal actions of `seat` as the game lists them.
+    fn legal(&self, seat: Seat) -> Vec<Action> {
+        let legal = self.core.game().expect("on").legal(seat);
+        serde_json::from_str(legal.get()).expect("Romi Rami's actions")
+    }
+
+    fn event_count(&self) -> Option<usize> {
+        self.core.game().map(|game| game.event_count())
+    }
+
+    fn bots(&self) -> Vec<bool> {
+        self.core.summary().bots
+    }
+}
+
+/// Two players at a started table: Ana (seat 0, host) and Bruno.
+fn started(clock: Option<Clock>) -> (Table, Client, Client) {
+    let (mut ana, mut bruno) = (Client::new(1, "Ana"), Client::new(2, "Bruno"));
+    let mut table = Table::open(&ana, 2, clock);
+    table.join(&ana);
+    table.join(&bruno);
+    assert_eq!(table.core.state(), TableState::Playing);
+    ana.messages();
+    bruno.messages();
+    (table, ana, bruno)
+}
+
+/// The client whose seat is to act, and the other.
+fn by_turn<'a>(table: &Table, ana: &'a mut Client, bruno: &'a mut Client) -> (&'a mut Client, &'a mut Client) {
+    if table.to_act() == Some(Seat(0)) { (ana, bruno) } else { (bruno, ana) }
+}
+
+impl Client {
+    /// A client that sends as this one (its outbox is this one's).
+    fn clone_sender(&self) -> Client {
+        let (_, inbox, _) = Outbox::new(1);
+        Client { from: self.from.clone(), inbox }
+    }
+}
+
+mod play;
+mod seating;

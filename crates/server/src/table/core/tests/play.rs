@@ -1,0 +1,243 @@
+//! The game in play: refusals, take-back, clocks, stand-in bots, abandonment, catch-up and restore.
+
+use super::*;
+
+#[test]
+fn play_refusals_name_the_turn_and_the_rules() {
+    let (mut table, mut ana, mut bruno) = started(None);
+    let (actor, other) = by_turn(&table, &mut ana, &mut bruno);
+    let legal = actor.turn();
+    assert!(legal.is_none(), "the turn came with the start");
+    table.act(&other.clone_sender(), Action::Pass);
+    assert_eq!(other.errors(), vec![ErrorCode::NotYourTurn]);
+    table.act(&actor.clone_sender(), Action::Discard { cards: romirami_engine::Cards::EMPTY });
+    assert_eq!(actor.errors(), vec![ErrorCode::IllegalAction]);
+    // §7: nothing to take back at the start of a turn.
+    table.act(&actor.clone_sender(), Action::TakeBack);
+    assert_eq!(actor.errors(), vec![ErrorCode::IllegalAction]);
+    assert!(table.actions_written().is_empty(), "nothing refused is written");
+}
+
+#[test]
+fn a_take_back_undoes_the_last_step_of_ones_turn_only() {
+    let (mut table, mut ana, mut bruno) = started(None);
+    let seat = table.to_act().expect("on");
+    let (actor, _) = by_turn(&table, &mut ana, &mut bruno);
+    let take = table.legal(seat).into_iter().find(|a| matches!(a, Action::Take { .. })).expect("a take");
+    table.act(&actor.clone_sender(), take);
+    let legal = actor.turn().expect("the turn goes on");
+    assert!(legal.contains(&Action::TakeBack), "§7: a take can be taken back");
+    table.act(&actor.clone_sender(), Action::TakeBack);
+    assert!(actor.messages().iter().any(|m| matches!(m, ServerMsg::Ack { .. })));
+    assert_eq!(table.to_act(), Some(seat));
+    assert_eq!(table.actions_written().len(), 2, "the take-back is in the log too");
+}
+
+#[test]
+fn a_player_out_of_time_is_played_by_the_bot_until_their_next_turn_after_coming_back() {
+    let clock = Clock { turn_ms: 1000, reserve_ms: 2000 };
+    let (mut table, ana, bruno) = started(Some(clock));
+    let seat = table.to_act().expect("on");
+    // 1 s of turn, then 2 s of reserve: out of time at 3 s, not before.
+    table.at(2999);
+    assert!(table.actions_written().is_empty());
+    assert_eq!(table.bots(), vec![false, false]);
+    table.at(3000);
+    assert!(table.bots()[seat.index()], "the bot stands in");
+    // The bot plays after its delay, its moves marked as the bot's, until the turn passes.
+    table.at(3100);
+    assert!(table.actions_written().iter().all(|(s, _, by_bot)| *s == seat && *by_bot));
+    assert!(!table.actions_written().is_empty());
+    let (player, other_player) = if seat == Seat(0) { (&ana, &bruno) } else { (&bruno, &ana) };
+    // Coming back mid-turn: the seat stays the bot's until the turn has passed.
+    table.join(player);
+    let mut ms = 3100;
+    while table.to_act() == Some(seat) {
+        ms += 100;
+        table.at(ms);
+    }
+    assert!(table.bots()[seat.index()], "the bot finishes the turn it started");
+    // The other seat's player has the full turn: nothing runs out before its 1 s + 2 s.
+    let other = table.to_act().expect("on");
+    let before = table.actions_written().len();
+    table.at(ms + 2999);
+    assert_eq!(table.actions_written().len(), before, "{other} keeps its turn");
+    // The other plays its turn; at the next one the seat is its player's again.
+    while table.to_act() == Some(other) {
+        let legal = table.legal(other);
+        let action = legal.iter().copied().find(|a| *a != Action::TakeBack).expect("a move");
+        table.act(other_player, action);
+    }
+    assert_eq!(table.to_act(), Some(seat));
+    assert!(!table.bots()[seat.index()], "the player has their seat back");
+}
+
+#[test]
+fn the_reserve_is_spent_only_beyond_the_turn_time_and_shown_in_the_clocks() {
+    let clock = Clock { turn_ms: 1000, reserve_ms: 5000 };
+    let (mut table, mut ana, mut bruno) = started(Some(clock));
+    let seat = table.to_act().expect("on");
+    table.at(1500);
+    let (actor, _) = by_turn(&table, &mut ana, &mut bruno);
+    let legal = table.legal(seat);
+    let action = legal.iter().copied().find(|a| matches!(a, Action::Pass)).unwrap_or(legal[0]);
+    table.act(&actor.clone_sender(), action);
+    let reserve = table.actions_written()[0];
+    assert_eq!(reserve.0, seat);
+    let written = table.writes.iter().find_map(|w| if let Durable::Action(row) = w { row.reserve_ms } else { None });
+    assert_eq!(written, Some(4500), "0.5 s over the turn time comes off the reserve");
+    let clocks = actor.messages().into_iter().filter(|m| matches!(m, ServerMsg::Clocks { .. })).count();
+    assert!(clocks > 0 || table.to_act() == Some(seat), "a new turn sends the clocks");
+}
+
+#[test]
+fn a_player_who_leaves_is_played_by_the_bot_and_the_game_is_abandoned_when_all_have_left() {
+    let (mut table, ana, bruno) = started(None);
+    table.command(TableCommand::Leave { from: ana.from.clone() });
+    assert_eq!(table.bots(), vec![true, false]);
+    assert_eq!(table.core.state(), TableState::Playing);
+    table.command(TableCommand::Leave { from: bruno.from.clone() });
+    assert_eq!(table.core.state(), TableState::Finished, "nobody is left to play");
+    assert!(table.effects.iter().any(|e| matches!(e, Effect::StoreResult(_))));
+    assert!(table.lobby.public_tables().is_empty(), "a finished table leaves the lobby");
+}
+
+#[test]
+fn a_game_nobody_is_connected_to_is_abandoned_after_the_grace_unless_someone_comes_back() {
+    let (mut table, ana, bruno) = started(None);
+    table.command(TableCommand::Detach { conn: ana.from.conn });
+    table.command(TableCommand::Detach { conn: bruno.from.conn });
+    table.at(59_000);
+    table.join(&ana);
+    table.at(200_000);
+    assert_eq!(table.core.state(), TableState::Playing, "Ana came back in time");
+    table.command(TableCommand::Detach { conn: ana.from.conn });
+    table.at(200_000 + 60_000);
+    assert_eq!(table.core.state(), TableState::Finished, "abandoned");
+    // Once its result is stored and nobody is at it, a finished table keeps nothing: it closes.
+    assert!(!table.closed());
+    table.feed(Input::ResultStored);
+    assert!(table.closed());
+}
+
+#[test]
+fn bots_play_a_whole_game_at_the_table() {
+    let host = Client::new(1, "Ana");
+    let mut table = Table::open(&host, 3, None);
+    table.join(&host);
+    table.command(TableCommand::AddBot { from: host.from.clone() });
+    table.command(TableCommand::AddBot { from: host.from.clone() });
+    assert_eq!(table.core.summary().seats.iter().flatten().filter(|p| p.name.starts_with("Bot")).count(), 2);
+    table.command(TableCommand::Leave { from: host.from.clone() });
+    let mut ms = 0;
+    while table.core.state() == TableState::Playing && ms < 10_000_000 {
+        ms += 100;
+        table.at(ms);
+    }
+    assert_eq!(table.core.state(), TableState::Finished);
+    assert!(table.actions_written().iter().all(|(_, _, by_bot)| *by_bot));
+}
+
+#[test]
+fn a_restored_game_replays_its_log_and_waits_for_its_players() {
+    let (ana, bruno) = (Client::new(1, "Ana"), Client::new(2, "Bruno"));
+    let mut game = romirami_engine::Game::new(2, 7).expect("2 players");
+    let mut actions = Vec::new();
+    for _ in 0..3 {
+        let seat = game.to_act().expect("on");
+        let action = game.legal_actions(seat)[0];
+        game.apply(seat, &action).expect("legal");
+        let action = serde_json::to_string(&action).expect("writes");
+        actions.push(StoredAction { seat, action, by_bot: false, reserve_ms: None });
+    }
+    let players = [&ana, &bruno]
+        .iter()
+        .zip(0u8..)
+        .map(|(c, seat)| GamePlayer {
+            seat: Seat(seat),
+            id: c.from.player.id,
+            name: c.from.player.name.clone(),
+            bot: false,
+        })
+        .collect();
+    let table = TableRow {
+        id: TableId(Uuid::nil()),
+        game: crate::protocol::ROMI_RAMI.into(),
+        options: "{}".into(),
+        host: ana.from.player.id,
+        seats: 2,
+        public: true,
+        spectators: SpectatorPolicy::Everyone,
+        created_at: OffsetDateTime::UNIX_EPOCH,
+        invite: "key".into(),
+        clock: None,
+    };
+    let stored = UnfinishedGame { table, seed: 7, started_at: OffsetDateTime::UNIX_EPOCH, players, actions };
+    let lobby = Arc::new(Lobby::default());
+    let start = Instant::now();
+    let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };
+    let core = TableCore::restored(stored.clone(), shared(&lobby), now).expect("it replays");
+    assert_eq!(core.game().map(|g| g.event_count()), Some(game.event_count()));
+    let mut restored = Table::around(core, lobby, start);
+    assert!(restored.core.deadline().is_some(), "the abandonment grace runs while nobody is connected");
+    restored.at(60_000);
+    assert_eq!(restored.core.state(), TableState::Finished, "nobody came back");
+    // A log the rules refuse does not come back.
+    let stored_again = stored.clone();
+    let mut broken = stored;
+    broken.actions.push(StoredAction {
+        seat: Seat(5),
+        action: r#"{"type":"pass"}"#.into(),
+        by_bot: false,
+        reserve_ms: None,
+    });
+    assert!(TableCore::restored(broken, shared(&Arc::new(Lobby::default())), now).is_err());
+    // Nor does one that holds no action of the game.
+    let mut unreadable = stored_again;
+    unreadable.actions.push(StoredAction {
+        seat: Seat(0),
+        action: r#"{"type":"fly"}"#.into(),
+        by_bot: false,
+        reserve_ms: None,
+    });
+    assert!(TableCore::restored(unreadable, shared(&Arc::new(Lobby::default())), now).is_err());
+}
+
+#[test]
+fn spectators_never_see_a_hand() {
+    let (mut table, _ana, _bruno) = started(None);
+    let mut watcher = Client::new(9, "Cleo");
+    table.command(TableCommand::Watch { from: watcher.from.clone(), invite: Some("key".into()), since: None });
+    let messages = watcher.messages();
+    let Some(ServerMsg::Table { view: Some(view), role: Role::Spectator, .. }) = messages.first() else {
+        panic!("{messages:?}")
+    };
+    assert!(view.hand.is_none(), "a spectator's view holds no hand");
+    assert_eq!(table.core.summary().spectator_count, 1);
+}
+
+#[test]
+fn an_action_after_the_end_is_refused_as_game_over() {
+    let host = Client::new(1, "Ana");
+    let mut table = Table::open(&host, 2, None);
+    table.join(&host);
+    table.command(TableCommand::AddBot { from: host.from.clone() });
+    // Ana leaves: the bot plays both seats to the end; her connection comes back to the finished table.
+    table.command(TableCommand::Leave { from: host.from.clone() });
+    let mut ms = 0;
+    while table.core.state() == TableState::Playing && ms < 10_000_000 {
+        ms += 100;
+        table.at(ms);
+    }
+    assert_eq!(table.core.state(), TableState::Finished);
+    let mut back = host.second_connection(7);
+    table.join(&back);
+    assert!(matches!(back.messages().first(), Some(ServerMsg::Table { role: Role::Seat(Seat(0)), .. })));
+    table.act(&back.clone_sender(), Action::Pass);
+    assert_eq!(back.errors(), vec![ErrorCode::GameOver]);
+    // The finished table stays while someone is at it, stored or not; it closes when they go.
+    table.feed(Input::ResultStored);
+    assert!(!table.closed(), "Ana is still looking at it");
+    table.command(TableCommand::Detach { conn: back.from.conn });
+    assert!(table.closed());
+}

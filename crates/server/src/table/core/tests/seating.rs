@@ -1,0 +1,161 @@
+//! Seating: joining, watching, leaving, refusals, writes that fail, and the waiting table.
+
+use super::*;
+
+#[test]
+fn a_full_table_starts_and_every_seat_is_stored_first() {
+    let (mut ana, mut bruno) = (Client::new(1, "Ana"), Client::new(2, "Bruno"));
+    let mut table = Table::open(&ana, 2, None);
+    table.join(&ana);
+    assert!(table.writes.is_empty(), "the host's seat was stored with the table");
+    table.join(&bruno);
+    assert!(matches!(table.writes.last(), Some(Durable::Start { seed: 7, players, .. }) if players.len() == 2));
+    assert_eq!(table.core.state(), TableState::Playing);
+    assert_eq!(table.lobby.public_tables()[0].state, TableState::Playing);
+    for client in [&mut ana, &mut bruno] {
+        assert!(client.messages().iter().any(|m| matches!(m, ServerMsg::Table { view: Some(_), .. })));
+    }
+}
+
+#[test]
+fn every_seating_refusal_has_its_code() {
+    let (mut ana, mut bruno, mut cleo) = (Client::new(1, "Ana"), Client::new(2, "Bruno"), Client::new(3, "Cleo"));
+    let mut table = Table::open(&ana, 2, None);
+    table.join(&ana);
+    // Only the host starts, kicks and adds bots; a game needs two players.
+    table.command(TableCommand::Start { from: bruno.from.clone() });
+    table.command(TableCommand::Kick { from: bruno.from.clone(), seat: Seat(0) });
+    table.command(TableCommand::AddBot { from: bruno.from.clone() });
+    assert_eq!(bruno.errors(), vec![ErrorCode::NotHost; 3]);
+    ana.messages();
+    table.command(TableCommand::Start { from: ana.from.clone() });
+    table.command(TableCommand::Kick { from: ana.from.clone(), seat: Seat(0) });
+    table.command(TableCommand::Kick { from: ana.from.clone(), seat: Seat(1) });
+    assert_eq!(ana.errors(), vec![ErrorCode::NotEnoughPlayers, ErrorCode::BadOptions, ErrorCode::NotSeated]);
+    // Not a member: nothing to leave, no seat to act from; the game has not started.
+    table.command(TableCommand::Leave { from: bruno.from.clone() });
+    table.act(&ana, Action::Pass);
+    assert_eq!(bruno.errors(), vec![ErrorCode::NotSeated]);
+    assert_eq!(ana.errors(), vec![ErrorCode::NotStarted]);
+    // Watching needs the link here (spectators: link); a private table would not even admit to exist.
+    table.command(TableCommand::Watch { from: cleo.from.clone(), invite: None, since: None });
+    assert_eq!(cleo.errors(), vec![ErrorCode::SpectatingNotAllowed]);
+    table.join(&bruno);
+    table.join(&cleo);
+    assert_eq!(cleo.errors(), vec![ErrorCode::AlreadyStarted]);
+    table.command(TableCommand::AddBot { from: ana.from.clone() });
+    table.command(TableCommand::Kick { from: ana.from.clone(), seat: Seat(1) });
+    table.command(TableCommand::Start { from: ana.from.clone() });
+    assert_eq!(ana.errors(), vec![ErrorCode::AlreadyStarted; 3]);
+}
+
+#[test]
+fn a_private_table_does_not_admit_to_exist_without_its_link_and_a_full_one_refuses() {
+    let (ana, mut bruno, mut cleo) = (Client::new(1, "Ana"), Client::new(2, "Bruno"), Client::new(3, "Cleo"));
+    let lobby = Arc::new(Lobby::default());
+    let options = TableOptions { seats: 3, public: false, spectators: SpectatorPolicy::Everyone, clock: None };
+    let now = Now { at: Instant::now(), wall: OffsetDateTime::UNIX_EPOCH };
+    let core = TableCore::open(
+        TableId(Uuid::nil()),
+        "key".into(),
+        ana.from.player.clone(),
+        options,
+        romi_rami(),
+        shared(&lobby),
+        now,
+    );
+    let mut table = Table::around(core, lobby, now.at);
+    table.command(TableCommand::Join { from: bruno.from.clone(), invite: None, since: None });
+    table.command(TableCommand::Watch { from: bruno.from.clone(), invite: Some("nope".into()), since: None });
+    assert_eq!(bruno.errors(), vec![ErrorCode::NoSuchTable; 2]);
+    assert!(table.lobby.public_tables().is_empty(), "a private table is not listed");
+    table.join(&bruno);
+    table.command(TableCommand::AddBot { from: ana.from.clone() });
+    assert_eq!(table.core.state(), TableState::Playing, "the bot took the last seat: the game starts");
+    table.join(&cleo);
+    assert_eq!(cleo.errors(), vec![ErrorCode::AlreadyStarted]);
+}
+
+#[test]
+fn a_refused_write_changes_nothing_and_says_unavailable() {
+    let (mut ana, mut bruno) = (Client::new(1, "Ana"), Client::new(2, "Bruno"));
+    let mut table = Table::open(&ana, 2, None);
+    table.join(&ana);
+    table.store_fails = true;
+    table.join(&bruno);
+    assert_eq!(bruno.errors(), vec![ErrorCode::Unavailable]);
+    assert_eq!(table.core.summary().seats[1], None, "the seat is free again");
+    table.store_fails = false;
+    table.join(&bruno);
+    let (mut ana2, mut bruno2) = (ana.second_connection(11), bruno.second_connection(12));
+    table.join(&ana2);
+    table.join(&bruno2);
+    ana.messages();
+    let (actor, _) = by_turn(&table, &mut ana2, &mut bruno2);
+    let legal = actor.turn().expect("a turn");
+    table.store_fails = true;
+    let events = table.event_count();
+    table.act(&actor.clone_sender(), legal[0]);
+    assert_eq!(actor.errors(), vec![ErrorCode::Unavailable]);
+    assert_eq!(table.event_count(), events, "nothing was applied");
+    table.store_fails = false;
+    table.act(&actor.clone_sender(), legal[0]);
+    assert!(actor.messages().iter().any(|m| matches!(m, ServerMsg::Ack { .. })));
+    let seqs: Vec<u32> =
+        table.writes.iter().filter_map(|w| if let Durable::Action(row) = w { Some(row.seq) } else { None }).collect();
+    assert_eq!(seqs, vec![0, 0], "the refused action's number is used again");
+}
+
+#[test]
+fn a_waiting_table_closes_when_its_last_person_leaves_or_none_comes_back() {
+    let (ana, bruno) = (Client::new(1, "Ana"), Client::new(2, "Bruno"));
+    let mut table = Table::open(&ana, 3, None);
+    table.join(&ana);
+    table.join(&bruno);
+    table.command(TableCommand::Leave { from: ana.from.clone() });
+    assert_eq!(table.core.host(), bruno.from.player.id, "the next seated player hosts the table");
+    assert!(!table.closed());
+    // Bruno's connection drops without leaving: the table waits for him, then closes.
+    table.command(TableCommand::Detach { conn: bruno.from.conn });
+    table.at(29_999);
+    assert!(!table.closed());
+    table.at(30_000);
+    assert!(table.closed());
+    assert!(matches!(table.writes.last(), Some(Durable::Seats(seats)) if seats.iter().all(Option::is_none)));
+}
+
+#[test]
+fn a_reconnecting_member_catches_up_by_event_number() {
+    let (mut table, mut ana, mut bruno) = started(None);
+    let (actor, _) = by_turn(&table, &mut ana, &mut bruno);
+    let seat = table.to_act().expect("on");
+    let take = table.legal(seat)[0];
+    table.act(&actor.clone_sender(), take);
+    let mut again = actor.second_connection(21);
+    table.command(TableCommand::Join { from: again.from.clone(), invite: None, since: Some(0) });
+    let messages = again.messages();
+    assert!(
+        matches!(messages.first(), Some(ServerMsg::Events { events, .. }) if events.first().is_some_and(|e| e.n == 0)),
+        "{messages:?}"
+    );
+    let mut far = actor.second_connection(22);
+    table.command(TableCommand::Join { from: far.from.clone(), invite: None, since: Some(10_000) });
+    assert!(matches!(far.messages().first(), Some(ServerMsg::Table { role: Role::Seat(_), .. })));
+}
+
+#[test]
+fn a_full_table_whose_start_was_not_stored_keeps_waiting_and_refuses_newcomers() {
+    let (ana, mut bruno, mut cleo) = (Client::new(1, "Ana"), Client::new(2, "Bruno"), Client::new(3, "Cleo"));
+    let mut table = Table::open(&ana, 2, None);
+    table.join(&ana);
+    table.starts_fail = true;
+    table.join(&bruno);
+    assert_eq!(bruno.errors(), vec![ErrorCode::Unavailable], "the game could not start");
+    assert_eq!(table.core.state(), TableState::Waiting);
+    table.join(&cleo);
+    assert_eq!(cleo.errors(), vec![ErrorCode::TableFull]);
+    // Once the store is back, the host starts it.
+    table.starts_fail = false;
+    table.command(TableCommand::Start { from: ana.from.clone() });
+    assert_eq!(table.core.state(), TableState::Playing);
+}
