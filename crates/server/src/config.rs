@@ -7,6 +7,8 @@ use std::time::Duration;
 /// How the server runs and what it allows each client.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// The games its tables seat, by name; a table's game is one of them.
+    pub games: romirami_game::Games,
     /// The largest WebSocket message (and frame) a client may send, in bytes.
     pub max_message_bytes: usize,
     /// Messages a connection may send per second, on average.
@@ -109,6 +111,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
+            games: crate::games(),
             max_message_bytes: 4096,
             messages_per_second: 20.0,
             message_burst: 40.0,

@@ -47,6 +47,12 @@ pub mod server;
 pub mod store;
 pub mod table;
 mod upgrade;
+pub mod wire;
 pub mod ws;
 
 pub use server::{AppState, app, run};
+
+/// The games this server seats. Adding a game is a line here (and its renderer in `web/`).
+pub fn games() -> romirami_game::Games {
+    romirami_game::Games::new().with::<romirami_engine::Game>()
+}

@@ -10,8 +10,9 @@ use std::sync::{Mutex, RwLock};
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::broadcast;
 
-use crate::protocol::{PlayerId, ServerMsg, TableId, TableState, TableSummary};
+use crate::protocol::{PlayerId, TableId, TableState, TableSummary};
 use crate::table::TableHandle;
+use crate::wire::ServerMsg;
 
 /// Lobby changes buffered per subscriber before it counts as fallen behind.
 const UPDATE_BUFFER: usize = 256;

@@ -25,9 +25,10 @@ use tracing::debug;
 use crate::addresses::{Addresses, client_address};
 use crate::config::Config;
 use crate::frames::FrameMeter;
-use crate::protocol::{ErrorCode, ServerMsg};
+use crate::protocol::ErrorCode;
 use crate::server::{AppState, OpenConnections, READ_WHOLE_BYTES};
 use crate::table::ConnId;
+use crate::wire::ServerMsg;
 use crate::ws::{CLOSE_LINGER, Socket};
 
 /// Whether a browser page from `origin` may open a socket: the server's own host, or one the operator

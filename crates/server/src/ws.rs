@@ -27,14 +27,13 @@ use crate::addresses::AddressSlot;
 use crate::frames::{FrameLimit, FrameMeter};
 use crate::heartbeat::Beat;
 use crate::players::clean_name;
-use crate::protocol::{
-    ClientMsg, ErrorCode, Limits, PROTOCOL_VERSION, PlayerInfo, ROMI_RAMI, ServerMsg, TableId, parse_client_msg,
-};
+use crate::protocol::{ErrorCode, Limits, PROTOCOL_VERSION, PlayerInfo, TableId, parse_client_msg_with};
 use crate::rate::TokenBucket;
 use crate::server::ConnectionGuard;
 use crate::table::{
     self, ConnId, Outbox, OutboxQueue, Outgoing, Sender, TableCommand, TableHandle, TableOptions, TooSlow,
 };
+use crate::wire::{ClientMsg, ServerMsg};
 
 /// How long a closing connection waits for the client to answer its close frame.
 pub(crate) const CLOSE_LINGER: Duration = Duration::from_secs(1);
@@ -307,7 +306,7 @@ impl Connection {
         if !self.rate.take() {
             return self.strike(ServerMsg::error(None, None, ErrorCode::RateLimited, "too many messages; slow down"));
         }
-        let msg = match parse_client_msg(text) {
+        let msg: ClientMsg = match parse_client_msg_with(text) {
             Ok(msg) => msg,
             Err(reason) => return self.strike(ServerMsg::error(None, None, ErrorCode::Malformed, reason)),
         };
@@ -327,11 +326,12 @@ impl Connection {
                 self.lobby = None;
                 Ok(())
             }
-            ClientMsg::CreateTable { seats, public, spectators, clock, game } => {
-                if let Some(game) = game.filter(|game| game != ROMI_RAMI) {
-                    let message = format!("this server has no game {game:?}; it hosts {ROMI_RAMI:?}");
-                    return self.strike(ServerMsg::error(None, None, ErrorCode::BadOptions, message));
-                }
+            ClientMsg::CreateTable { seats, public, spectators, clock, game, options } => {
+                let games = &self.state.config.games;
+                let game = match table::GameChoice::choose(games, game.as_deref(), options.as_ref(), seats) {
+                    Ok(game) => game,
+                    Err(message) => return self.strike(ServerMsg::error(None, None, ErrorCode::BadOptions, message)),
+                };
                 // Checked before the table is made, so a burst of creates may pass it by a few: a bound on
                 // memory, not an exact count.
                 if self.state.lobby.table_count() >= self.state.config.max_live_tables {
@@ -346,7 +346,7 @@ impl Connection {
                 let options = TableOptions { seats, public, spectators, clock };
                 // Boxed: creating a table waits on the store, and that future is the largest here; inline,
                 // every message's (boxed) handling would carry its room, hellos and moves included.
-                match Box::pin(table::create(options, player, &self.state.services())).await {
+                match Box::pin(table::create(options, game, player, &self.state.services())).await {
                     Ok(created) => {
                         self.tables.insert(created.handle.id, created.handle.clone());
                         self.send(ServerMsg::TableCreated { table: created.summary, invite: created.invite.clone() });
@@ -378,6 +378,11 @@ impl Connection {
             ClientMsg::Kick { table, seat } => self.forward(table, None, TableCommand::Kick { from, seat }).await,
             ClientMsg::AddBot { table } => self.forward(table, None, TableCommand::AddBot { from }).await,
             ClientMsg::Act { table, id, action } => {
+                // Not an action of any game the server seats: a bad message, whatever the table. The
+                // table's own game reads it again and says whether it is one of its own.
+                if let Err(message) = self.state.config.games.reads_action(&action, crate::protocol::ROMI_RAMI) {
+                    return self.strike(ServerMsg::error(None, None, ErrorCode::Malformed, message));
+                }
                 self.forward(table, Some(id), TableCommand::Act { from, id, action }).await
             }
         }
@@ -486,10 +491,24 @@ impl Connection {
     async fn answer_from_store(&self, table: TableId, command: &TableCommand) -> bool {
         match command {
             TableCommand::Join { from, invite, .. } => {
-                table::finished::answer(&self.state.store, table, from, invite.as_deref(), false).await
+                table::finished::answer(
+                    (&self.state.store, &self.state.config.games),
+                    table,
+                    from,
+                    invite.as_deref(),
+                    false,
+                )
+                .await
             }
             TableCommand::Watch { from, invite, .. } => {
-                table::finished::answer(&self.state.store, table, from, invite.as_deref(), true).await
+                table::finished::answer(
+                    (&self.state.store, &self.state.config.games),
+                    table,
+                    from,
+                    invite.as_deref(),
+                    true,
+                )
+                .await
             }
             _ => false,
         }

@@ -332,6 +332,7 @@ fn message(kind: Kind, sender: Sender, scene: &Scene, other: &OtherTable, unknow
             spectators: SpectatorPolicy::Nobody,
             clock: None,
             game: None,
+            options: None,
         },
         Kind::Join => ClientMsg::Join { table, invite: None, since: None },
         Kind::Watch => ClientMsg::Watch { table, invite: None, since: None },

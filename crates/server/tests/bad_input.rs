@@ -158,6 +158,7 @@ async fn requests_that_break_table_rules_get_their_error_codes() {
                 spectators: SpectatorPolicy::Nobody,
                 clock: None,
                 game: None,
+                options: None,
             },
         )
         .await;
@@ -170,6 +171,7 @@ async fn requests_that_break_table_rules_get_their_error_codes() {
         spectators: SpectatorPolicy::Nobody,
         clock: None,
         game: Some("chess".into()),
+        options: None,
     };
     send(&mut mal, chess).await;
     expect_error(&mut mal, None, ErrorCode::BadOptions).await;

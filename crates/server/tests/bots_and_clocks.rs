@@ -28,6 +28,7 @@ async fn create_clocked(client: &mut Client, seats: u8, clock: Clock) -> (TableS
             spectators: SpectatorPolicy::Link,
             clock: Some(clock),
             game: None,
+            options: None,
         },
     )
     .await;

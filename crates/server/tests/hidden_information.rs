@@ -79,6 +79,7 @@ async fn no_log_line_or_rest_answer_holds_hidden_information() {
         spectators: SpectatorPolicy::Everyone,
         clock: None,
         game: None,
+        options: None,
     })
     .await
     .expect("sent");

@@ -122,6 +122,7 @@ async fn healthy_game(url: String, players: u8, tables: Arc<Mutex<Vec<TableId>>>
             spectators: SpectatorPolicy::Link,
             clock: None,
             game: None,
+            options: None,
         })
         .await
         .expect("sent");
@@ -399,6 +400,7 @@ async fn cheats(url: String, tallies: Tallies, stop: Arc<AtomicBool>) {
         spectators: SpectatorPolicy::Nobody,
         clock: None,
         game: None,
+        options: None,
     })
     .await
     .expect("sent");

@@ -66,6 +66,7 @@ async fn refused_table(client: &mut Client) {
             spectators: SpectatorPolicy::Everyone,
             clock: None,
             game: None,
+            options: None,
         },
     )
     .await;

@@ -253,6 +253,7 @@ async fn story(server: &TestServer) {
         spectators: SpectatorPolicy::Everyone,
         clock: None,
         game: None,
+        options: None,
     })
     .await
     .expect("sent");
@@ -262,6 +263,7 @@ async fn story(server: &TestServer) {
         spectators: SpectatorPolicy::Link,
         clock: None,
         game: None,
+        options: None,
     })
     .await
     .expect("sent");

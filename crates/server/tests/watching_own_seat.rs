@@ -17,6 +17,7 @@ async fn watching_ones_own_table_keeps_the_seat() {
         spectators: SpectatorPolicy::Everyone,
         clock: None,
         game: None,
+        options: None,
     })
     .await
     .expect("sent");

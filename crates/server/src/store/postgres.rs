@@ -240,7 +240,7 @@ impl PgStore {
         Ok(())
     }
 
-    /// The starts of games and their players, in one statement; each game is its table's.
+    /// The starts of games and their players, in one statement.
     async fn write_starts<'c>(executor: impl PgExecutor<'c>, kinds: &WritesByKind<'_>) -> Result<(), StoreError> {
         let starts = &kinds.starts;
         let counts = starts
@@ -254,9 +254,9 @@ impl PgStore {
             starts.iter().flat_map(|(t, _, players, _)| players.iter().map(move |p| (*t, p))).collect();
         sqlx::query(
             "WITH new_games AS (
-                 INSERT INTO games (table_id, seed, player_count, started_at, game)
-                 SELECT u.*, (SELECT t.game FROM tables t WHERE t.id = u.table_id)
-                 FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::timestamptz[]) AS u (table_id, seed, player_count, started_at)
+                 INSERT INTO games (table_id, game, seed, player_count, started_at)
+                 SELECT s.id, (SELECT game FROM tables WHERE tables.id = s.id), s.seed, s.n, s.at
+                 FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::timestamptz[]) AS s (id, seed, n, at)
              )
              INSERT INTO game_players (table_id, seat, player_id, name, bot)
              SELECT * FROM UNNEST($5::uuid[], $6::int2[], $7::uuid[], $8::text[], $9::bool[])",

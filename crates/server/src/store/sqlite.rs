@@ -206,10 +206,10 @@ impl SqliteStore {
         }
         insert_seats(&mut tx, &kinds.seats).await?;
         for (table, seed, players, started_at) in &kinds.starts {
-            // The game is its table's (none without a table: the insert fails).
             sqlx::query(
-                "INSERT INTO games (table_id, seed, player_count, started_at, game)
-                 VALUES (?1, ?2, ?3, ?4, (SELECT game FROM tables WHERE id = ?1))",
+                // The game is the table's: a table hosts one game.
+                "INSERT INTO games (table_id, game, seed, player_count, started_at)
+                 VALUES (?1, (SELECT game FROM tables WHERE id = ?1), ?2, ?3, ?4)",
             )
             .bind(id_text(table.0))
             .bind(super::seed_to_sql(*seed))

@@ -6,16 +6,23 @@
 //! (every part is revealed once the game is over) and the result. The same rules as at the live table
 //! decide who may see it.
 
-use romirami_engine::Viewer;
+use romirami_game::{Games, Viewer};
 
 use super::Sender;
-use crate::protocol::{ErrorCode, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableState, TableSummary};
+use crate::protocol::{ErrorCode, PlayerInfo, Role, SpectatorPolicy, TableId, TableState, TableSummary};
 use crate::store::{Store, StoreError};
+use crate::wire::ServerMsg;
 
 /// Answers a `join` (`watch` false) or a `watch` of the table `id` whose task has ended, from the store.
 /// Returns false, having sent nothing, when the store holds no finished game of that table (it never
 /// existed, or closed before its start): the caller then says there is no such table.
-pub(crate) async fn answer(store: &Store, id: TableId, from: &Sender, invite: Option<&str>, watch: bool) -> bool {
+pub(crate) async fn answer(
+    (store, games): (&Store, &Games),
+    id: TableId,
+    from: &Sender,
+    invite: Option<&str>,
+    watch: bool,
+) -> bool {
     let finished = match store.finished_table(id).await {
         Ok(finished) => finished,
         Err(StoreError::NotFound) => return false,
@@ -51,10 +58,11 @@ pub(crate) async fn answer(store: &Store, id: TableId, from: &Sender, invite: Op
             Role::Spectator
         }
     };
-    let game = match serde_json::from_str::<romirami_engine::Record>(&finished.record)
-        .map_err(|e| e.to_string())
-        .and_then(|record| record.replay().map_err(|e| e.to_string()))
-    {
+    let replayed = match games.get(&table.game) {
+        Some(kind) => kind.replay(&finished.record),
+        None => Err(format!("this server has no game {:?}", table.game)),
+    };
+    let game = match replayed {
         Ok(game) => game,
         Err(error) => {
             tracing::error!(table = %id, %error, "a stored record does not replay");
@@ -78,6 +86,6 @@ pub(crate) async fn answer(store: &Store, id: TableId, from: &Sender, invite: Op
         clock: table.clock,
         bots: finished.players.iter().map(|p| p.bot).collect(),
     };
-    from.out.send_msg(&ServerMsg::Table { table: summary, role, view: Some(Box::new(game.view(viewer))) });
+    from.out.send_msg(&ServerMsg::Table { table: summary, role, view: Some(game.view(viewer)) });
     true
 }

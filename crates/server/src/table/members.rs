@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use axum::extract::ws::Utf8Bytes;
 
 use super::outbox::{ConnId, Outbox, Outgoing};
-use crate::protocol::{PlayerInfo, Role, ServerMsg};
+use crate::protocol::{PlayerInfo, Role};
+use crate::wire::ServerMsg;
 
 /// A connection at the table.
 #[derive(Debug)]

@@ -15,7 +15,7 @@
 //! and the tables that wait with their seats.
 //!
 //! A table may have a turn clock. A seat whose player runs out of time, or leaves a started game, is
-//! played by the server's bot ([`romirami_engine::bot::choose`]) until the player comes back: they get the seat
+//! played by the server's bot (the game's, `TableGame::bot`) until the player comes back: they get the seat
 //! back at the start of their next turn. The host may also give seats to bots before the start. When
 //! no player is left at all, the game ends as abandoned and is stored. A waiting table none of whose
 //! seated players is connected closes after a grace.
@@ -34,7 +34,7 @@ mod task;
 
 use std::sync::Arc;
 
-use romirami_engine::Seat;
+use romirami_game::{GameKind, Games, Json, Seat};
 use time::OffsetDateTime;
 use tokio::sync::mpsc;
 use tracing::{error, info, warn};
@@ -135,8 +135,8 @@ pub enum TableCommand {
         from: Sender,
         /// The client's id for the action.
         id: u64,
-        /// The action.
-        action: romirami_engine::Action,
+        /// The action, as JSON for the table's game to read.
+        action: serde_json::Value,
     },
 }
 
@@ -199,6 +199,51 @@ impl TableOptions {
     }
 }
 
+/// A table's game and its options, as the game wrote them in full.
+#[derive(Clone)]
+pub struct GameChoice {
+    /// The game.
+    pub kind: Arc<dyn GameKind>,
+    /// Its options.
+    pub options: Json,
+}
+
+impl std::fmt::Debug for GameChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.kind.name(), self.options)
+    }
+}
+
+impl GameChoice {
+    /// The game a host asked for (Romi Rami when they named none) with their options, checked for a
+    /// table of `seats`.
+    ///
+    /// # Errors
+    /// A sentence for the host: the server has no such game, or the seats or options do not fit it.
+    pub fn choose(
+        games: &Games,
+        game: Option<&str>,
+        options: Option<&serde_json::Value>,
+        seats: u8,
+    ) -> Result<GameChoice, String> {
+        let name = game.unwrap_or(crate::protocol::ROMI_RAMI);
+        let Some(kind) = games.get(name) else {
+            let hosted: Vec<&str> = games.names().collect();
+            return Err(format!("this server has no game {name:?}; it hosts {hosted:?}"));
+        };
+        let options = kind.options(options, usize::from(seats))?;
+        Ok(GameChoice { kind: kind.clone(), options })
+    }
+
+    /// The game of a stored table.
+    fn of(table: &TableRow, games: &Games) -> Result<GameChoice, String> {
+        let kind = games.get(&table.game).ok_or_else(|| format!("this server has no game {:?}", table.game))?;
+        let options = serde_json::value::RawValue::from_string(table.options.clone())
+            .map_err(|e| format!("the table's options do not read: {e}"))?;
+        Ok(GameChoice { kind: kind.clone(), options })
+    }
+}
+
 /// What the host gets back from [`create`].
 #[derive(Debug)]
 pub struct Created {
@@ -218,12 +263,15 @@ pub struct Created {
 /// be stored.
 pub async fn create(
     options: TableOptions,
+    game: GameChoice,
     host: PlayerInfo,
     services: &Services,
 ) -> Result<Created, (ErrorCode, String)> {
     let Services { lobby, config, .. } = services;
-    if !(2..=4).contains(&options.seats) {
-        return Err((ErrorCode::BadOptions, format!("a table has 2 to 4 seats, not {}", options.seats)));
+    let seats = game.kind.seats();
+    if !seats.contains(&usize::from(options.seats)) {
+        let (min, max) = (seats.start(), seats.end());
+        return Err((ErrorCode::BadOptions, format!("a table has {min} to {max} seats, not {}", options.seats)));
     }
     if options.clock.is_some_and(|clock| !clock.is_valid()) {
         return Err((
@@ -246,7 +294,8 @@ pub async fn create(
     let invite = uuid::Uuid::new_v4().simple().to_string();
     let row = TableRow {
         id,
-        game: crate::protocol::ROMI_RAMI.into(),
+        game: game.kind.name().into(),
+        options: game.options.get().to_owned(),
         host: host.id,
         seats: options.seats,
         public: options.public,
@@ -254,14 +303,13 @@ pub async fn create(
         created_at: OffsetDateTime::now_utc(),
         invite: invite.clone(),
         clock: options.clock,
-        options: "{}".into(),
     };
     if let Err(error) = services.writer.create_table(&row, &[Some(host.id)]).await {
         warn!(%error, "a table could not be stored");
         lobby.release_hosting(host.id);
         return Err((ErrorCode::Unavailable, UNAVAILABLE.into()));
     }
-    let core = TableCore::open(id, invite.clone(), host, options, services.shared(), task::now());
+    let core = TableCore::open(id, invite.clone(), host, options, game, services.shared(), task::now());
     let summary = core.summary();
     let handle = launch(core, Vec::new(), services);
     info!(table = %id, seats = options.seats, public = options.public, "table opened");
@@ -290,8 +338,14 @@ pub async fn restore(services: &Services) -> Result<usize, StoreError> {
         }
     }
     for waiting in services.store.waiting_tables().await? {
-        launch(TableCore::restored_waiting(waiting, services.shared(), task::now()), Vec::new(), services);
-        restored += 1;
+        let id = waiting.table.id;
+        match TableCore::restored_waiting(waiting, services.shared(), task::now()) {
+            Ok(core) => {
+                launch(core, Vec::new(), services);
+                restored += 1;
+            }
+            Err(problem) => error!(table = %id, %problem, "a stored table cannot be opened; it stays in the store"),
+        }
     }
     Ok(restored)
 }

@@ -17,7 +17,7 @@ use std::task::{Context, Poll};
 use axum::extract::ws::Utf8Bytes;
 use futures_util::task::AtomicWaker;
 
-use crate::protocol::ServerMsg;
+use crate::wire::ServerMsg;
 
 /// A connection's number, unique while the server runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

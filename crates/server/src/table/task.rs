@@ -14,7 +14,8 @@ use super::core::{Effect, Input, Now, TableCore};
 use super::log::TableLog;
 use super::{TableCommand, finished};
 use crate::lobby::Lobby;
-use crate::protocol::{ErrorCode, ServerMsg, TableState};
+use crate::protocol::{ErrorCode, TableState};
+use crate::wire::ServerMsg;
 
 /// The time now, for the core.
 pub(super) fn now() -> Now {
@@ -55,10 +56,10 @@ pub(super) async fn run(
     while let Ok(command) = inbox.try_recv() {
         let answered = match &command {
             TableCommand::Join { from, invite, .. } => {
-                finished::answer(log.store(), core.id(), from, invite.as_deref(), false).await
+                finished::answer((log.store(), core.games()), core.id(), from, invite.as_deref(), false).await
             }
             TableCommand::Watch { from, invite, .. } => {
-                finished::answer(log.store(), core.id(), from, invite.as_deref(), true).await
+                finished::answer((log.store(), core.games()), core.id(), from, invite.as_deref(), true).await
             }
             _ => false,
         };

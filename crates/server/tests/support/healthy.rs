@@ -38,6 +38,7 @@ impl HealthyTable {
                 spectators: SpectatorPolicy::Nobody,
                 clock: None,
                 game: None,
+                options: None,
             })
             .await
             .expect("sent");

@@ -25,7 +25,7 @@ mod views;
 
 use std::sync::Arc;
 
-use romirami_engine::{Action, Game, Seat};
+use romirami_game::{AnyGame, GameKind, Json, Seat};
 use time::OffsetDateTime;
 use tokio::time::Instant;
 use tracing::info;
@@ -33,11 +33,12 @@ use tracing::info;
 use super::clock::TurnClock;
 use super::members::Members;
 use super::seating::{Control, Occupant, Seating};
-use super::{Sender, TableCommand, TableOptions};
+use super::{GameChoice, Sender, TableCommand, TableOptions};
 use crate::config::Config;
 use crate::lobby::Lobby;
-use crate::protocol::{ErrorCode, PlayerId, PlayerInfo, Role, ServerMsg, TableId, TableState, TableSummary};
+use crate::protocol::{ErrorCode, PlayerId, PlayerInfo, Role, TableId, TableState, TableSummary};
 use crate::store::{ActionRow, FinishedGame, GamePlayer, StoreError, UnfinishedGame};
+use crate::wire::ServerMsg;
 
 /// The sentence sent with [`ErrorCode::Unavailable`].
 pub(crate) const UNAVAILABLE: &str =
@@ -152,7 +153,7 @@ enum Pending {
     /// The game starts with this seed; `from` asked for it (or took the last seat).
     Start { from: Sender, seed: u64, started_at: OffsetDateTime },
     /// `seat` plays `action`.
-    Action { seat: Seat, action: Action, by: Actor },
+    Action { seat: Seat, action: Json, by: Actor },
     /// A write whose failure is only logged (a seat freed: the seat is free either way).
     Logged,
 }
@@ -160,7 +161,7 @@ enum Pending {
 /// A game in play or over, with what the table keeps beside it.
 #[derive(Debug)]
 struct Play {
-    game: Game,
+    game: Box<dyn AnyGame>,
     clock: Option<TurnClock>,
     /// The seat whose turn it is, as of the last action.
     to_act: Option<Seat>,
@@ -188,6 +189,10 @@ pub(crate) struct TableCore {
     invite: String,
     host: PlayerId,
     options: TableOptions,
+    /// The table's game, which deals its games.
+    kind: Arc<dyn GameKind>,
+    /// The game's options, as the game wrote them in full.
+    game_options: Json,
     seating: Seating,
     members: Members,
     phase: Phase,
@@ -211,21 +216,30 @@ impl TableCore {
         invite: String,
         host: PlayerInfo,
         options: TableOptions,
+        game: GameChoice,
         services: Shared,
         now: Now,
     ) -> TableCore {
         let mut seating = Seating::empty(options.seats);
         seating.sit(Seat(0), Occupant { player: host.clone(), control: Control::Player });
-        let mut core = TableCore::new(id, invite, host.id, options, seating, Phase::Waiting, services);
+        let mut core = TableCore::new(id, invite, host.id, (options, game), seating, Phase::Waiting, services);
         core.check_waiting(now);
         core
     }
 
     /// A waiting table read back from the store after a restart, with its seats; its players have the
     /// usual grace to come back before it closes.
-    pub(crate) fn restored_waiting(stored: crate::store::WaitingTable, services: Shared, now: Now) -> TableCore {
+    ///
+    /// # Errors
+    /// When the server does not seat the table's game, or its options do not read.
+    pub(crate) fn restored_waiting(
+        stored: crate::store::WaitingTable,
+        services: Shared,
+        now: Now,
+    ) -> Result<TableCore, String> {
         let crate::store::WaitingTable { table, seats } = stored;
         let options = TableOptions::of(&table);
+        let game = GameChoice::of(&table, &services.config.games)?;
         let seating = Seating::from_occupants(
             seats
                 .into_iter()
@@ -237,10 +251,11 @@ impl TableCore {
                 })
                 .collect(),
         );
-        let mut core = TableCore::new(table.id, table.invite, table.host, options, seating, Phase::Waiting, services);
+        let mut core =
+            TableCore::new(table.id, table.invite, table.host, (options, game), seating, Phase::Waiting, services);
         core.lobby.reserve_hosting(core.host, usize::MAX);
         core.check_waiting(now);
-        core
+        Ok(core)
     }
 
     /// A game read back from the store after a restart, as it stood after its last stored action. Its
@@ -248,23 +263,22 @@ impl TableCore {
     /// turn starts afresh.
     ///
     /// # Errors
-    /// When the stored game does not replay.
+    /// When the stored game does not replay, or the server does not seat its game.
     pub(crate) fn restored(stored: UnfinishedGame, services: Shared, now: Now) -> Result<TableCore, String> {
         let UnfinishedGame { table, seed, started_at, players, actions } = stored;
         if players.iter().zip(0u8..).any(|(p, seat)| p.seat != Seat(seat)) {
             return Err("the stored players are not seats 0 to n-1".into());
         }
-        let mut game = Game::new(players.len(), seed).map_err(|e| e.to_string())?;
+        let choice = GameChoice::of(&table, &services.config.games)?;
+        let mut game = choice.kind.new_game(players.len(), seed, &choice.options)?;
         let mut reserves = vec![None; players.len()];
         for (n, stored) in actions.iter().enumerate() {
-            let action: Action =
-                serde_json::from_str(&stored.action).map_err(|e| format!("stored action {n} does not parse: {e}"))?;
-            game.apply(stored.seat, &action).map_err(|e| format!("stored action {n} is refused: {e}"))?;
+            game.apply(stored.seat, &stored.action).map_err(|e| format!("stored action {n} is refused: {e}"))?;
             if let Some(reserve) = reserves.get_mut(stored.seat.index()) {
                 *reserve = stored.reserve_ms.or(*reserve);
             }
         }
-        let options = TableOptions::of(&table);
+        let options = (TableOptions::of(&table), choice);
         let seating = Seating::from_occupants(
             players
                 .into_iter()
@@ -275,7 +289,7 @@ impl TableCore {
                 .collect(),
         );
         let play = Play {
-            clock: options.clock.map(|clock| TurnClock::new(clock, reserves)),
+            clock: options.0.clock.map(|clock| TurnClock::new(clock, reserves)),
             game,
             to_act: None,
             bot_due: None,
@@ -305,7 +319,7 @@ impl TableCore {
         id: TableId,
         invite: String,
         host: PlayerId,
-        options: TableOptions,
+        (options, game): (TableOptions, GameChoice),
         seating: Seating,
         phase: Phase,
         services: Shared,
@@ -316,6 +330,8 @@ impl TableCore {
             invite,
             host,
             options,
+            kind: game.kind,
+            game_options: game.options,
             seating,
             members: Members::default(),
             phase,
@@ -338,6 +354,11 @@ impl TableCore {
     /// The host, who holds one of their open tables in the lobby's count while the game is not over.
     pub(crate) fn host(&self) -> PlayerId {
         self.host
+    }
+
+    /// The games the server seats (a finished table's game is read back from the store by them).
+    pub(crate) fn games(&self) -> &romirami_game::Games {
+        &self.config.games
     }
 
     /// Where the table stands.
@@ -411,7 +432,7 @@ impl TableCore {
             Pending::Seat { from, seat, since } => self.seat_stored(from, seat, since, outcome, now),
             Pending::Bot { from, seat } => self.bot_stored(from, seat, outcome, now),
             Pending::Start { from, seed, started_at } => self.start_stored(from, seed, started_at, outcome, now),
-            Pending::Action { seat, action, by } => self.action_stored(seat, action, by, outcome, now),
+            Pending::Action { seat, action, by } => self.action_stored(seat, &action, by, outcome, now),
             Pending::Logged => {
                 if let Err(error) = outcome {
                     tracing::warn!(table = %self.id, %error, "a freed seat could not be stored");
@@ -457,8 +478,7 @@ impl TableCore {
     pub(crate) fn summary(&self) -> TableSummary {
         TableSummary {
             id: self.id,
-            // The only game the table seats today.
-            game: crate::protocol::ROMI_RAMI.into(),
+            game: self.kind.name().into(),
             state: self.state(),
             host: self.host,
             public: self.options.public,

@@ -1,14 +1,14 @@
 //! The game in play: actions, turns and clocks, the bot that stands in, abandonment and the end.
 
-use romirami_engine::{Action, Game, IllegalAction, RecordMeta, Seat};
-use romirami_game::TableGame;
+use romirami_game::{AnyGame, Json, RecordMeta, RefusalKind, Seat};
 use tokio::time::Instant;
 use tracing::{error, info, warn};
 
 use super::{Actor, Control, Durable, Effect, Now, Pending, Phase, Play, TableCore, UNAVAILABLE};
-use crate::protocol::{ErrorCode, Role, ServerMsg, TableState};
+use crate::protocol::{ErrorCode, Role, TableState};
 use crate::store::{ActionRow, FinishedGame, StoreError};
 use crate::table::Sender;
+use crate::wire::ServerMsg;
 
 /// What a table does by itself while a game is in play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,12 +37,12 @@ impl TableCore {
     }
 
     /// The game, once it has started.
-    pub(super) fn game(&self) -> Option<&Game> {
-        self.play().map(|play| &play.game)
+    pub(super) fn game(&self) -> Option<&dyn AnyGame> {
+        self.play().map(|play| &*play.game)
     }
 
     /// A seated player's action: refused unless the seat is theirs to play now.
-    pub(super) fn act(&mut self, from: Sender, id: u64, action: Action, now: Now) {
+    pub(super) fn act(&mut self, from: Sender, id: u64, action: serde_json::Value, now: Now) {
         let refuse = |code, message: String| {
             from.out.send_msg(&ServerMsg::error(Some(self.id), Some(id), code, message));
         };
@@ -55,36 +55,35 @@ impl TableCore {
                 "the bot is playing your seat; join the table again to have it back at your next turn".into(),
             );
         }
-        if let Err((code, message)) = self.check(seat, &action) {
-            return refuse(code, message);
+        match self.check(seat, &action) {
+            Ok(action) => self.append(seat, action, Actor::Person { from, id, received: now.at }, now),
+            Err((code, message)) => refuse(code, message),
         }
-        self.append(seat, action, Actor::Person { from, id, received: now.at }, now);
     }
 
-    /// Whether `seat` may play `action` now, by the rules.
-    fn check(&self, seat: Seat, action: &Action) -> Result<(), (ErrorCode, String)> {
+    /// Whether `seat` may play `action` now, by the rules; the action as the game writes it if so.
+    fn check(&self, seat: Seat, action: &serde_json::Value) -> Result<Json, (ErrorCode, String)> {
         let Some(game) = self.game() else {
             return Err((ErrorCode::NotStarted, "the game has not started".into()));
         };
-        game.check(seat, action).map_err(|illegal| {
-            let code = match illegal {
-                IllegalAction::GameOver => ErrorCode::GameOver,
-                IllegalAction::NotYourTurn { .. } => ErrorCode::NotYourTurn,
-                _ => ErrorCode::IllegalAction,
+        game.check(seat, action).map_err(|refusal| {
+            let code = match refusal.kind {
+                RefusalKind::GameOver => ErrorCode::GameOver,
+                RefusalKind::NotYourTurn => ErrorCode::NotYourTurn,
+                RefusalKind::Illegal => ErrorCode::IllegalAction,
+                RefusalKind::Malformed => ErrorCode::Malformed,
             };
-            (code, illegal.to_string())
+            (code, refusal.message)
         })
     }
 
     /// Asks to append a checked action to the game's log; it is applied once stored.
-    fn append(&mut self, seat: Seat, action: Action, by: Actor, now: Now) {
+    fn append(&mut self, seat: Seat, action: Json, by: Actor, now: Now) {
         let Some(play) = self.play() else { return };
         let reserve_ms = play.clock.as_ref().map(|clock| clock.reserve_at(seat, now.at));
         let by_bot = matches!(by, Actor::Bot);
-        let Ok(json) = serde_json::to_string(&action) else {
-            return error!(table = %self.id, ?action, "an action does not write as JSON");
-        };
-        let row = ActionRow { table: self.id, seq: play.actions, seat, action: json, by_bot, reserve_ms };
+        let row =
+            ActionRow { table: self.id, seq: play.actions, seat, action: action.get().to_owned(), by_bot, reserve_ms };
         self.write(Durable::Action(row), Pending::Action { seat, action, by });
     }
 
@@ -93,7 +92,7 @@ impl TableCore {
     pub(super) fn action_stored(
         &mut self,
         seat: Seat,
-        action: Action,
+        action: &serde_json::value::RawValue,
         by: Actor,
         outcome: Result<(), StoreError>,
         now: Now,
@@ -118,7 +117,7 @@ impl TableCore {
         let Some(play) = self.play_mut() else { return };
         play.actions += 1;
         let first = play.game.event_count();
-        if let Err(illegal) = play.game.apply(seat, &action) {
+        if let Err(illegal) = play.game.apply(seat, action.get()) {
             // `check` accepted it and nothing ran in between: this cannot happen.
             error!(table = %id, %illegal, "an action the engine checked was refused when applied");
             if let Actor::Person { from, id: action_id, .. } = by {
@@ -139,7 +138,7 @@ impl TableCore {
     /// After an action: the end of the game, or the next turn (with its clocks, its `your_turn` and,
     /// for a seat the bot plays, the bot's next move).
     fn after_play(&mut self, now: Now) {
-        if self.game().is_some_and(Game::is_over) {
+        if self.game().is_some_and(|game| game.is_over()) {
             self.finish(now);
         } else if self.turn_changed(now) {
             self.send_clocks(now);
@@ -230,11 +229,11 @@ impl TableCore {
 
     /// The bot plays the seat to act.
     fn bot_plays(&mut self, now: Now) {
-        let Some(seat) = self.game().and_then(Game::to_act) else { return };
+        let Some(seat) = self.game().and_then(|game| game.to_act()) else { return };
         if self.seating.is_played_by_player(seat) {
             return;
         }
-        let Some(action) = self.game().and_then(|game| romirami_engine::bot::choose(&game.legal_actions(seat))) else {
+        let Some(action) = self.game().and_then(|game| game.bot(seat)) else {
             return error!(table = %self.id, %seat, "the bot found no legal action");
         };
         self.append(seat, action, Actor::Bot, now);
@@ -307,8 +306,8 @@ impl TableCore {
         self.phase = Phase::Finished(play);
         self.lobby.release_hosting(self.host);
         self.store_result(now);
-        if let Some(result) = self.game().and_then(Game::result) {
-            info!(table = %self.id, winners = ?result.winners, "game over");
+        if let Some(result) = self.game().and_then(|game| game.result()) {
+            info!(table = %self.id, "game over");
             self.members.send_all(&ServerMsg::GameOver { table: self.id, result });
         }
         self.publish();
@@ -331,11 +330,11 @@ impl TableCore {
                 .collect(),
             shuffle: None,
         };
-        let record = play.game.record(meta).map_err(|e| e.to_string()).and_then(|record| {
-            serde_json::to_string(&record).map_err(|e| format!("the record does not write as JSON: {e}"))
+        let finished = play.game.record(meta).and_then(|record| {
+            let outcome = play.game.outcome().ok_or("a finished game has no outcome")?;
+            Ok(FinishedGame { record: record.get().to_owned(), outcome })
         });
-        let outcome = TableGame::outcome(&play.game).ok_or_else(|| "a finished game has no outcome".to_owned());
-        match record.and_then(|record| Ok(FinishedGame { record, outcome: outcome? })) {
+        match finished {
             Ok(finished) => self.effects.push(Effect::StoreResult(Box::new(finished))),
             Err(problem) => error!(table = %self.id, %problem, "a finished game has no record"),
         }

@@ -1,15 +1,16 @@
 //! Seating: joining, watching, leaving, the host's kicks and bots, and the start of the game.
 
-use romirami_engine::{Game, Seat};
+use romirami_game::Seat;
 use time::OffsetDateTime;
 use tracing::{debug, info, warn};
 
 use super::{Control, Durable, Effect, Now, Occupant, Pending, Phase, Play, TableCore, UNAVAILABLE};
-use crate::protocol::{ErrorCode, PlayerId, Role, ServerMsg, SpectatorPolicy, TableState};
+use crate::protocol::{ErrorCode, PlayerId, Role, SpectatorPolicy, TableState};
 use crate::store::{GamePlayer, StoreError};
 use crate::table::clock::TurnClock;
 use crate::table::members::Member;
 use crate::table::{ConnId, Sender};
+use crate::wire::ServerMsg;
 
 impl TableCore {
     pub(super) fn join(&mut self, from: Sender, invite: Option<&str>, since: Option<usize>, now: Now) {
@@ -287,7 +288,7 @@ impl TableCore {
             Role::Seat(_) => seating.seat_of(member.player.id).map_or(Role::Spectator, Role::Seat),
             Role::Spectator => Role::Spectator,
         });
-        let game = match Game::new(seats, seed) {
+        let game = match self.kind.new_game(seats, seed, &self.game_options) {
             Ok(game) => game,
             Err(error) => {
                 // The seats are 2 to 4 (checked at the table's creation and at the start).

@@ -1,11 +1,12 @@
 //! What the members are told: the table, the events, whose turn it is, the clocks. Every game payload
 //! comes from the engine filtered for the recipient's role (§6), serialized once per role.
 
-use romirami_engine::{Game, Viewer};
+use romirami_game::{AnyGame, Seat, Viewer};
 
 use super::{Now, Phase, TableCore};
-use crate::protocol::{NumberedEvent, Role, ServerMsg, TableState};
+use crate::protocol::{NumberedEvent, Role, TableState};
 use crate::table::ConnId;
+use crate::wire::ServerMsg;
 
 fn viewer(role: Role) -> Viewer {
     match role {
@@ -16,11 +17,7 @@ fn viewer(role: Role) -> Viewer {
 
 impl TableCore {
     fn table_msg(&self, role: Role) -> ServerMsg {
-        ServerMsg::Table {
-            table: self.summary(),
-            role,
-            view: self.game().map(|game| Box::new(game.view(viewer(role)))),
-        }
+        ServerMsg::Table { table: self.summary(), role, view: self.game().map(|game| game.view(viewer(role))) }
     }
 
     /// Sends every member the full table, built and serialized once per role.
@@ -31,11 +28,7 @@ impl TableCore {
             Phase::Waiting => None,
         };
         self.members.send_by_role(|role| {
-            Some(ServerMsg::Table {
-                table: table.clone(),
-                role,
-                view: game.map(|game| Box::new(game.view(viewer(role)))),
-            })
+            Some(ServerMsg::Table { table: table.clone(), role, view: game.map(|game| game.view(viewer(role))) })
         });
     }
 
@@ -60,12 +53,12 @@ impl TableCore {
     }
 
     /// The `your_turn` of the seat to act, when its player plays it.
-    fn turn_msg(&self) -> Option<(romirami_engine::Seat, ServerMsg)> {
+    fn turn_msg(&self) -> Option<(Seat, ServerMsg)> {
         let Phase::Playing(play) = &self.phase else { return None };
         let seat = play.game.to_act()?;
         self.seating
             .is_played_by_player(seat)
-            .then(|| (seat, ServerMsg::YourTurn { table: self.id, legal: play.game.legal_actions(seat) }))
+            .then(|| (seat, ServerMsg::YourTurn { table: self.id, legal: play.game.legal(seat) }))
     }
 
     /// Tells the seat to act what it may do, on each of its connections.
@@ -97,10 +90,10 @@ impl TableCore {
         };
         debug_assert!(self.state() != TableState::Waiting);
         self.members
-            .send_by_role(|role| Some(ServerMsg::Events { table: id, events: events(game, viewer(role), first) }));
+            .send_by_role(|role| Some(ServerMsg::Events { table: id, events: events(&**game, viewer(role), first) }));
     }
 }
 
-fn events(game: &Game, viewer: Viewer, since: usize) -> Vec<NumberedEvent> {
-    game.events_for(viewer, since).map(|(n, event)| NumberedEvent { n, event }).collect()
+fn events(game: &dyn AnyGame, viewer: Viewer, since: usize) -> Vec<NumberedEvent<romirami_game::Json>> {
+    game.events_for(viewer, since).into_iter().map(|(n, event)| NumberedEvent { n, event }).collect()
 }
