@@ -5,6 +5,8 @@
 //! `INSERT ... SELECT FROM UNNEST(...)`, one round trip whatever its size; a batch of other writes is one
 //! such statement per kind of write.
 
+mod read;
+
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
@@ -14,10 +16,8 @@ use sqlx::{Postgres, Row, Transaction};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::{
-    ActionRow, FinishedTable, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES,
-    SeatOutcome, SeatResult, StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, Write, WritesByKind,
-};
+use super::batch::{self, WritesByKind};
+use super::{ActionRow, GamePlayer, SeatOutcome, StoreError, Write, codec};
 use crate::protocol::{Clock, PlayerId, PlayerInfo, TableId};
 
 /// How long a call waits for a connection before giving up with [`StoreError::Unavailable`].
@@ -29,38 +29,8 @@ pub struct PgStore {
     pool: PgPool,
 }
 
-/// The columns of `results` that [`seat_result`] reads, in a query over `results r`.
-const RESULT_COLUMNS: &str =
-    "r.table_id, r.seat, r.player_id, r.name, r.score, r.details, r.place, r.winner, r.bot, r.bot_actions";
-
-/// The columns of `tables t` that [`table_row`] reads.
-const TABLE_COLUMNS: &str =
-    "t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game, t.options";
-
 fn seat(row: &PgRow, column: &str) -> Result<Seat, StoreError> {
-    super::seat_from(i64::from(row.try_get::<i16, _>(column)?))
-}
-
-fn seat_result(row: &PgRow) -> Result<(TableId, SeatResult), StoreError> {
-    let table = TableId(row.try_get("table_id")?);
-    let seat = seat(row, "seat")?;
-    let player = GamePlayer {
-        seat,
-        id: PlayerId(row.try_get("player_id")?),
-        name: row.try_get("name")?,
-        bot: row.try_get("bot")?,
-    };
-    Ok((
-        table,
-        SeatResult {
-            player,
-            score: row.try_get("score")?,
-            details: super::details_from(row.try_get("details")?)?,
-            place: super::small_from(i64::from(row.try_get::<i16, _>("place")?), "place")?,
-            winner: row.try_get("winner")?,
-            bot_actions: super::count_from(i64::from(row.try_get::<i32, _>("bot_actions")?))?,
-        },
-    ))
+    codec::seat_from(i64::from(row.try_get::<i16, _>(column)?))
 }
 
 /// A row of `game_players`.
@@ -70,18 +40,6 @@ fn game_player(row: &PgRow) -> Result<GamePlayer, StoreError> {
         id: PlayerId(row.try_get("player_id")?),
         name: row.try_get("name")?,
         bot: row.try_get("bot")?,
-    })
-}
-
-/// A finished game's row of `games g`, without its results.
-fn game_head(row: &PgRow) -> Result<GameSummary, StoreError> {
-    Ok(GameSummary {
-        id: TableId(row.try_get("table_id")?),
-        game: row.try_get("game")?,
-        started_at: row.try_get("started_at")?,
-        finished_at: row.try_get("finished_at")?,
-        ended_by: row.try_get("ended_by")?,
-        results: Vec::new(),
     })
 }
 
@@ -182,7 +140,7 @@ impl PgStore {
         let clocks = |part: fn(&Clock) -> u64| {
             tables
                 .iter()
-                .map(|t| t.clock.as_ref().map(|c| super::ms_to_sql(part(c))).transpose())
+                .map(|t| t.clock.as_ref().map(|c| codec::ms_to_sql(part(c))).transpose())
                 .collect::<Result<Vec<_>, _>>()
         };
         let turns: Vec<Option<i64>> = clocks(|c| c.turn_ms)?;
@@ -201,7 +159,7 @@ impl PgStore {
         .bind(tables.iter().map(|t| t.host.0).collect::<Vec<_>>())
         .bind(tables.iter().map(|t| i16::from(t.seats)).collect::<Vec<_>>())
         .bind(tables.iter().map(|t| t.public).collect::<Vec<_>>())
-        .bind(tables.iter().map(|t| super::spectators_to_sql(t.spectators)).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| codec::spectators_to_sql(t.spectators)).collect::<Vec<_>>())
         .bind(tables.iter().map(|t| t.created_at).collect::<Vec<_>>())
         .bind(tables.iter().map(|t| t.invite.as_str()).collect::<Vec<_>>())
         .bind(turns)
@@ -262,7 +220,7 @@ impl PgStore {
              SELECT * FROM UNNEST($5::uuid[], $6::int2[], $7::uuid[], $8::text[], $9::bool[])",
         )
         .bind(starts.iter().map(|(t, _, _, _)| t.0).collect::<Vec<_>>())
-        .bind(starts.iter().map(|(_, seed, _, _)| super::seed_to_sql(*seed)).collect::<Vec<_>>())
+        .bind(starts.iter().map(|(_, seed, _, _)| codec::seed_to_sql(*seed)).collect::<Vec<_>>())
         .bind(counts)
         .bind(starts.iter().map(|(_, _, _, at)| *at).collect::<Vec<_>>())
         .bind(players.iter().map(|(t, _)| t.0).collect::<Vec<_>>())
@@ -291,7 +249,7 @@ impl PgStore {
         // Each seat's result: its table, seat, outcome and details as stored.
         let mut seats: Vec<(TableId, i16, &SeatOutcome, String)> = Vec::new();
         for &(index, table, finished, finished_at) in &kinds.finishes {
-            let details = match super::checked_outcome(&finished.outcome) {
+            let details = match batch::checked_outcome(&finished.outcome) {
                 Ok(details) => details,
                 Err(error) => {
                     outcomes[index] = Err(error);
@@ -386,7 +344,7 @@ impl PgStore {
         let actions: Vec<&str> = batch.iter().map(|row| row.action.as_str()).collect();
         let by_bot: Vec<bool> = batch.iter().map(|row| row.by_bot).collect();
         let reserves =
-            batch.iter().map(|row| row.reserve_ms.map(super::ms_to_sql).transpose()).collect::<Result<Vec<_>, _>>()?;
+            batch.iter().map(|row| row.reserve_ms.map(codec::ms_to_sql).transpose()).collect::<Result<Vec<_>, _>>()?;
         // A single statement is a transaction of its own: the whole batch commits, or none of it.
         sqlx::query(
             "INSERT INTO actions (table_id, seq, seat, action, by_bot, reserve_ms)
@@ -422,237 +380,14 @@ impl PgStore {
             .await?;
         Ok(())
     }
-
-    pub(super) async fn waiting_tables(&self) -> Result<Vec<WaitingTable>, StoreError> {
-        // One snapshot for the whole read, so a table and its seats agree.
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
-        let heads = sqlx::query(&format!(
-            "SELECT t.id, {TABLE_COLUMNS}
-             FROM tables t
-             WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id)
-                 AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id)
-             ORDER BY t.created_at, t.id"
-        ))
-        .fetch_all(&mut *tx)
-        .await?;
-        let mut tables = Vec::with_capacity(heads.len());
-        for head in &heads {
-            let table = table_row(TableId(head.try_get("id")?), head)?;
-            let rows = sqlx::query(
-                "SELECT s.seat, s.player_id, s.bot, p.name FROM seats s JOIN players p ON p.id = s.player_id
-                 WHERE s.table_id = $1 ORDER BY s.seat",
-            )
-            .bind(table.id.0)
-            .fetch_all(&mut *tx)
-            .await?;
-            let mut seats = vec![None; usize::from(table.seats)];
-            for row in &rows {
-                let seat = super::seat_from(i64::from(row.try_get::<i16, _>("seat")?))?;
-                let player = PlayerInfo { id: PlayerId(row.try_get("player_id")?), name: row.try_get("name")? };
-                let slot = seats
-                    .get_mut(seat.index())
-                    .ok_or_else(|| StoreError::Corrupt(format!("{seat} of {}", table.id)))?;
-                *slot = Some((player, row.try_get("bot")?));
-            }
-            tables.push(WaitingTable { table, seats });
-        }
-        tx.commit().await?;
-        Ok(tables)
-    }
-
-    pub(super) async fn unfinished_games(&self) -> Result<Vec<UnfinishedGame>, StoreError> {
-        // One snapshot for the whole read, so a game and its log agree.
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
-        let heads = sqlx::query(&format!(
-            "SELECT g.table_id, g.seed, g.started_at, {TABLE_COLUMNS}
-             FROM games g JOIN tables t ON t.id = g.table_id
-             WHERE g.finished_at IS NULL
-             ORDER BY g.started_at, g.table_id"
-        ))
-        .fetch_all(&mut *tx)
-        .await?;
-        let mut games = Vec::with_capacity(heads.len());
-        for head in &heads {
-            let id = TableId(head.try_get("table_id")?);
-            let table = table_row(id, head)?;
-            let players = Self::game_players(&mut tx, id).await?;
-            let rows = sqlx::query(
-                "SELECT seq, seat, action::text AS action, by_bot, reserve_ms FROM actions
-                     WHERE table_id = $1 ORDER BY seq",
-            )
-            .bind(id.0)
-            .fetch_all(&mut *tx)
-            .await?
-            .iter()
-            .map(|row| {
-                let seq: i64 = row.try_get("seq")?;
-                let action = StoredAction {
-                    seat: seat(row, "seat")?,
-                    action: super::action_from_json(&id, seq, row.try_get("action")?)?,
-                    by_bot: row.try_get("by_bot")?,
-                    reserve_ms: row.try_get::<Option<i64>, _>("reserve_ms")?.map(super::ms_from).transpose()?,
-                };
-                Ok((seq, action))
-            })
-            .collect::<Result<Vec<_>, StoreError>>()?;
-            games.push(UnfinishedGame {
-                table,
-                seed: super::seed_from_sql(head.try_get("seed")?),
-                started_at: head.try_get("started_at")?,
-                players,
-                actions: super::contiguous_actions(&id, rows)?,
-            });
-        }
-        tx.commit().await?;
-        Ok(games)
-    }
-
-    /// Fills in the results of `games`, read in one query.
-    async fn with_results(&self, mut games: Vec<GameSummary>) -> Result<Vec<GameSummary>, StoreError> {
-        if games.is_empty() {
-            return Ok(games);
-        }
-        let ids: Vec<Uuid> = games.iter().map(|g| g.id.0).collect();
-        let sql = format!(
-            "SELECT {RESULT_COLUMNS} FROM results r WHERE r.table_id = ANY($1::uuid[]) ORDER BY r.table_id, r.seat"
-        );
-        let rows = sqlx::query(&sql).bind(ids).fetch_all(&self.pool).await?;
-        super::attach_results(&mut games, rows.iter().map(seat_result))?;
-        Ok(games)
-    }
-
-    pub(super) async fn list_games(
-        &self,
-        filter: &GameFilter,
-        limit: u32,
-        cursor: Option<GameCursor>,
-    ) -> Result<Vec<GameSummary>, StoreError> {
-        let (player_id, player_name) = match &filter.player {
-            Some(PlayerFilter::Id(id)) => (Some(id.0), None),
-            Some(PlayerFilter::Name(name)) => (None, Some(name.as_str())),
-            None => (None, None),
-        };
-        let cursor_at = cursor.map(|c| super::from_micros(c.finished_at)).transpose()?;
-        let rows = sqlx::query(
-            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by FROM games g
-             WHERE g.finished_at IS NOT NULL
-               AND ($1::uuid IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE player_id = $1))
-               AND ($2::text IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE name = $2))
-               AND ($3::timestamptz IS NULL OR g.finished_at >= $3)
-               AND ($4::timestamptz IS NULL OR g.finished_at < $4)
-               AND ($5::int2 IS NULL OR g.player_count = $5)
-               AND ($6::timestamptz IS NULL OR (g.finished_at, g.table_id) < ($6, $7::uuid))
-               AND ($9::text IS NULL OR g.game = $9)
-             ORDER BY g.finished_at DESC, g.table_id DESC
-             LIMIT $8",
-        )
-        .bind(player_id)
-        .bind(player_name)
-        .bind(filter.since)
-        .bind(filter.until)
-        .bind(filter.players.map(i16::from))
-        .bind(cursor_at)
-        .bind(cursor.map(|c| c.id))
-        .bind(i64::from(limit))
-        .bind(filter.game.as_deref())
-        .fetch_all(&self.pool)
-        .await?;
-        let games = rows.iter().map(game_head).collect::<Result<Vec<_>, _>>()?;
-        self.with_results(games).await
-    }
-
-    pub(super) async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
-        let row = sqlx::query(
-            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by FROM games g
-             WHERE g.table_id = $1 AND g.finished_at IS NOT NULL",
-        )
-        .bind(id.0)
-        .fetch_optional(&self.pool)
-        .await?
-        .ok_or(StoreError::NotFound)?;
-        let mut games = self.with_results(vec![game_head(&row)?]).await?;
-        games.pop().ok_or(StoreError::NotFound)
-    }
-
-    pub(super) async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let head = sqlx::query(&format!(
-            "SELECT {TABLE_COLUMNS}, g.record
-             FROM tables t JOIN games g ON g.table_id = t.id
-             WHERE t.id = $1 AND g.record IS NOT NULL"
-        ))
-        .bind(id.0)
-        .fetch_optional(&mut *tx)
-        .await?
-        .ok_or(StoreError::NotFound)?;
-        let table = table_row(id, &head)?;
-        let record = super::record_from_json(id, head.try_get("record")?)?;
-        let players = Self::game_players(&mut tx, id).await?;
-        tx.commit().await?;
-        Ok(FinishedTable { table, players, record })
-    }
-
-    pub(super) async fn record(&self, id: TableId) -> Result<String, StoreError> {
-        let json: String = sqlx::query_scalar("SELECT record FROM games WHERE table_id = $1 AND record IS NOT NULL")
-            .bind(id.0)
-            .fetch_optional(&self.pool)
-            .await?
-            .ok_or(StoreError::NotFound)?;
-        super::record_from_json(id, json)
-    }
-
-    pub(super) async fn player_stats(&self, id: PlayerId) -> Result<PlayerStats, StoreError> {
-        let name: String = sqlx::query_scalar("SELECT name FROM players WHERE id = $1")
-            .bind(id.0)
-            .fetch_optional(&self.pool)
-            .await?
-            .ok_or(StoreError::NotFound)?;
-        let totals = sqlx::query(
-            "SELECT COUNT(*) AS games, COALESCE(SUM(winner::int), 0)::int8 AS wins, AVG(score)::float8 AS average
-             FROM results WHERE player_id = $1",
-        )
-        .bind(id.0)
-        .fetch_one(&self.pool)
-        .await?;
-        let count = |column: &str| -> Result<u64, StoreError> {
-            let value: i64 = totals.try_get(column)?;
-            u64::try_from(value).map_err(|_| StoreError::Corrupt(format!("{column} is {value}")))
-        };
-        let filter = GameFilter { player: Some(PlayerFilter::Id(id)), ..GameFilter::default() };
-        Ok(PlayerStats {
-            player: PlayerInfo { id, name },
-            games_played: count("games")?,
-            wins: count("wins")?,
-            average_score: totals.try_get("average")?,
-            recent: self.list_games(&filter, RECENT_GAMES, None).await?,
-        })
-    }
 }
 
 fn already_finished(table: TableId) -> StoreError {
     StoreError::Other(format!("game {table} is already finished"))
 }
 
-/// A `tables` row with the [`TABLE_COLUMNS`].
-fn table_row(id: TableId, row: &PgRow) -> Result<TableRow, StoreError> {
-    Ok(TableRow {
-        id,
-        game: row.try_get("game")?,
-        host: PlayerId(row.try_get("host")?),
-        seats: super::small_from(i64::from(row.try_get::<i16, _>("seat_count")?), "seat count")?,
-        public: row.try_get("public")?,
-        spectators: super::spectators_from(row.try_get("spectators")?)?,
-        created_at: row.try_get("created_at")?,
-        invite: row.try_get("invite")?,
-        clock: super::clock_from(row.try_get("turn_ms")?, row.try_get("reserve_ms")?)?,
-        options: row.try_get("options")?,
-    })
-}
-
 /// Seat rows `(table, seat, player)` as the three arrays an `UNNEST` takes.
-fn seat_columns(seats: &[super::SeatRowOf]) -> (Vec<Uuid>, Vec<i16>, Vec<Uuid>) {
+fn seat_columns(seats: &[batch::SeatRowOf]) -> (Vec<Uuid>, Vec<i16>, Vec<Uuid>) {
     (
         seats.iter().map(|(table, _, _, _)| table.0).collect(),
         seats.iter().map(|(_, seat, _, _)| *seat).collect(),

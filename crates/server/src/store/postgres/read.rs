@@ -1,0 +1,280 @@
+//! The PostgreSQL backend's reads: restoring tables and games, the game list, one game, its record
+//! and a player's statistics. Reads that must agree with each other share one snapshot.
+
+use sqlx::Row;
+use sqlx::postgres::PgRow;
+use uuid::Uuid;
+
+use super::{PgStore, seat};
+use crate::protocol::{PlayerId, PlayerInfo, TableId};
+use crate::store::{
+    FinishedTable, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES,
+    SeatResult, StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, codec,
+};
+
+/// The columns of `results` that [`seat_result`] reads, in a query over `results r`.
+const RESULT_COLUMNS: &str =
+    "r.table_id, r.seat, r.player_id, r.name, r.score, r.details, r.place, r.winner, r.bot, r.bot_actions";
+
+/// The columns of `tables t` that [`table_row`] reads.
+const TABLE_COLUMNS: &str =
+    "t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game, t.options";
+
+fn seat_result(row: &PgRow) -> Result<(TableId, SeatResult), StoreError> {
+    let table = TableId(row.try_get("table_id")?);
+    let seat = seat(row, "seat")?;
+    let player = GamePlayer {
+        seat,
+        id: PlayerId(row.try_get("player_id")?),
+        name: row.try_get("name")?,
+        bot: row.try_get("bot")?,
+    };
+    Ok((
+        table,
+        SeatResult {
+            player,
+            score: row.try_get("score")?,
+            details: codec::details_from(row.try_get("details")?)?,
+            place: codec::small_from(i64::from(row.try_get::<i16, _>("place")?), "place")?,
+            winner: row.try_get("winner")?,
+            bot_actions: codec::count_from(i64::from(row.try_get::<i32, _>("bot_actions")?))?,
+        },
+    ))
+}
+
+/// A finished game's row of `games g`, without its results.
+fn game_head(row: &PgRow) -> Result<GameSummary, StoreError> {
+    Ok(GameSummary {
+        id: TableId(row.try_get("table_id")?),
+        game: row.try_get("game")?,
+        started_at: row.try_get("started_at")?,
+        finished_at: row.try_get("finished_at")?,
+        ended_by: row.try_get("ended_by")?,
+        results: Vec::new(),
+    })
+}
+
+/// A `tables` row with the [`TABLE_COLUMNS`].
+fn table_row(id: TableId, row: &PgRow) -> Result<TableRow, StoreError> {
+    Ok(TableRow {
+        id,
+        game: row.try_get("game")?,
+        host: PlayerId(row.try_get("host")?),
+        seats: codec::small_from(i64::from(row.try_get::<i16, _>("seat_count")?), "seat count")?,
+        public: row.try_get("public")?,
+        spectators: codec::spectators_from(row.try_get("spectators")?)?,
+        created_at: row.try_get("created_at")?,
+        invite: row.try_get("invite")?,
+        clock: codec::clock_from(row.try_get("turn_ms")?, row.try_get("reserve_ms")?)?,
+        options: row.try_get("options")?,
+    })
+}
+
+impl PgStore {
+    pub(in crate::store) async fn waiting_tables(&self) -> Result<Vec<WaitingTable>, StoreError> {
+        // One snapshot for the whole read, so a table and its seats agree.
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
+        let heads = sqlx::query(&format!(
+            "SELECT t.id, {TABLE_COLUMNS}
+             FROM tables t
+             WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id)
+                 AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id)
+             ORDER BY t.created_at, t.id"
+        ))
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut tables = Vec::with_capacity(heads.len());
+        for head in &heads {
+            let table = table_row(TableId(head.try_get("id")?), head)?;
+            let rows = sqlx::query(
+                "SELECT s.seat, s.player_id, s.bot, p.name FROM seats s JOIN players p ON p.id = s.player_id
+                 WHERE s.table_id = $1 ORDER BY s.seat",
+            )
+            .bind(table.id.0)
+            .fetch_all(&mut *tx)
+            .await?;
+            let mut seats = vec![None; usize::from(table.seats)];
+            for row in &rows {
+                let seat = codec::seat_from(i64::from(row.try_get::<i16, _>("seat")?))?;
+                let player = PlayerInfo { id: PlayerId(row.try_get("player_id")?), name: row.try_get("name")? };
+                let slot = seats
+                    .get_mut(seat.index())
+                    .ok_or_else(|| StoreError::Corrupt(format!("{seat} of {}", table.id)))?;
+                *slot = Some((player, row.try_get("bot")?));
+            }
+            tables.push(WaitingTable { table, seats });
+        }
+        tx.commit().await?;
+        Ok(tables)
+    }
+
+    pub(in crate::store) async fn unfinished_games(&self) -> Result<Vec<UnfinishedGame>, StoreError> {
+        // One snapshot for the whole read, so a game and its log agree.
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
+        let heads = sqlx::query(&format!(
+            "SELECT g.table_id, g.seed, g.started_at, {TABLE_COLUMNS}
+             FROM games g JOIN tables t ON t.id = g.table_id
+             WHERE g.finished_at IS NULL
+             ORDER BY g.started_at, g.table_id"
+        ))
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut games = Vec::with_capacity(heads.len());
+        for head in &heads {
+            let id = TableId(head.try_get("table_id")?);
+            let table = table_row(id, head)?;
+            let players = Self::game_players(&mut tx, id).await?;
+            let rows = sqlx::query(
+                "SELECT seq, seat, action::text AS action, by_bot, reserve_ms FROM actions
+                     WHERE table_id = $1 ORDER BY seq",
+            )
+            .bind(id.0)
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|row| {
+                let seq: i64 = row.try_get("seq")?;
+                let action = StoredAction {
+                    seat: seat(row, "seat")?,
+                    action: codec::action_from_json(&id, seq, row.try_get("action")?)?,
+                    by_bot: row.try_get("by_bot")?,
+                    reserve_ms: row.try_get::<Option<i64>, _>("reserve_ms")?.map(codec::ms_from).transpose()?,
+                };
+                Ok((seq, action))
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+            games.push(UnfinishedGame {
+                table,
+                seed: codec::seed_from_sql(head.try_get("seed")?),
+                started_at: head.try_get("started_at")?,
+                players,
+                actions: codec::contiguous_actions(&id, rows)?,
+            });
+        }
+        tx.commit().await?;
+        Ok(games)
+    }
+
+    /// Fills in the results of `games`, read in one query.
+    async fn with_results(&self, mut games: Vec<GameSummary>) -> Result<Vec<GameSummary>, StoreError> {
+        if games.is_empty() {
+            return Ok(games);
+        }
+        let ids: Vec<Uuid> = games.iter().map(|g| g.id.0).collect();
+        let sql = format!(
+            "SELECT {RESULT_COLUMNS} FROM results r WHERE r.table_id = ANY($1::uuid[]) ORDER BY r.table_id, r.seat"
+        );
+        let rows = sqlx::query(&sql).bind(ids).fetch_all(&self.pool).await?;
+        codec::attach_results(&mut games, rows.iter().map(seat_result))?;
+        Ok(games)
+    }
+
+    pub(in crate::store) async fn list_games(
+        &self,
+        filter: &GameFilter,
+        limit: u32,
+        cursor: Option<GameCursor>,
+    ) -> Result<Vec<GameSummary>, StoreError> {
+        let (player_id, player_name) = match &filter.player {
+            Some(PlayerFilter::Id(id)) => (Some(id.0), None),
+            Some(PlayerFilter::Name(name)) => (None, Some(name.as_str())),
+            None => (None, None),
+        };
+        let cursor_at = cursor.map(|c| codec::from_micros(c.finished_at)).transpose()?;
+        let rows = sqlx::query(
+            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by FROM games g
+             WHERE g.finished_at IS NOT NULL
+               AND ($1::uuid IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE player_id = $1))
+               AND ($2::text IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE name = $2))
+               AND ($3::timestamptz IS NULL OR g.finished_at >= $3)
+               AND ($4::timestamptz IS NULL OR g.finished_at < $4)
+               AND ($5::int2 IS NULL OR g.player_count = $5)
+               AND ($6::timestamptz IS NULL OR (g.finished_at, g.table_id) < ($6, $7::uuid))
+               AND ($9::text IS NULL OR g.game = $9)
+             ORDER BY g.finished_at DESC, g.table_id DESC
+             LIMIT $8",
+        )
+        .bind(player_id)
+        .bind(player_name)
+        .bind(filter.since)
+        .bind(filter.until)
+        .bind(filter.players.map(i16::from))
+        .bind(cursor_at)
+        .bind(cursor.map(|c| c.id))
+        .bind(i64::from(limit))
+        .bind(filter.game.as_deref())
+        .fetch_all(&self.pool)
+        .await?;
+        let games = rows.iter().map(game_head).collect::<Result<Vec<_>, _>>()?;
+        self.with_results(games).await
+    }
+
+    pub(in crate::store) async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
+        let row = sqlx::query(
+            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by FROM games g
+             WHERE g.table_id = $1 AND g.finished_at IS NOT NULL",
+        )
+        .bind(id.0)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        let mut games = self.with_results(vec![game_head(&row)?]).await?;
+        games.pop().ok_or(StoreError::NotFound)
+    }
+
+    pub(in crate::store) async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let head = sqlx::query(&format!(
+            "SELECT {TABLE_COLUMNS}, g.record
+             FROM tables t JOIN games g ON g.table_id = t.id
+             WHERE t.id = $1 AND g.record IS NOT NULL"
+        ))
+        .bind(id.0)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        let table = table_row(id, &head)?;
+        let record = codec::record_from_json(id, head.try_get("record")?)?;
+        let players = Self::game_players(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(FinishedTable { table, players, record })
+    }
+
+    pub(in crate::store) async fn record(&self, id: TableId) -> Result<String, StoreError> {
+        let json: String = sqlx::query_scalar("SELECT record FROM games WHERE table_id = $1 AND record IS NOT NULL")
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::NotFound)?;
+        codec::record_from_json(id, json)
+    }
+
+    pub(in crate::store) async fn player_stats(&self, id: PlayerId) -> Result<PlayerStats, StoreError> {
+        let name: String = sqlx::query_scalar("SELECT name FROM players WHERE id = $1")
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::NotFound)?;
+        let totals = sqlx::query(
+            "SELECT COUNT(*) AS games, COALESCE(SUM(winner::int), 0)::int8 AS wins, AVG(score)::float8 AS average
+             FROM results WHERE player_id = $1",
+        )
+        .bind(id.0)
+        .fetch_one(&self.pool)
+        .await?;
+        let count = |column: &str| -> Result<u64, StoreError> {
+            let value: i64 = totals.try_get(column)?;
+            u64::try_from(value).map_err(|_| StoreError::Corrupt(format!("{column} is {value}")))
+        };
+        let filter = GameFilter { player: Some(PlayerFilter::Id(id)), ..GameFilter::default() };
+        Ok(PlayerStats {
+            player: PlayerInfo { id, name },
+            games_played: count("games")?,
+            wins: count("wins")?,
+            average_score: totals.try_get("average")?,
+            recent: self.list_games(&filter, RECENT_GAMES, None).await?,
+        })
+    }
+}

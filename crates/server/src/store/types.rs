@@ -1,0 +1,278 @@
+//! What the store takes and gives: plain values, the same for both backends and for every game.
+
+use std::fmt;
+use std::str::FromStr;
+
+use romirami_game::{Outcome, Seat};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::protocol::{Clock, PlayerId, PlayerInfo, SpectatorPolicy, TableId};
+
+/// A table as stored when it is created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableRow {
+    /// The table's id, also its game's.
+    pub id: TableId,
+    /// The game it seats, by its name (`romi-rami`).
+    pub game: String,
+    /// The player who opened the table, who may start it, kick and add bots.
+    pub host: PlayerId,
+    /// How many seats, 2 to [`MAX_SEATS`].
+    pub seats: u8,
+    /// Whether it is listed in the lobby.
+    pub public: bool,
+    /// Who may watch.
+    pub spectators: SpectatorPolicy,
+    /// When it was created.
+    pub created_at: OffsetDateTime,
+    /// The key of its invite link.
+    pub invite: String,
+    /// Its turn clock, if it has one.
+    pub clock: Option<Clock>,
+    /// The game's options for this table, as the JSON text the game wrote (`{}` for Romi Rami), so
+    /// that a restored game is dealt with the same options.
+    pub options: String,
+}
+
+/// A finished game as the table hands it to the store.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedGame {
+    /// The game's record, as the JSON text the game wrote; it is stored and served as it is. Its `id`
+    /// must be the table's, and its `finished_at` is when the game finished.
+    pub record: String,
+    /// Its result, one seat per player in seat order.
+    pub outcome: Outcome,
+}
+
+/// A seated player of a game: the seat, who, and the name shown in that game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamePlayer {
+    /// Where they sat, in seat order.
+    pub seat: Seat,
+    /// Who sat there: their player id, the same across games.
+    pub id: PlayerId,
+    /// The display name, as shown in this game.
+    pub name: String,
+    /// Whether the host gave the seat to a bot.
+    pub bot: bool,
+}
+
+/// One action to append to a game's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionRow {
+    /// The table (and game).
+    pub table: TableId,
+    /// The action's number in its game: 0 for the first, then one more for each, take-backs included.
+    pub seq: u32,
+    /// Who played it.
+    pub seat: Seat,
+    /// What was played: the action as the JSON text the game wrote.
+    pub action: String,
+    /// Whether the server's bot played it.
+    pub by_bot: bool,
+    /// The acting seat's clock reserve after it, in milliseconds; `None` without a clock.
+    pub reserve_ms: Option<u64>,
+}
+
+/// One action of a game's log as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredAction {
+    /// Who played it.
+    pub seat: Seat,
+    /// What was played: the action's JSON as it was appended (SQLite gives back the same text,
+    /// PostgreSQL the same JSON as its jsonb writes it). Whether it is an action of the game is for the
+    /// game to say when it replays it.
+    pub action: String,
+    /// Whether the server's bot played it.
+    pub by_bot: bool,
+    /// The acting seat's clock reserve after it, in milliseconds; `None` without a clock.
+    pub reserve_ms: Option<u64>,
+}
+
+/// A game that started and has not finished: what a restart needs to bring it back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnfinishedGame {
+    /// The table the game is played at.
+    pub table: TableRow,
+    /// The game's seed: the game's `new(players.len(), seed, options)` deals it.
+    pub seed: u64,
+    /// When it started.
+    pub started_at: OffsetDateTime,
+    /// The players in seat order.
+    pub players: Vec<GamePlayer>,
+    /// Every action applied so far, in order, take-backs included.
+    pub actions: Vec<StoredAction>,
+}
+
+/// A table that waits for its game, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WaitingTable {
+    /// The table.
+    pub table: TableRow,
+    /// Each seat's player and whether the host gave the seat to a bot; `None` while free.
+    pub seats: Vec<Option<(PlayerInfo, bool)>>,
+}
+
+/// A finished game as stored, with its table.
+#[derive(Clone, Debug)]
+pub struct FinishedTable {
+    /// The table.
+    pub table: TableRow,
+    /// Its players in seat order.
+    pub players: Vec<GamePlayer>,
+    /// The game's record, as the JSON text stored.
+    pub record: String,
+}
+
+/// One seat's result in a finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatResult {
+    /// Who sat in the seat, and the name shown in the game.
+    pub player: GamePlayer,
+    /// The seat's final score, as the game counts it.
+    pub score: i64,
+    /// The score's parts in the game's words, a JSON object.
+    pub details: serde_json::Value,
+    /// 1 for the best; seats level share a place (1, 1, 3).
+    pub place: u8,
+    /// Whether the seat is among the winners.
+    pub winner: bool,
+    /// How many of the seat's actions the server's bot played (all of them for a bot's seat; some for a
+    /// player who ran out of time or left).
+    pub bot_actions: u32,
+}
+
+/// A finished game and its result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    /// The game's (and its table's) id.
+    pub id: TableId,
+    /// Which game it is, by its name (`romi-rami`).
+    pub game: String,
+    /// When it started.
+    pub started_at: OffsetDateTime,
+    /// When it finished.
+    pub finished_at: OffsetDateTime,
+    /// Why it ended, in the game's words (`contracts`, `market`, `abandoned`, ...).
+    pub ended_by: String,
+    /// Every seat's result, in seat order.
+    pub results: Vec<SeatResult>,
+}
+
+/// Which player a game list is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerFilter {
+    /// The player with this id.
+    Id(PlayerId),
+    /// Whoever played under exactly this name.
+    Name(String),
+}
+
+impl PlayerFilter {
+    /// Reads a query parameter: a UUID is an id, anything else a name.
+    pub fn parse(text: &str) -> PlayerFilter {
+        match Uuid::parse_str(text) {
+            Ok(id) => PlayerFilter::Id(PlayerId(id)),
+            Err(_) => PlayerFilter::Name(text.to_owned()),
+        }
+    }
+}
+
+/// Which finished games to list; every field left `None` lets every game through.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    /// Games this player played in.
+    pub player: Option<PlayerFilter>,
+    /// Games that finished at this instant or later.
+    pub since: Option<OffsetDateTime>,
+    /// Games that finished before this instant (so `since` and `until` windows never overlap).
+    pub until: Option<OffsetDateTime>,
+    /// Games with this many players.
+    pub players: Option<u8>,
+    /// Games of this game, by its name (`romi-rami`).
+    pub game: Option<String>,
+}
+
+/// Where a page of the game list ends: the next page starts after it. Written as an opaque string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameCursor {
+    /// The last game's finish, in microseconds since the Unix epoch.
+    pub(super) finished_at: i64,
+    /// The last game's id, which orders games that finished at the same instant.
+    pub(super) id: Uuid,
+}
+
+impl fmt::Display for GameCursor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}_{}", self.finished_at, self.id.simple())
+    }
+}
+
+/// A cursor string that this store did not write.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a game list cursor")]
+pub struct BadCursor;
+
+impl FromStr for GameCursor {
+    type Err = BadCursor;
+
+    fn from_str(text: &str) -> Result<GameCursor, BadCursor> {
+        let (finished_at, id) = text.split_once('_').ok_or(BadCursor)?;
+        Ok(GameCursor {
+            finished_at: finished_at.parse().map_err(|_| BadCursor)?,
+            id: Uuid::parse_str(id).map_err(|_| BadCursor)?,
+        })
+    }
+}
+
+impl GameCursor {
+    pub(super) fn after(game: &GameSummary) -> GameCursor {
+        GameCursor { finished_at: super::codec::micros(game.finished_at), id: game.id.0 }
+    }
+}
+
+/// One page of the game list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamePage {
+    /// The games, newest first.
+    pub games: Vec<GameSummary>,
+    /// Where the next page starts; `None` on the last page.
+    pub next: Option<GameCursor>,
+}
+
+/// A player's record over their finished games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerStats {
+    /// The player these figures are of.
+    pub player: PlayerInfo,
+    /// How many finished games they played.
+    pub games_played: u64,
+    /// How many of those they won (a shared win counts).
+    pub wins: u64,
+    /// Their average total score; `None` before their first game.
+    pub average_score: Option<f64>,
+    /// Their latest finished games, newest first (at most [`RECENT_GAMES`](super::RECENT_GAMES)).
+    pub recent: Vec<GameSummary>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_round_trip_and_reject_garbage() {
+        let cursor = GameCursor { finished_at: 1_700_000_000_123_456, id: Uuid::new_v4() };
+        assert_eq!(cursor.to_string().parse::<GameCursor>(), Ok(cursor));
+        for bad in ["", "12", "x_y", "12_notauuid", "_", "1.5_00000000000000000000000000000000"] {
+            assert_eq!(bad.parse::<GameCursor>(), Err(BadCursor), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_player_filter_is_an_id_or_a_name() {
+        let id = Uuid::new_v4();
+        assert_eq!(PlayerFilter::parse(&id.to_string()), PlayerFilter::Id(PlayerId(id)));
+        assert_eq!(PlayerFilter::parse("Ana"), PlayerFilter::Name("Ana".into()));
+    }
+}
