@@ -18,7 +18,7 @@ pub struct TableRow {
     pub game: String,
     /// The player who opened the table, who may start it, kick and add bots.
     pub host: PlayerId,
-    /// How many seats, 2 to [`MAX_SEATS`].
+    /// How many seats, 2 to [`MAX_SEATS`](super::MAX_SEATS).
     pub seats: u8,
     /// Whether it is listed in the lobby.
     pub public: bool,

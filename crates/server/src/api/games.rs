@@ -1,0 +1,239 @@
+//! Finished games: the list (paged, or streamed as NDJSON), one game, and its record.
+
+use std::collections::VecDeque;
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use serde::Serialize;
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::{ApiError, ApiErrorBody, GameQuery, NDJSON, find_by_id, respond};
+use crate::protocol::TableId;
+use crate::server::AppState;
+use crate::store::{GameCursor, GameFilter, GameSummary, MAX_LIST_LIMIT, Store};
+
+/// A seated player of a finished game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GamePlayerJson {
+    /// The seat, from 0.
+    pub seat: u8,
+    /// The player's id.
+    #[schema(value_type = String, format = Uuid)]
+    pub id: Uuid,
+    /// The name shown in this game.
+    pub name: String,
+    /// Whether the host gave the seat to a bot.
+    pub bot: bool,
+}
+
+/// A finished game and its result. `players`, `scores` and `places` are in seat order.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Game {
+    /// The game's id (also its table's).
+    #[schema(value_type = String, format = Uuid)]
+    pub id: Uuid,
+    /// Which game it is, by its name (`romi-rami`).
+    pub game: String,
+    /// When it started (RFC 3339).
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub started_at: OffsetDateTime,
+    /// When it finished (RFC 3339).
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub finished_at: OffsetDateTime,
+    /// How it ended, in the game's words. Romi Rami: `contracts` (the contract market could not be
+    /// refilled), `market` (the number market could not be refilled) or `abandoned` (stopped before
+    /// its end).
+    pub ended_by: String,
+    /// Who played, in seat order, with the names shown in the game.
+    pub players: Vec<GamePlayerJson>,
+    /// Their scores, part by part, as the game gives them: an object per seat with at least `total`.
+    /// Romi Rami (§5): `seat`, `total`, `contracts` (§5.1, points of the seat's contracts), `trophies`
+    /// (§5.2, points of the trophies it won), `suit_bonus` (§5.3) and `star` (§5.4, 1 when it never used
+    /// its Star).
+    #[schema(value_type = Vec<Object>)]
+    pub scores: Vec<serde_json::Value>,
+    /// Their places: 1 for the best; seats level share a place (Romi Rami: level on total and suit
+    /// bonus).
+    pub places: Vec<u8>,
+    /// The winning seats (more than one on a shared win; none in an abandoned game).
+    pub winners: Vec<u8>,
+    /// For each seat, how many of its actions the server's bot played: all for a bot's seat, some for a
+    /// player who ran out of time or left, none for a player who played every move.
+    pub bot_actions: Vec<u32>,
+}
+
+impl From<GameSummary> for Game {
+    fn from(summary: GameSummary) -> Game {
+        let results = &summary.results;
+        Game {
+            id: summary.id.0,
+            game: summary.game.clone(),
+            started_at: summary.started_at,
+            finished_at: summary.finished_at,
+            ended_by: summary.ended_by.clone(),
+            players: results
+                .iter()
+                .map(|r| GamePlayerJson {
+                    seat: r.player.seat.0,
+                    id: r.player.id.0,
+                    name: r.player.name.clone(),
+                    bot: r.player.bot,
+                })
+                .collect(),
+            // The details as the game gives them: for Romi Rami, the fields of its score breakdown,
+            // which is what this list showed before the store kept any game.
+            scores: results.iter().map(|r| r.details.clone()).collect(),
+            places: results.iter().map(|r| r.place).collect(),
+            winners: results.iter().filter(|r| r.winner).map(|r| r.player.seat.0).collect(),
+            bot_actions: results.iter().map(|r| r.bot_actions).collect(),
+        }
+    }
+}
+
+/// A page of the game list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameList {
+    /// The games, newest first.
+    pub games: Vec<Game>,
+    /// Pass as `cursor` for the next page; `null` on the last page.
+    pub next: Option<String>,
+}
+
+/// Finished games, newest first, filtered and paged. With `Accept: application/x-ndjson`, every
+/// matching game is streamed instead, one JSON object per line (bulk export); an error after the
+/// first line ends the stream with a line `{"error": {...}}`.
+#[utoipa::path(
+    get,
+    path = "/api/games",
+    params(GameQuery),
+    responses(
+        (status = 200,
+         description = "A page of games (JSON), or every matching game, one per line (NDJSON, when asked for).",
+         content((GameList = "application/json"), (Game = "application/x-ndjson"))),
+        (status = 400, description = "A bad parameter.", body = ApiErrorBody),
+        (status = 503, description = "The database does not answer.", body = ApiErrorBody)
+    )
+)]
+pub(super) async fn list_games(State(state): State<AppState>, headers: HeaderMap, RawQuery(raw): RawQuery) -> Response {
+    let query = match GameQuery::parse(raw.as_deref()) {
+        Ok(query) => query,
+        Err(error) => return error.into_response(),
+    };
+    let wants_ndjson = headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .any(|accept| accept.split(',').any(|kind| kind.trim().starts_with(NDJSON)));
+    if wants_ndjson {
+        return stream_games(state.store.clone(), query);
+    }
+    match state.store.list_games(&query.filter(), query.limit, query.cursor).await {
+        Ok(page) => Json(GameList {
+            games: page.games.into_iter().map(Game::from).collect(),
+            next: page.next.map(|cursor| cursor.to_string()),
+        })
+        .into_response(),
+        Err(error) => ApiError::from_store(error, "game").into_response(),
+    }
+}
+
+/// Where a stream of games stands.
+struct Export {
+    store: Store,
+    filter: GameFilter,
+    cursor: Option<GameCursor>,
+    /// Games still to send; `None` for every game.
+    remaining: Option<u32>,
+    /// Lines fetched and not yet sent.
+    buffered: VecDeque<Bytes>,
+    done: bool,
+}
+
+fn json_line(value: &impl Serialize) -> Bytes {
+    let mut line = serde_json::to_vec(value).unwrap_or_default();
+    line.push(b'\n');
+    Bytes::from(line)
+}
+
+/// Streams every game `query` lets through, a page of the store at a time, one JSON line per game.
+fn stream_games(store: Store, query: GameQuery) -> Response {
+    let export = Export {
+        store,
+        filter: query.filter(),
+        cursor: query.cursor,
+        remaining: query.limit,
+        buffered: VecDeque::new(),
+        done: false,
+    };
+    let lines = futures_util::stream::unfold(export, |mut export| async move {
+        loop {
+            if let Some(line) = export.buffered.pop_front() {
+                return Some((Ok::<Bytes, std::io::Error>(line), export));
+            }
+            if export.done || export.remaining == Some(0) {
+                return None;
+            }
+            let page_size = export.remaining.map_or(MAX_LIST_LIMIT, |n| n.min(MAX_LIST_LIMIT));
+            match export.store.list_games(&export.filter, Some(page_size), export.cursor).await {
+                Ok(page) => {
+                    if let Some(remaining) = &mut export.remaining {
+                        *remaining -= u32::try_from(page.games.len()).unwrap_or(*remaining).min(*remaining);
+                    }
+                    export.buffered.extend(page.games.into_iter().map(|game| json_line(&Game::from(game))));
+                    export.cursor = page.next;
+                    export.done = page.next.is_none();
+                }
+                Err(error) => {
+                    export.done = true;
+                    export.buffered.push_back(json_line(&ApiError::from_store(error, "game").body));
+                }
+            }
+        }
+    });
+    ([(header::CONTENT_TYPE, HeaderValue::from_static(NDJSON))], Body::from_stream(lines)).into_response()
+}
+
+/// One finished game and its result.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}",
+    params(("id" = String, Path, description = "The game's id (a UUID).", format = Uuid)),
+    responses(
+        (status = 200, description = "The game.", body = Game),
+        (status = 400, description = "The id is not a UUID.", body = ApiErrorBody),
+        (status = 404, description = "No finished game has this id.", body = ApiErrorBody),
+        (status = 503, description = "The database does not answer.", body = ApiErrorBody)
+    )
+)]
+pub(super) async fn game(State(state): State<AppState>, Path(id): Path<String>, RawQuery(raw): RawQuery) -> Response {
+    let found = find_by_id(raw, &id, "game", "finished game", |id| state.store.game(TableId(id))).await;
+    respond(found, |game| Json(Game::from(game)))
+}
+
+/// The record of a finished game, in its game's format (`romirami-record/1` for Romi Rami): its deal,
+/// every move, and its result.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/record",
+    params(("id" = String, Path, description = "The game's id (a UUID).", format = Uuid)),
+    responses(
+        (status = 200, description = "The record, in its game's format (`romirami-record/1` for Romi Rami).",
+         body = Object),
+        (status = 400, description = "The id is not a UUID.", body = ApiErrorBody),
+        (status = 404, description = "No finished game has this id.", body = ApiErrorBody),
+        (status = 503, description = "The database does not answer.", body = ApiErrorBody)
+    )
+)]
+pub(super) async fn record(State(state): State<AppState>, Path(id): Path<String>, RawQuery(raw): RawQuery) -> Response {
+    let found = find_by_id(raw, &id, "game", "finished game", |id| state.store.record(TableId(id))).await;
+    // The record's text as stored, byte for byte: it is the game's document, not this API's.
+    respond(found, |record| ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], record))
+}

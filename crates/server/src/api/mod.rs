@@ -1,0 +1,93 @@
+//! The REST API: finished games and their records, players' statistics, the live public tables and the
+//! server's health, as JSON under `/api`; and the OpenAPI document that describes it, generated from
+//! the handlers' annotations (`GET /api/openapi.json`).
+//!
+//! Everything here is public: a finished game's record shows the deck it was dealt from, but only once
+//! the game is over. Games in play are only seen through the WebSocket, redacted per viewer.
+//!
+//! Every failure is an [`ApiError`]: a status and a JSON body `{"error": {"code", "message"}}` whose
+//! `code` is stable ([`ApiErrorCode`]). Query parameters are checked strictly: an unknown one, one given
+//! twice or a value that does not parse is a 400, never ignored.
+
+mod error;
+mod games;
+mod live;
+mod openapi;
+mod players;
+mod query;
+
+use axum::Router;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use uuid::Uuid;
+
+pub use error::{ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail};
+pub use games::{Game, GameList, GamePlayerJson};
+pub use live::{Health, Tables};
+pub use openapi::ApiDoc;
+pub use players::PlayerPage;
+pub use query::{GAME_QUERY_PARAMETERS, GameQuery};
+
+use crate::server::AppState;
+use crate::store::StoreError;
+
+/// The media type of the streamed game list.
+pub const NDJSON: &str = "application/x-ndjson";
+
+/// The routes under `/api`.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/health", get(live::health))
+        .route("/api/games", get(games::list_games))
+        .route("/api/games/{id}", get(games::game))
+        .route("/api/games/{id}/record", get(games::record))
+        .route("/api/players/{id}", get(players::player))
+        .route("/api/tables", get(live::tables))
+        .route("/api/openapi.json", get(openapi::openapi_json))
+}
+
+/// A client's text cut short for an error message.
+fn cut(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+fn uuid_param(what: &str, text: &str) -> Result<Uuid, ApiError> {
+    Uuid::parse_str(text).map_err(|_| ApiError::bad(format!("a {what} id is a UUID, not `{}`", cut(text))))
+}
+
+fn no_query(raw: Option<&str>) -> Result<(), ApiError> {
+    match raw {
+        Some(raw) if !raw.is_empty() => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            ApiErrorCode::UnknownParameter,
+            "this endpoint takes no query parameters",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// What the routes that name one stored thing by its UUID share: no query, the id checked, one lookup in
+/// the store. `param` names the path parameter in a bad-id error, `thing` what was not found.
+async fn find_by_id<T, Lookup>(
+    raw: Option<String>,
+    id: &str,
+    param: &str,
+    thing: &str,
+    lookup: impl FnOnce(Uuid) -> Lookup,
+) -> Result<T, ApiError>
+where
+    Lookup: Future<Output = Result<T, StoreError>>,
+{
+    no_query(raw.as_deref())?;
+    let id = uuid_param(param, id)?;
+    lookup(id).await.map_err(|error| ApiError::from_store(error, thing))
+}
+
+/// The response for a lookup: the found thing as `body` makes it, or the error.
+fn respond<T, Body: IntoResponse>(found: Result<T, ApiError>, body: impl FnOnce(T) -> Body) -> Response {
+    match found {
+        Ok(found) => body(found).into_response(),
+        Err(error) => error.into_response(),
+    }
+}
