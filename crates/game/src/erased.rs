@@ -50,6 +50,8 @@ pub trait AnyGame: Send + fmt::Debug {
     fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, Json)>;
     /// Whether the game is over.
     fn is_over(&self) -> bool;
+    /// The round (or hand) being played.
+    fn round(&self) -> usize;
     /// Ends the game as abandoned.
     fn abandon(&mut self);
     /// The result shown at the end.
@@ -64,7 +66,19 @@ pub trait AnyGame: Send + fmt::Debug {
 }
 
 fn decode<G: TableGame>(action: &serde_json::Value) -> Result<G::Action, Refusal> {
-    G::Action::deserialize(action).map_err(|e| malformed::<G>(&e))
+    let decoded = G::Action::deserialize(action).map_err(|e| malformed::<G>(&e))?;
+    // serde lets an internally tagged unit variant ignore fields it does not know, whatever the game
+    // says; an action is refused unless every field it has is one the game writes back.
+    if let (Some(given), Ok(serde_json::Value::Object(written))) = (action.as_object(), serde_json::to_value(&decoded))
+    {
+        if let Some(unknown) = given.keys().find(|key| !written.contains_key(*key)) {
+            return Err(Refusal::new(
+                RefusalKind::Malformed,
+                format!("not an action of {}: unknown field `{unknown}`", G::NAME),
+            ));
+        }
+    }
+    Ok(decoded)
 }
 
 fn malformed<G: TableGame>(e: &serde_json::Error) -> Refusal {
@@ -119,6 +133,10 @@ impl<G: TableGame> AnyGame for G {
 
     fn is_over(&self) -> bool {
         TableGame::is_over(self)
+    }
+
+    fn round(&self) -> usize {
+        TableGame::round(self)
     }
 
     fn abandon(&mut self) {

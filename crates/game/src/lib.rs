@@ -168,6 +168,12 @@ pub trait TableGame: Sized + Send + fmt::Debug + 'static {
     /// Whether the game is over.
     fn is_over(&self) -> bool;
 
+    /// The number of the round (or hand) being played, for games of several: when it changes, the table
+    /// pauses so that everyone sees the round's result before the next turn's clock and bots start.
+    fn round(&self) -> usize {
+        0
+    }
+
     /// Ends the game where it stands because nobody is left to play it.
     fn abandon(&mut self);
 

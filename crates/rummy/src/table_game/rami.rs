@@ -113,6 +113,10 @@ impl TableGame for RamiMatch {
         RamiMatch::result(self)
     }
 
+    fn round(&self) -> usize {
+        self.round_number() as usize
+    }
+
     /// Places by penalty total, the lowest first (rami §10); `details`: `total` and `rounds`, the seat's
     /// penalty in each round scored.
     fn outcome(&self) -> Option<Outcome> {

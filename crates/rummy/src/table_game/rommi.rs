@@ -133,6 +133,10 @@ impl TableGame for RommiMatch {
         RommiMatch::result(self)
     }
 
+    fn round(&self) -> usize {
+        self.rounds.len()
+    }
+
     /// Places by total, the higher first with `positive` and `meld_hand` scoring, the lower with
     /// `negative` (rommi §10); `details`: `total` and `rounds`, the seat's score in each round scored.
     fn outcome(&self) -> Option<Outcome> {

@@ -108,6 +108,10 @@ impl TableGame for RuminoMatch {
         RuminoMatch::result(self)
     }
 
+    fn round(&self) -> usize {
+        self.hand_logs().len()
+    }
+
     /// Places as [`RuminoMatch::result`] gives them (rumino §9: the winners first, then the players still
     /// in by total, the lowest first, then the players out by total); `details`: `total`, `rounds` (the
     /// seat's score in each hand scored, `null` for a hand it was not dealt in or that a rumino ended),

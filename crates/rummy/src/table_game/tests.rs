@@ -21,8 +21,6 @@ trait Probe: TableGame<Result = MatchResult, Record = RummyRecord, Action: std::
     fn hand(&self, seat: Seat) -> Vec<Card>;
     /// Whether the spectator's view holds a hand.
     fn spectator_sees_a_hand(&self) -> bool;
-    /// The round (hand) in play, from 1.
-    fn round(&self) -> usize;
     /// Whether `action` is a draw from the stock.
     fn is_draw(action: &Self::Action) -> bool;
 }
@@ -33,9 +31,6 @@ impl Probe for RommiMatch {
     }
     fn spectator_sees_a_hand(&self) -> bool {
         self.view(Viewer::Spectator).hand.is_some()
-    }
-    fn round(&self) -> usize {
-        self.rounds.len()
     }
     fn is_draw(action: &RommiAction) -> bool {
         matches!(action, RommiAction::Draw)
@@ -49,9 +44,6 @@ impl Probe for RamiMatch {
     fn spectator_sees_a_hand(&self) -> bool {
         self.view(Viewer::Spectator).hand.is_some()
     }
-    fn round(&self) -> usize {
-        self.round_number() as usize
-    }
     fn is_draw(action: &RamiAction) -> bool {
         matches!(action, RamiAction::Draw)
     }
@@ -63,9 +55,6 @@ impl Probe for RuminoMatch {
     }
     fn spectator_sees_a_hand(&self) -> bool {
         self.view(Viewer::Spectator).hand.is_some()
-    }
-    fn round(&self) -> usize {
-        self.hand_logs().len()
     }
     fn is_draw(action: &RuminoAction) -> bool {
         matches!(action, RuminoAction::Draw)
