@@ -94,6 +94,12 @@ pub struct Config {
     /// How long a game in play waits for a player to connect when none is connected; then it ends as
     /// abandoned.
     pub abandon_after: Duration,
+    /// How long a table pauses between the rounds (or hands) of a game of several, so that everyone
+    /// sees the round's result before the next turn's clock and bots start.
+    pub round_pause: Duration,
+    /// The most actions one game may take; a game still going after them ends as abandoned (a guard
+    /// against bots that could go round in circles where a rule book sets no limit).
+    pub max_actions_per_game: u32,
     /// Actions waiting for the group commit; a table waits for room beyond it.
     pub commit_queue: usize,
     /// The most actions written in one transaction.
@@ -144,6 +150,8 @@ impl Default for Config {
             bot_delay: Duration::from_millis(700),
             bot_retry: Duration::from_secs(1),
             abandon_after: Duration::from_secs(10 * 60),
+            round_pause: Duration::from_secs(4),
+            max_actions_per_game: 20_000,
             commit_queue: 65_536,
             commit_batch: 1024,
             write_queue: 65_536,

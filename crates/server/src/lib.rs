@@ -54,5 +54,9 @@ pub use server::{AppState, app, run};
 
 /// The games this server seats. Adding a game is a line here (and its renderer in `web/`).
 pub fn games() -> romirami_game::Games {
-    romirami_game::Games::new().with::<romirami_engine::Game>()
+    romirami_game::Games::new()
+        .with::<romirami_engine::Game>()
+        .with::<romirami_rummy::rommi::RommiMatch>()
+        .with::<romirami_rummy::rami::RamiMatch>()
+        .with::<romirami_rummy::rumino::RuminoMatch>()
 }

@@ -48,6 +48,13 @@ impl TurnClock {
         true
     }
 
+    /// Lets the running turn start at `at` instead (after the pause between two rounds).
+    pub(super) fn start_turn_at(&mut self, at: Instant) {
+        if let Some((_, since)) = &mut self.turn {
+            *since = (*since).max(at);
+        }
+    }
+
     /// What `seat` has left of its reserve at `now`, counting the running turn's overrun.
     pub(super) fn reserve_at(&self, seat: Seat, now: Instant) -> u64 {
         let reserve = self.reserves.get(seat.index()).copied().unwrap_or(0);

@@ -171,6 +171,10 @@ struct Play {
     abandon_due: Option<Instant>,
     /// Actions in the stored log so far: the number of the next one.
     actions: u32,
+    /// The game's round (or hand), as of the last action.
+    round: usize,
+    /// Until when the table pauses after a round ended: the next turn's clock and bot start then.
+    pause_until: Option<Instant>,
     started_at: OffsetDateTime,
 }
 
@@ -290,6 +294,8 @@ impl TableCore {
         );
         let play = Play {
             clock: options.0.clock.map(|clock| TurnClock::new(clock, reserves)),
+            round: game.round(),
+            pause_until: None,
             game,
             to_act: None,
             bot_due: None,

@@ -113,7 +113,7 @@ impl TableCore {
             }
             return;
         }
-        let id = self.id;
+        let (id, round_pause) = (self.id, self.config.round_pause);
         let Some(play) = self.play_mut() else { return };
         play.actions += 1;
         let first = play.game.event_count();
@@ -127,6 +127,17 @@ impl TableCore {
             return;
         }
         let events = play.game.event_count();
+        let round = play.game.round();
+        if round != play.round {
+            // A round ended: the next one's first turn starts after the pause, even when the same seat
+            // acts again.
+            play.round = round;
+            play.pause_until = Some(now.at + round_pause);
+            play.to_act = None;
+            if let Some(clock) = &mut play.clock {
+                clock.turn_to(None, now.at, |_| true);
+            }
+        }
         self.broadcast_events(first);
         if let Actor::Person { from, id, received } = by {
             from.out.send_msg(&ServerMsg::Ack { table: self.id, id, events });
@@ -138,6 +149,10 @@ impl TableCore {
     /// After an action: the end of the game, or the next turn (with its clocks, its `your_turn` and,
     /// for a seat the bot plays, the bot's next move).
     fn after_play(&mut self, now: Now) {
+        if self.play().is_some_and(|play| play.actions >= self.config.max_actions_per_game) {
+            warn!(table = %self.id, "the game reached the most actions a game may take: it ends as abandoned");
+            return self.abandon(now);
+        }
         if self.game().is_some_and(|game| game.is_over()) {
             self.finish(now);
         } else if self.turn_changed(now) {
@@ -157,10 +172,13 @@ impl TableCore {
         let to_act = play.game.to_act();
         let changed = to_act != play.to_act;
         let mut reclaimed = false;
+        // After a round, the next turn starts when the pause ends.
+        let start = play.pause_until.filter(|until| *until > now.at).unwrap_or(now.at);
         if changed {
             let seating = &self.seating;
             if let Some(clock) = &mut play.clock {
                 clock.turn_to(to_act, now.at, |seat| seating.is_played_by_player(seat));
+                clock.start_turn_at(start);
             }
             play.to_act = to_act;
             if let Some(seat) = to_act {
@@ -172,7 +190,7 @@ impl TableCore {
             }
         }
         play.bot_due = match to_act.and_then(|seat| self.seating.control(seat)) {
-            Some(Control::Bot | Control::Stand { .. }) => Some(play.bot_due.unwrap_or(now.at + bot_delay)),
+            Some(Control::Bot | Control::Stand { .. }) => Some(play.bot_due.unwrap_or(start + bot_delay)),
             _ => None,
         };
         if reclaimed {

@@ -297,7 +297,18 @@ impl TableCore {
             }
         };
         let clock = self.options.clock.map(|clock| TurnClock::new(clock, vec![None; seats]));
-        let play = Play { game, clock, to_act: None, bot_due: None, abandon_due: None, actions: 0, started_at };
+        let round = game.round();
+        let play = Play {
+            game,
+            clock,
+            to_act: None,
+            bot_due: None,
+            abandon_due: None,
+            actions: 0,
+            round,
+            pause_until: None,
+            started_at,
+        };
         crate::metrics::table_state(Some(TableState::Waiting), Some(TableState::Playing));
         self.phase = Phase::Playing(Box::new(play));
         self.waiting_due = None;

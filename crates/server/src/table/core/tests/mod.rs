@@ -118,13 +118,17 @@ fn shared(lobby: &Arc<Lobby>) -> Shared {
 
 impl Table {
     fn open(host: &Client, seats: u8, clock: Option<Clock>) -> Table {
+        Table::open_game(host, seats, clock, romi_rami())
+    }
+
+    /// A table of `game`, as [`Table::open`].
+    fn open_game(host: &Client, seats: u8, clock: Option<Clock>, game: GameChoice) -> Table {
         let lobby = Arc::new(Lobby::default());
         let options = TableOptions { seats, public: true, spectators: SpectatorPolicy::Link, clock };
         let start = Instant::now();
         let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };
         let id = TableId(Uuid::from_u128(1));
-        let core =
-            TableCore::open(id, "key".into(), host.from.player.clone(), options, romi_rami(), shared(&lobby), now);
+        let core = TableCore::open(id, "key".into(), host.from.player.clone(), options, game, shared(&lobby), now);
         Table::around(core, lobby, start)
     }
 
@@ -207,6 +211,11 @@ impl Table {
             .collect()
     }
 
+    /// How many actions of any game were written.
+    fn actions_count(&self) -> usize {
+        self.writes.iter().filter(|w| matches!(w, Durable::Action(_))).count()
+    }
+
     fn to_act(&self) -> Option<Seat> {
         self.core.game().and_then(|game| game.to_act())
     }
@@ -219,6 +228,11 @@ impl Table {
 
     fn event_count(&self) -> Option<usize> {
         self.core.game().map(|game| game.event_count())
+    }
+
+    /// The game's round, 0 before the start.
+    fn round(&self) -> usize {
+        self.core.game().map_or(0, |game| game.round())
     }
 
     fn bots(&self) -> Vec<bool> {

@@ -123,19 +123,25 @@ fn a_game_nobody_is_connected_to_is_abandoned_after_the_grace_unless_someone_com
 #[test]
 fn bots_play_a_whole_game_at_the_table() {
     let host = Client::new(1, "Ana");
-    let mut table = Table::open(&host, 3, None);
+    // The host stays but runs out of time at once: the bot stands in for them from then on.
+    let mut table = Table::open(&host, 3, Some(Clock { turn_ms: 100, reserve_ms: 0 }));
     table.join(&host);
     table.command(TableCommand::AddBot { from: host.from.clone() });
     table.command(TableCommand::AddBot { from: host.from.clone() });
     assert_eq!(table.core.summary().seats.iter().flatten().filter(|p| p.name.starts_with("Bot")).count(), 2);
-    table.command(TableCommand::Leave { from: host.from.clone() });
     let mut ms = 0;
     while table.core.state() == TableState::Playing && ms < 10_000_000 {
         ms += 100;
         table.at(ms);
     }
     assert_eq!(table.core.state(), TableState::Finished);
+    assert!(table.actions_written().len() > 30, "a whole game: {}", table.actions_written().len());
     assert!(table.actions_written().iter().all(|(_, _, by_bot)| *by_bot));
+    let ended = table.effects.iter().find_map(|e| match e {
+        Effect::StoreResult(finished) => Some(finished.outcome.ended_by.clone()),
+        _ => None,
+    });
+    assert_ne!(ended.as_deref(), Some("abandoned"), "played to its end by the rules");
 }
 
 #[test]
@@ -240,4 +246,50 @@ fn an_action_after_the_end_is_refused_as_game_over() {
     assert!(!table.closed(), "Ana is still looking at it");
     table.command(TableCommand::Detach { conn: back.from.conn });
     assert!(table.closed());
+}
+
+#[test]
+fn the_rummy_family_plays_whole_matches_at_the_table_pausing_between_rounds() {
+    let games = crate::games();
+    for (name, options, seats) in [
+        ("rommi", serde_json::json!({ "target": 60 }), 3),
+        ("rami", serde_json::json!({ "match_end": { "rounds": 2 } }), 4),
+        ("rumino", serde_json::json!({ "max_rebuys": 1 }), 3),
+    ] {
+        let game = GameChoice::choose(&games, Some(name), Some(&options), seats).expect("the options fit");
+        let host = Client::new(1, "Ana");
+        // The host stays but runs out of time at once: the bot stands in for them from then on.
+        let clock = Clock { turn_ms: 100, reserve_ms: 0 };
+        let mut table = Table::open_game(&host, seats, Some(clock), game);
+        table.join(&host);
+        for _ in 1..seats {
+            table.command(TableCommand::AddBot { from: host.from.clone() });
+        }
+        assert_eq!(table.core.state(), TableState::Playing, "{name}");
+        let pause = u64::try_from(config().round_pause.as_millis()).expect("short");
+        let (mut ms, mut rounds, mut round, mut round_ended_at) = (0, 0, table.round(), None);
+        let mut actions = table.actions_count();
+        while table.core.state() == TableState::Playing && ms < 100_000_000 {
+            ms += 50;
+            table.at(ms);
+            let written = table.actions_count();
+            if written > actions {
+                if let Some(ended) = round_ended_at.take() {
+                    assert!(ms >= ended + pause, "{name}: the next round waited for the pause");
+                }
+                actions = written;
+            }
+            if table.round() != round {
+                (round, rounds, round_ended_at) = (table.round(), rounds + 1, Some(ms));
+            }
+        }
+        assert_eq!(table.core.state(), TableState::Finished, "{name}: the match ends");
+        assert!(rounds >= 1, "{name}: a round ended at least once");
+        let Some(Effect::StoreResult(finished)) = table.effects.iter().find(|e| matches!(e, Effect::StoreResult(_)))
+        else {
+            panic!("{name}: the result is stored");
+        };
+        assert_eq!(finished.outcome.seats.len(), usize::from(seats), "{name}");
+        assert_ne!(finished.outcome.ended_by, "abandoned", "{name}: played to its end by the rules");
+    }
 }
