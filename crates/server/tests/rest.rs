@@ -293,7 +293,7 @@ async fn story(server: &TestServer) {
 
     // Bad parameters and unknown ids.
     bad(server, "/api/games?colour=red", 400, "unknown_parameter").await;
-    bad(server, "/api/games?players=5", 400, "bad_parameter").await;
+    bad(server, "/api/games?players=7", 400, "bad_parameter").await;
     bad(server, "/api/games?limit=1000", 400, "bad_parameter").await;
     bad(server, "/api/games?since=yesterday", 400, "bad_parameter").await;
     bad(server, "/api/games?cursor=nonsense", 400, "bad_parameter").await;

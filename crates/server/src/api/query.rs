@@ -22,7 +22,7 @@ pub struct GameQuery {
     #[param(value_type = Option<String>, format = DateTime)]
     pub until: Option<OffsetDateTime>,
     /// Games with this many players.
-    #[param(minimum = 2, maximum = 4)]
+    #[param(minimum = 2, maximum = 6)]
     pub players: Option<u8>,
     /// Games of this game, by its name (`romi-rami`); a name the server does not know matches no game.
     pub game: Option<String>,
@@ -76,8 +76,8 @@ impl GameQuery {
                 "since" => query.since = Some(instant("since", value)?),
                 "until" => query.until = Some(instant("until", value)?),
                 "players" => match value.parse::<u8>() {
-                    Ok(n @ 2..=4) => query.players = Some(n),
-                    _ => return Err(ApiError::bad("`players` is 2, 3 or 4")),
+                    Ok(n @ 2..=6) => query.players = Some(n),
+                    _ => return Err(ApiError::bad("`players` is 2 to 6 (the most any game seats)")),
                 },
                 "limit" => match value.parse::<u32>() {
                     Ok(n @ 1..=MAX_LIST_LIMIT) => query.limit = Some(n),
@@ -129,7 +129,7 @@ mod tests {
         assert_eq!(query.filter().game.as_deref(), Some("rommi"));
         assert_eq!(code(GameQuery::parse(Some("colour=red"))), ApiErrorCode::UnknownParameter);
         for bad in [
-            "players=5",
+            "players=7",
             "players=x",
             "limit=0",
             "limit=101",
