@@ -37,6 +37,7 @@ use romirami_protocol::{ClientMsg, Limits, PROTOCOL_VERSION, PlayerInfo, ServerM
 use crate::pace::Pace;
 
 pub mod bots;
+pub mod family;
 mod pace;
 
 /// Why a client call failed.
@@ -131,6 +132,17 @@ impl Client {
         self.send_raw(Message::text(text)).await
     }
 
+    /// Sends a message written as JSON (for a game whose types this crate does not know).
+    ///
+    /// # Errors
+    /// When the socket fails.
+    pub async fn send_json(&mut self, msg: &serde_json::Value) -> Result<(), ClientError> {
+        if let Some(pace) = &mut self.pace {
+            pace.wait().await;
+        }
+        self.send_raw(Message::text(msg.to_string())).await
+    }
+
     /// Sends any frame, well-formed or not (for tests of bad input).
     ///
     /// # Errors
@@ -152,6 +164,15 @@ impl Client {
     /// # Errors
     /// As [`Client::recv`].
     pub async fn recv_within(&mut self, limit: Duration) -> Result<ServerMsg, ClientError> {
+        self.recv_as(limit).await
+    }
+
+    /// The next message read as `T` (for example `serde_json::Value`, for a game whose types this
+    /// crate does not know), waiting at most `limit`.
+    ///
+    /// # Errors
+    /// As [`Client::recv`].
+    pub async fn recv_as<T: serde::de::DeserializeOwned>(&mut self, limit: Duration) -> Result<T, ClientError> {
         // One deadline for the whole wait: pings skipped on the way do not extend it.
         let deadline = tokio::time::Instant::now() + limit;
         loop {

@@ -111,3 +111,33 @@ async fn every_rummy_game_plays_to_its_end_on_postgres() {
     server.shutdown().await;
     database.drop_database().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bot_clients_play_whole_matches_of_every_rummy_game() {
+    let server = TestServer::start(config()).await;
+    for (game, options, players) in [
+        ("rommi", json!({ "target": 60 }), 2),
+        ("rami", json!({ "match_end": { "rounds": 1 } }), 3),
+        ("rumino", json!({ "max_rebuys": 0 }), 2),
+    ] {
+        let played = romirami_client::family::play_match(&server.url, game, Some(options), players, "b")
+            .await
+            .unwrap_or_else(|e| panic!("{game}: {e}"));
+        assert!(played.actions > 0, "{game}");
+        let url = format!("{}/api/games/{}", server.http(), played.table);
+        let mut answer = http_get(&url, "application/json").await;
+        for _ in 0..50 {
+            if answer.status == 200 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            answer = http_get(&url, "application/json").await;
+        }
+        let summary: Value = serde_json::from_str(&answer.body).expect("JSON");
+        assert_ne!(summary["ended_by"], "abandoned", "{game}: {summary}");
+        let record = http_get(&format!("{url}/record"), "application/json").await;
+        let parsed = romirami_rummy::record::parse(&record.body).expect("a rummy-record/1 document");
+        romirami_rummy::record::verify(&parsed).unwrap_or_else(|e| panic!("{game}: the record verifies: {e}"));
+    }
+    server.shutdown().await;
+}
