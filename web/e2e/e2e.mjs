@@ -85,6 +85,42 @@ async function sameAsFresh(watcher, tableId) {
   check(built === server, `the view built from events matches the server's:\n${built}\n${server}`);
 }
 
+// Multisets of card codes, as the protocol treats lists of cards.
+function covers(big, small) {
+  const left = [...big];
+  for (const card of small) {
+    const i = left.indexOf(card);
+    if (i < 0) return false;
+    left.splice(i, 1);
+  }
+  return true;
+}
+
+const logText = (page) => hook(page, () => window.__romirami.page.log().join('\n'));
+
+// Waits until the page's log has a line matching `pattern`.
+async function logShows(page, pattern, what) {
+  const ok = await page.waitForFunction((source) => new RegExp(source).test(window.__romirami.page.log().join('\n')),
+    pattern.source, { timeout: Math.min(20000, timeLeft()) }).then(() => true, () => false);
+  check(ok, `${what}: the log says ${pattern}\n${await logText(page)}`);
+}
+
+// How many of the log's lines tell moves (taken, completed, passed).
+const moveLines = (text) => text.split('\n').filter((l) => /\b(took|completed|passed)\b/.test(l)).length;
+
+// The phone: the market and the hand are on the first screen, and the action bar covers neither.
+async function phoneFits(page) {
+  const boxes = await page.evaluate(() => {
+    window.scrollTo(0, 0);
+    const rect = (sel) => { const r = document.querySelector(sel)?.getBoundingClientRect(); return r ? { top: r.top, bottom: r.bottom } : null; };
+    return { market: rect('.number-market'), hand: rect('.hand'), actions: rect('.actions'), height: innerHeight };
+  });
+  check(boxes.market && boxes.market.bottom <= boxes.height, `the market is above the fold on the phone: ${JSON.stringify(boxes)}`);
+  check(boxes.hand && boxes.hand.bottom <= boxes.height, `the hand is above the fold on the phone: ${JSON.stringify(boxes)}`);
+  const overlap = boxes.actions && boxes.actions.top < boxes.hand.bottom && boxes.actions.bottom > boxes.hand.top;
+  check(!overlap, `the action bar covers no part of the hand: ${JSON.stringify(boxes)}`);
+}
+
 async function chooseName(page, name) {
   await page.fill('#name-input', name);
   await page.click('.name-form button[type=submit]');
@@ -235,6 +271,10 @@ async function twoPlayers(browser) {
     let refused = false;
     let dropped = false;
     let midShot = false;
+    let starHint = false;
+    let reloaded = false;
+    let lateSpectator = false;
+    let benAway = false;
     for (;;) {
       timeLeft();
       const view = (await pageState(ana)).view;
@@ -248,7 +288,8 @@ async function twoPlayers(browser) {
       if (state.over) break;
       const legal = state.legal;
 
-      // Once: a take the server refuses (two market cards sharing neither number nor suit).
+      // Once: an impossible take cannot be built (a card sharing neither number nor suit with the one
+      // picked is dimmed and cannot be picked); sent anyway, the refusal is shown in plain words.
       if (!refused && moves > 4 && legal.some((a) => a.type === 'take')) {
         const market = state.view.number_market;
         let pair = null;
@@ -259,17 +300,87 @@ async function twoPlayers(browser) {
           }
         }
         if (pair) {
-          for (const slot of pair) await page.click(`.number-market button.card[data-slot="${slot}"]`);
-          await page.click('#act-take');
+          const [first, second] = pair.map((slot) => `.number-market button.card[data-slot="${slot}"]`);
+          await page.click(first);
+          check(await page.locator(`${second}[disabled]`).count() === 1, 'a card that cannot join the take is disabled');
+          await page.click(second, { force: true }).catch(() => {});
+          check(await page.locator(`${second}[aria-pressed="true"]`).count() === 0, 'the dimmed card was not picked');
+          check(await page.locator('#act-take:not([disabled])').count() === 1, 'one card is a take');
+          await page.click('#act-clear');
+          check(await page.locator('#act-take[disabled]').count() === 1, 'nothing picked: no take to send');
+          await hook(page, (cards) => window.__romirami.page.actUnchecked({ type: 'take', cards }), pair.map((i) => market[i]));
           state = await settled(page, state.n);
           check(state.error, 'the server refused a take of mixed cards');
           const shown = await page.textContent('#action-error');
-          check(/refused/i.test(shown), `the refusal is shown: ${shown}`);
+          check(/same number or all have the same suit/.test(shown) && !/§|share neither|illegal_action/.test(shown),
+            `the refusal is shown in plain words: ${shown}`);
           log(`refusal shown: ${shown.trim()}`);
-          await page.click('.actions button:has-text("Clear")');
           refused = true;
           continue;
         }
+      }
+
+      // Once: a contract that needs the Star says so, and cannot be sent before its cards are all picked.
+      const needsStar = legal.find((a) => a.type === 'complete' && a.star && a.cards.length > 1
+        && !legal.some((b) => b.type === 'complete' && !b.star && b.contract === a.contract && covers(b.cards, a.cards)));
+      if (!starHint && needsStar) {
+        await page.click(`.contract-market button.contract[data-contract="${needsStar.contract}"]`);
+        const pick = (card) => page.locator(`.hand button.card[data-card="${card}"][aria-pressed="false"]`).first().click();
+        await pick(needsStar.cards[0]);
+        check(await page.locator('#act-complete[disabled]').count() === 1, 'a contract with too few cards cannot be sent');
+        for (const card of needsStar.cards.slice(1)) await pick(card);
+        const hint = await page.textContent('#hint');
+        check(/needs the Star/.test(hint), `the hint says the Star is needed: ${hint}`);
+        check(await page.locator('.star-row button.star.possible').count() === 1, 'the Star is highlighted');
+        check(await page.locator('#act-complete[disabled]').count() === 1, 'without the Star the contract cannot be sent');
+        await page.click('.star-row button.star');
+        check(await page.locator('#act-complete:not([disabled])').count() === 1, 'with the Star the contract can be sent');
+        await page.click('#act-clear');
+        log(`star hint shown: ${hint.trim()}`);
+        starHint = true;
+      }
+
+      // Once: a reload mid-game keeps the log (rebuilt from the events the server replays).
+      if (!reloaded && moves > 8) {
+        const before = moveLines(await logText(ana));
+        await ana.reload();
+        await ana.waitForSelector('.board');
+        await ana.waitForFunction((n) => window.__romirami.page.log().filter((l) => /\b(took|completed|passed)\b/.test(l)).length >= n,
+          before, { timeout: 10000 }).catch(() => {});
+        const after = moveLines(await logText(ana));
+        check(after >= before && before > 4, `the log survives a reload: ${before} move lines before, ${after} after`);
+        log(`reloaded: the log has ${after} move lines`);
+        reloaded = true;
+        continue;
+      }
+
+      // Once: a spectator who arrives mid-game sees the game's history.
+      if (!lateSpectator && moves > 10) {
+        const eve = await openPage(browser, desktop);
+        await eve.goto(`${BASE}/#/`);
+        await chooseName(eve, 'Eve');
+        await eve.waitForSelector('[data-testid=my-name]');
+        await eve.goto(`${BASE}/#/table/${tableId}?watch=1`);
+        await eve.waitForSelector('.board');
+        await logShows(eve, /\btook\b/, 'a late spectator sees the history');
+        check(moveLines(await logText(eve)) >= moveLines(await logText(ana)) - 2, 'the late spectator has the whole history');
+        await eve.context().close();
+        log('a late spectator saw the history');
+        lateSpectator = true;
+      }
+
+      // Once, on Ana's turn: Ben leaves the game (the bot would play for him) and comes back; Ana is told.
+      if (!benAway && moves > 14 && page === ana) {
+        await ben.click('details.leave summary');
+        await ben.click('#leave-game');
+        await ben.waitForFunction(() => location.hash === '#/');
+        await logShows(ana, /Ben left the game/, 'Ana is told Ben left');
+        await ben.goto(`${BASE}/#/table/${tableId}`);
+        await ben.waitForSelector('.board');
+        await logShows(ana, /Ben is back/, 'Ana is told Ben came back');
+        await logShows(ben, /\btook\b/, 'Ben, back at the table, sees the history');
+        log('Ben left and came back');
+        benAway = true;
       }
 
       const action = choose(legal);
@@ -278,6 +389,7 @@ async function twoPlayers(browser) {
       await perform(page, action, async () => {
         if (!picture) return;
         await shot(ana, 'table-desktop');
+        await phoneFits(ben);
         await shot(ben, 'table-phone');
         await shot(cleo, 'table-spectator');
         for (const p of [ana, ben, cleo]) await sameAsFresh(p, tableId);
@@ -313,7 +425,9 @@ async function twoPlayers(browser) {
       }
     }
     log(`game over after ${moves} moves: ${JSON.stringify(kinds)}`);
-    check(tookBack && dropped, 'the take back and the reconnect were exercised');
+    check(tookBack && dropped && refused && reloaded && lateSpectator && benAway,
+      `every mid-game check ran: ${JSON.stringify({ tookBack, dropped, refused, reloaded, lateSpectator, benAway })}`);
+    if (!starHint) log('no contract needing the Star came up in this game');
 
     // Everybody sees the end screen with the breakdown and the winner; the spectator too.
     for (const p of [ana, ben, cleo]) {
@@ -325,8 +439,8 @@ async function twoPlayers(browser) {
     for (const p of [ana, ben, cleo]) await sameAsFresh(p, tableId);
     await shot(ana, 'end-desktop');
     await shot(ben, 'end-phone');
-    const logText = await hook(ana, () => window.__romirami.page.log().join('\n'));
-    check(/took/.test(logText) && /completed/.test(logText) && /Game over/.test(logText), 'the log tells the game in words');
+    const words = await logText(ana);
+    check(/took/.test(words) && /completed/.test(words) && /Game over/.test(words), 'the log tells the game in words');
 
     // The game's page (REST): result and a record to download.
     await openGamePage(ana);
@@ -410,6 +524,7 @@ async function againstBots(browser) {
       await dora.waitForSelector('#bot-notice', { timeout: Math.min(30000, timeLeft()) });
       check(await dora.locator(`.player[data-seat="${me}"] .badge.bot`).count() === 1, 'Dora’s seat is marked as the bot’s');
       await shot(dora, 'table-bot-for-you');
+      await logShows(dora, /The bot is playing your seat/, 'Dora is told the bot plays for her');
       log('Dora ran out of time: the bot plays for her');
       ranOut = true;
       continue;
@@ -427,7 +542,10 @@ async function againstBots(browser) {
   }
   check(ranOut && reclaims >= 1, 'Dora ran out of time and took her seat back');
   await dora.waitForSelector('#end-title');
-  check(await dora.locator('table.scores .badge.bot').count() >= 2, 'the end screen marks the bots');
+  check(await dora.locator('table.scores .badge.bot').count() === 2, 'the end screen marks the two bots, and only them');
+  check(await dora.locator('table.scores tr:has-text("Dora") .badge.bot').count() === 0, 'Dora, back at her seat, is no bot');
+  check(await dora.locator(`.player[data-seat="${me}"] .badge.bot`).count() === 0, 'Dora’s seat has no bot mark at the end');
+  await logShows(dora, /Your seat is yours again/, 'Dora is told she has her seat back');
   log(`the game against the bots is over; Dora played ${moves} moves`);
   await shot(dora, 'end-bots');
 
@@ -450,12 +568,48 @@ async function abandoned(dora) {
   await dora.click('#create-table');
   await dora.waitForSelector('#add-bot:not([disabled])');
   const tableId = (await dora.inputValue('#invite-link')).match(/#\/table\/([0-9a-f-]+)/)[1];
+  // A private table watched without its invite link says it is private.
+  const fay = await openPage(dora.context().browser(), desktop);
+  await fay.goto(`${BASE}/#/`);
+  await chooseName(fay, 'Fay');
+  await fay.waitForSelector('[data-testid=my-name]');
+  await fay.goto(`${BASE}/#/table/${tableId}?watch=1`);
+  await fay.waitForSelector('.gone');
+  const gone = await fay.textContent('.gone');
+  check(/private/.test(gone) && /invite link/.test(gone), `watching a private table without its link says so: ${gone}`);
+  await fay.context().close();
+
   await dora.click('#add-bot');
   await dora.waitForSelector('.board');
   check((await dora.textContent('.table-info .table-clock')).includes('No clock'), 'the table says it has no clock');
   await dora.click('details.leave summary');
   await dora.click('#leave-game');
   await dora.waitForFunction(() => location.hash === '#/');
+
+  // The table opened again shows the end as it stood: who was ahead, by name, and no bot mark on Dora.
+  // (While the server stores the result, the table may briefly be neither live nor stored: try again.)
+  await dora.goto(`${BASE}/#/table/${tableId}`);
+  for (let attempt = 0; ; attempt += 1) {
+    await dora.waitForSelector('#end-title, .gone', { timeout: 8000 }).catch(() => {});
+    if (await dora.locator('#end-title').count()) break;
+    check(attempt < 10, `the abandoned table opens again: ${await dora.textContent('.table-page')}`);
+    await dora.waitForTimeout(500);
+    await dora.reload();
+  }
+  const standing = await dora.textContent('.end p');
+  check(/stood: (Dora|Bot 2)( and (Dora|Bot 2))? (was|were) ahead/.test(standing), `the abandoned game says who was ahead: ${standing}`);
+  check(await dora.locator('table.scores tr:has-text("Dora") .badge.bot').count() === 0, 'Dora, who left, is no bot');
+  check(await dora.locator('table.scores .badge.bot').count() === 1, 'the bot is marked');
+
+  // No focus ring around the whole page after a route change.
+  await dora.click('nav a[data-nav="games"]');
+  await dora.waitForSelector('.results');
+  const ring = await dora.evaluate(() => {
+    const app = document.getElementById('app');
+    const style = getComputedStyle(app);
+    return { focused: document.activeElement === app, outline: `${style.outlineStyle} ${style.outlineWidth}` };
+  });
+  check(ring.focused && /^none/.test(ring.outline), `the page region has the focus without a ring: ${JSON.stringify(ring)}`);
   await dora.goto(`${BASE}/#/games/${tableId}`);
   for (let attempt = 0; ; attempt += 1) {
     const ok = await dora.waitForSelector('#game-title', { timeout: 3000 }).then(() => true, () => false);
@@ -464,6 +618,8 @@ async function abandoned(dora) {
     await dora.reload();
   }
   check((await dora.textContent('#game-title')) === 'Abandoned game', 'the game page says the game was abandoned');
+  const notice = await dora.textContent('.game-page .notice');
+  check(/(Dora|Bot 2)( and (Dora|Bot 2))? (was|were) ahead/.test(notice), `the game page says who was ahead: ${notice}`);
   await dora.goto(`${BASE}/#/games`);
   await dora.waitForSelector(`.game-row[data-game="${tableId}"] .badge.abandoned`);
   await shot(dora, 'past-games-abandoned');

@@ -18,7 +18,8 @@ export function numberCard(code, { onclick, selected = false, possible = null, s
   const classes = ['card', `suit-${suit}`, selected && 'selected', possible === false && 'impossible', possible === true && 'possible']
     .filter(Boolean).join(' ');
   const attrs = { class: classes, 'data-card': code, 'data-slot': slot, 'aria-label': cardLabel(code), ...extra };
-  if (onclick) return h('button', { ...attrs, type: 'button', onclick, 'aria-pressed': String(selected) }, face);
+  // A card no legal move can use with the current selection is dimmed and cannot be picked.
+  if (onclick) return h('button', { ...attrs, type: 'button', onclick, 'aria-pressed': String(selected), disabled: possible === false }, face);
   return h('div', { ...attrs, role: 'img' }, face);
 }
 
@@ -49,7 +50,7 @@ export function contractCard(id, { onclick, selected = false, possible = null, c
       h('span.foot', { 'aria-hidden': 'true' }, sizeIcons(c), h('span.no', `#${id}`)),
     ];
   const attrs = { class: classes, 'data-contract': id, 'aria-label': contractLabel(id), title: contractLabel(id) };
-  if (onclick) return h('button', { ...attrs, type: 'button', onclick, 'aria-pressed': String(selected) }, body);
+  if (onclick) return h('button', { ...attrs, type: 'button', onclick, 'aria-pressed': String(selected), disabled: possible === false }, body);
   return h('div', { ...attrs, role: 'img' }, body);
 }
 
@@ -66,13 +67,17 @@ export function trophyTile(code, leaderName) {
 }
 
 /** The Star token; a toggle button when `onclick` is given. */
-export function starToken({ used = false, onclick, selected = false, label } = {}) {
+export function starToken({ used = false, onclick, selected = false, label, possible = null } = {}) {
   const star = h('svg', { viewBox: '0 0 24 24', 'aria-hidden': 'true', class: 'star-svg' });
   const use = h('use', {});
   use.setAttribute('href', '#star');
   star.append(use);
-  const classes = ['star', used && 'used', selected && 'selected'].filter(Boolean).join(' ');
-  if (onclick) return h('button', { class: classes, type: 'button', onclick, 'aria-pressed': String(selected), 'aria-label': label ?? 'Use the Star' }, star, h('span', 'Star'));
+  const classes = ['star', used && 'used', selected && 'selected', possible === true && 'possible',
+    possible === false && 'impossible'].filter(Boolean).join(' ');
+  if (onclick) {
+    return h('button', { class: classes, type: 'button', onclick, 'aria-pressed': String(selected), 'aria-label': label ?? 'Use the Star', disabled: possible === false },
+      star, h('span', 'Star'));
+  }
   return h('span', { class: classes, role: 'img', 'aria-label': label ?? (used ? 'Star used' : 'Star not used') }, star);
 }
 

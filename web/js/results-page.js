@@ -5,7 +5,7 @@
 import { h, replace, when } from './dom.js';
 import { listGames, getGame, getPlayer, recordUrl } from './api.js';
 import { ENDED_BY_WORDS } from './rules-data.js';
-import { scoreTable, botBadge } from './table-page.js';
+import { scoreTable, botBadge, aheadAt } from './table-page.js';
 
 /** An instant as the API wants it: RFC 3339 in UTC, whole seconds. */
 const rfc3339 = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -118,11 +118,12 @@ export function mountGame(root, id) {
       const names = new Map(game.players.map((p) => [p.seat, p.name]));
       const winners = game.winners.map((s) => names.get(s));
       const abandoned = game.ended_by === 'abandoned';
+      const leaders = aheadAt(game).map((s) => names.get(s));
       replace(box,
         h('p', h('a', { href: '#/games' }, '← Past games')),
         h('section.card-panel',
           h('h1', { id: 'game-title' }, abandoned ? 'Abandoned game' : `${winners.join(' and ')} won`),
-          abandoned ? h('p.notice', `Every player left before the end, so the game stopped where it stood. ${winners.join(' and ')} ${winners.length > 1 ? 'were' : 'was'} ahead.`) : null,
+          abandoned ? h('p.notice', `Every player left before the end, so the game stopped where it stood. ${leaders.join(' and ')} ${leaders.length > 1 ? 'were' : 'was'} ahead.`) : null,
           h('p.muted', `${game.players.length} players · started ${when(game.started_at)} · ${abandoned ? 'abandoned' : 'finished'} ${when(game.finished_at)} · ended because ${ENDED_BY_WORDS[game.ended_by] ?? game.ended_by}`),
           h('p', 'Players: ', game.players.flatMap((p, i) => [i ? ', ' : '', playerLink(p), botNote(game, p.seat), game.places ? ` (${ordinal(game.places[i])})` : ''])),
           scoreTable({ scores: game.scores, winners: abandoned ? [] : game.winners }, (seat) => names.get(seat), (seat) => botNote(game, seat)),

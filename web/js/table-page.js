@@ -6,6 +6,8 @@
 // shown as it words it. The `your_turn` list only highlights what is possible.
 
 import { connection } from './connection.js';
+import { explainError } from './errors.js';
+import { t as t_ } from './i18n.js';
 import { h, replace, copyText, icon } from './dom.js';
 import { inviteFor, rememberInvite } from './identity.js';
 import { cardLabel, contract, sortCards, ENDED_BY_WORDS, TROPHIES } from './rules-data.js';
@@ -30,6 +32,11 @@ function sameCards(a, b) {
   return a.length === b.length && covers(a, b);
 }
 
+const BOT_NAME = /^Bot \d+$/;
+// The server replays at most this many events to a `join` or `watch` with `since` (protocol section 14).
+const CATCH_UP_LIMIT = 500;
+const LOG_CAP = 1000;
+
 export function mountTable(root, tableId, params) {
   const invite = params.get('invite') || inviteFor(tableId);
   if (params.get('invite')) rememberInvite(tableId, params.get('invite'));
@@ -38,7 +45,7 @@ export function mountTable(root, tableId, params) {
   const t = {
     summary: null, role: null, gs: null, legal: null, eventCount: 0, result: null,
     sel: { market: new Set(), hand: new Set(), contract: null, star: false },
-    pending: null, error: '', notice: '', log: [], bySuit: false, gone: null,
+    pending: null, error: '', notice: '', log: [], bySuit: false, gone: null, history: null,
     // The last `clocks` message and when it arrived (performance.now()); whether we asked for our seat back.
     clocks: null, clocksAt: 0, reclaiming: false,
   };
@@ -56,6 +63,10 @@ export function mountTable(root, tableId, params) {
   const nameOf = (seat) => t.summary?.seats?.[seat]?.name ?? `Seat ${seat + 1}`;
   const who = (seat) => (seat === mySeat() ? 'You' : nameOf(seat));
   const isBot = (seat) => seat != null && t.summary?.bots?.[seat] === true;
+  // The server's own bot players are named "Bot 1" to "Bot 4", a name no person may take (protocol
+  // section 3); any other seat the bot plays is a person's, stood in for while they are away.
+  const isBotPlayer = (seat) => BOT_NAME.test(t.summary?.seats?.[seat]?.name ?? '');
+  const isStandIn = (seat) => isBot(seat) && !isBotPlayer(seat) && !t.result;
   const botPlaysForMe = () => mySeat() != null && isBot(mySeat()) && !t.result;
   // Our turn to play ourselves: not while the bot plays our seat.
   const myTurn = () => view()?.phase?.state === 'playing' && view().phase.seat === mySeat() && !botPlaysForMe();
@@ -65,10 +76,10 @@ export function mountTable(root, tableId, params) {
     t.sel = { market: new Set(), hand: new Set(), contract: null, star: false };
   }
 
-  function request(kind, withSince = true) {
+  function request(kind, withSince = true, since = t.eventCount) {
     const msg = { type: kind, table: tableId };
     if (invite) msg.invite = invite;
-    if (withSince && t.gs) msg.since = t.eventCount;
+    if (withSince && t.gs) msg.since = since;
     connection.send(msg);
   }
 
@@ -80,10 +91,53 @@ export function mountTable(root, tableId, params) {
     request(mode === 'watch' ? 'watch' : 'join', false);
   }
 
-  function addLog(entry) {
+  function addLog(entry, n = null) {
     if (!entry) return;
-    t.log.push(entry);
-    if (t.log.length > 300) t.log.splice(0, t.log.length - 300);
+    t.log.push(n == null ? entry : { ...entry, n });
+    if (t.log.length > LOG_CAP) t.log.splice(0, t.log.length - LOG_CAP);
+  }
+
+  // The log from history: the server keeps every event, and replays those after `since` to a `join` or
+  // `watch` (protocol section 9, at most its catch-up limit of 500). After a fresh view, the page asks
+  // once more with `since` and turns the events it already has into the log's first lines.
+  function askHistory() {
+    const upTo = t.eventCount;
+    if (t.history !== null || upTo <= 1) return;
+    t.history = { upTo, from: Math.max(0, upTo - CATCH_UP_LIMIT) };
+    request(mode === 'watch' ? 'watch' : 'join', true, t.history.from);
+  }
+
+  function takeHistory(events) {
+    const entries = [];
+    for (const { n, event } of events) {
+      if (n >= t.history.upTo) break;
+      const entry = describe(event, who);
+      if (entry) entries.push({ ...entry, n });
+    }
+    const cut = t.history.from > 0 ? [{ kind: 'turn', parts: ['Earlier moves are not shown.'] }] : [];
+    t.log = [...cut, ...entries, ...t.log.filter((e) => !e.placeholder)];
+    t.history.done = true;
+  }
+
+  // Who plays each seat, as the table summary tells: a seat the bot takes over or hands back is said in
+  // the log (a player who left, or ran out of time, and came back).
+  function presence(before, after) {
+    if (!before?.bots || !after?.bots || !t.gs || t.result) return;
+    after.bots.forEach((bot, seat) => {
+      if (bot === before.bots[seat] || isBotPlayer(seat)) return;
+      const name = nameOf(seat);
+      if (seat === mySeat()) {
+        if (bot) addLog({ kind: 'alert', parts: ['The bot is playing your seat.'] });
+        else addLog({ kind: 'alert', parts: ['Your seat is yours again.'] });
+      } else if (bot) {
+        const outOfTime = t.clocks && t.clocks.reserves_ms?.[seat] === 0;
+        addLog({ kind: 'alert', parts: [outOfTime
+          ? `${name} ran out of time: the bot plays for them.`
+          : `${name} left the game: the bot plays for them.`] });
+      } else {
+        addLog({ kind: 'alert', parts: [`${name} is back.`] });
+      }
+    });
   }
 
   // --- server messages ---------------------------------------------------------------------------------
@@ -92,10 +146,10 @@ export function mountTable(root, tableId, params) {
     connection.on('table', (msg) => {
       if (!mine(msg)) return;
       const first = !t.summary;
-      const wasMine = botPlaysForMe();
+      const before = t.summary;
       t.summary = msg.table;
       t.role = msg.role;
-      if (botPlaysForMe() && !wasMine && !first) addLog({ kind: 'alert', parts: ['The bot is playing your seat.'] });
+      if (!first) presence(before, msg.table);
       if (!botPlaysForMe()) t.reclaiming = false;
       else t.legal = null;
       if (msg.view) {
@@ -103,14 +157,21 @@ export function mountTable(root, tableId, params) {
         t.gs = gameState(msg.view);
         t.eventCount = msg.view.event_count;
         t.result = msg.view.result ?? null;
-        if (!wasPlaying) addLog({ kind: 'turn', parts: [t.result ? 'The game is over.' : msg.view.event_count <= 1 ? 'The game has started. Good luck!' : 'The game is under way.'] });
+        if (!wasPlaying) {
+          const started = msg.view.event_count <= 1;
+          addLog({ kind: 'turn', placeholder: !started, parts: [t.result ? 'The game is over.' : started ? 'The game has started. Good luck!' : 'The game is under way.'] });
+        }
         if (!myTurn()) t.legal = null;
+        // Answered with a table instead of events: this history is all there is.
+        if (t.history && !t.history.done) t.history.done = true;
+        else askHistory();
       }
       if (first) addLog({ kind: '', parts: [mode === 'watch' || msg.role === 'spectator' ? 'You are watching this table.' : 'You are at the table.'] });
       draw();
     }),
     connection.on('events', (msg) => {
       if (!mine(msg) || !t.gs) return;
+      if (t.history && !t.history.done) takeHistory(msg.events);
       const lines = [];
       for (const { n, event } of msg.events) {
         if (n < t.eventCount) continue;
@@ -118,7 +179,7 @@ export function mountTable(root, tableId, params) {
         applyEvent(t.gs, event);
         t.eventCount = n + 1;
         const entry = describe(event, who);
-        addLog(entry);
+        addLog(entry, n);
         if (entry && event.seat !== mySeat()) lines.push(plain(entry));
         if (event.type === 'game_over') t.result = event.result;
       }
@@ -177,13 +238,14 @@ export function mountTable(root, tableId, params) {
         enter();
         return;
       }
+      const words = explainError(msg, { watching: mode === 'watch', invite: Boolean(invite), bot: botPlaysForMe() });
       if (!t.summary && ['no_such_table', 'spectating_not_allowed', 'already_started', 'table_full'].includes(msg.code)) {
-        t.gone = msg.code === 'no_such_table' ? 'This table does not exist, or it has closed.' : msg.message;
+        t.gone = words;
         draw();
         return;
       }
       if (msg.id != null && msg.id === t.pending) t.pending = null;
-      t.error = msg.message;
+      t.error = words;
       draw();
       document.getElementById('action-error')?.focus?.();
     }),
@@ -350,11 +412,15 @@ export function mountTable(root, tableId, params) {
     const leads = v.trophies.filter((tr) => v.trophy_leaders?.[tr] === s.seat);
     const score = s.score;
     const total = score.total != null ? `${score.total}` : `${score.public_total}`;
-    return h('section', { class: `player${turn ? ' turn' : ''}${me ? ' me' : ''}${isBot(s.seat) ? ' bot' : ''}`, 'data-seat': s.seat, 'aria-label': `${who(s.seat)}${isBot(s.seat) ? ' (played by the bot)' : ''}: ${s.contracts.length} contracts, ${s.hand_size} cards in hand, Star ${s.star_used ? 'used' : 'not used'}, score ${total}` },
+    const botSeat = isBotPlayer(s.seat);
+    const away = isStandIn(s.seat);
+    const note = botSeat ? ' (the server’s bot)' : away ? ' (away: the bot plays for them)' : '';
+    return h('section', { class: `player${turn ? ' turn' : ''}${me ? ' me' : ''}${botSeat || away ? ' bot' : ''}${away ? ' away' : ''}`, 'data-seat': s.seat, 'aria-label': `${who(s.seat)}${note}: ${s.contracts.length} contracts, ${s.hand_size} cards in hand, Star ${s.star_used ? 'used' : 'not used'}, score ${total}` },
       h('header',
         h('span.pname', me ? `${nameOf(s.seat)} (you)` : nameOf(s.seat)),
         s.seat === v.first_player ? h('span.badge.first', { title: 'First player' }, '1st') : null,
-        isBot(s.seat) ? h('span.badge.bot', { title: me ? 'The bot is playing for you' : 'The server’s bot plays this seat' }, 'Bot') : null,
+        botSeat ? h('span.badge.bot', { title: 'The server’s bot plays this seat' }, 'Bot') : null,
+        away ? h('span.badge.bot.away', { title: me ? 'The bot is playing for you' : 'Away: the bot plays for them until they come back' }, me ? 'Bot for you' : 'Away · bot') : null,
         turn ? h('span.badge.turn', 'to play') : null,
         clockChip(s.seat)),
       h('div.pstats',
@@ -382,7 +448,8 @@ export function mountTable(root, tableId, params) {
       const possible = selected ? null : takes.some((a) => covers(a.cards, [...selMarket, code]));
       return numberCard(code, { slot: i, selected, possible, extra: { 'data-key': `m${i}` }, onclick: () => toggle(t.sel.market, i) });
     });
-    const completes = legalOf('complete');
+    const selHand = step === 'contracts' ? selectedHandCards() : [];
+    const completes = legalOf('complete').filter((a) => (!t.sel.star || a.star) && covers(a.cards, selHand));
     const contracts = v.contract_market.map((id) => {
       if (id == null) return emptySlot('contract');
       if (step !== 'contracts') return contractCard(id);
@@ -420,6 +487,10 @@ export function mountTable(root, tableId, params) {
       return numberCard(code, { selected, possible, extra: { 'data-key': `h${i}`, 'data-index': i }, onclick: clickable ? () => toggle(t.sel.hand, i) : null });
     });
     const starClickable = step === 'contracts' && !me.star_used;
+    // The Star is lit when some move with the current picks uses it; it must be picked when every one does.
+    const withStar = legalOf('complete').filter((a) => a.star && (t.sel.contract == null || a.contract === t.sel.contract)
+      && covers(a.cards, selHand));
+    const starPossible = t.sel.star ? null : withStar.length > 0;
     return h('section.hand-area', { 'aria-labelledby': 'hand-title' },
       h('div.hand-head',
         h('h2.label', { id: 'hand-title' }, `Your hand (${hand.length})`),
@@ -427,7 +498,7 @@ export function mountTable(root, tableId, params) {
         h('span.bonus', { title: 'Your suit bonus pile: 1 point per card at the end, hidden from the others' }, `Suit bonus: ${(v.suit_bonus ?? []).length}`)),
       h('div.hand', cards.length ? cards : h('p.muted', 'No cards')),
       starClickable
-        ? h('div.star-row', starToken({ selected: t.sel.star, onclick: () => { t.sel.star = !t.sel.star; t.error = ''; draw(); }, label: 'Use your Star (joker) for this contract' }), h('span.muted.small', 'The Star replaces any one card, once per game.'))
+        ? h('div.star-row', starToken({ selected: t.sel.star, possible: starPossible, onclick: () => { t.sel.star = !t.sel.star; t.error = ''; draw(); }, label: 'Use your Star (joker) for this contract' }), h('span.muted.small', 'The Star replaces any one card, once per game.'))
         : null);
   }
 
@@ -445,31 +516,42 @@ export function mountTable(root, tableId, params) {
             ? 'You will have your seat back at the start of your next turn.'
             : 'Your time ran out, or you left the game: the bot plays your seat until you take it back.'),
           h('button.primary', { type: 'button', id: 'take-seat-back', 'data-key': 'take-seat-back', disabled: t.reclaiming || t.offline, onclick: () => { t.reclaiming = true; resync(); draw(); } }, 'Take my seat back')),
-        h('p.error', { id: 'action-error', role: 'alert', tabindex: '-1' }, t.error ? ['The server refused: ', t.error] : ''));
+        h('p.error', { id: 'action-error', role: 'alert', tabindex: '-1' }, t.error ? t_('refused', { why: t.error }) : ''));
     }
     const step = myTurn() ? v.phase.step : null;
     const busy = t.pending != null;
     const canTakeBack = legalOf('take_back').length > 0;
+    const clear = () => h('button', { type: 'button', id: 'act-clear', 'data-key': 'clear', onclick: () => { clearSelection(); draw(); } }, 'Clear');
     if (step === 'take') {
       const cards = selectedMarketCards();
       const exact = legalOf('take').some((a) => sameCards(a.cards, cards));
-      items.push(h('p.hint', cards.length ? `Selected: ${cards.length} card${cards.length > 1 ? 's' : ''}${exact ? '' : ' — this take is not possible'}` : 'Pick the cards in the market.'));
-      items.push(h('button.primary', { type: 'button', id: 'act-take', 'data-key': 'act-take', disabled: busy || !cards.length, onclick: () => act({ type: 'take', cards }) }, cards.length ? `Take ${cards.length} card${cards.length > 1 ? 's' : ''}` : 'Take'));
-      if (cards.length) items.push(h('button', { type: 'button', 'data-key': 'clear', onclick: () => { clearSelection(); draw(); } }, 'Clear'));
+      items.push(h('p.hint', { id: 'hint' }, cards.length ? `Selected: ${cards.length} card${cards.length > 1 ? 's' : ''}${exact ? '' : ' — this take is not possible'}` : 'Pick the cards in the market.'));
+      items.push(h('button.primary', { type: 'button', id: 'act-take', 'data-key': 'act-take', disabled: busy || !exact, onclick: () => act({ type: 'take', cards }) }, cards.length ? `Take ${cards.length} card${cards.length > 1 ? 's' : ''}` : 'Take'));
+      if (cards.length) items.push(clear());
     } else if (step === 'contracts') {
       const cards = selectedHandCards();
       const c = t.sel.contract != null ? contract(t.sel.contract) : null;
-      const need = c ? c.cards - (t.sel.star ? 1 : 0) : null;
-      items.push(h('p.hint', c
-        ? `Contract ${c.id}: select ${need} card${need === 1 ? '' : 's'} from your hand (${cards.length} selected)${t.sel.star ? ' + the Star' : ''}.`
-        : 'Pick a contract and the cards that complete it, or pass.'));
-      items.push(h('button.primary', { type: 'button', id: 'act-complete', 'data-key': 'act-complete', disabled: busy || !c || !cards.length, onclick: () => act({ type: 'complete', contract: t.sel.contract, cards, star: t.sel.star }) }, 'Complete contract'));
+      const forC = c ? legalOf('complete').filter((a) => a.contract === c.id && covers(a.cards, cards)) : [];
+      const exact = forC.some((a) => a.star === t.sel.star && sameCards(a.cards, cards));
+      const starOnly = !t.sel.star && forC.length > 0 && forC.every((a) => a.star);
+      const need = c ? c.cards - (t.sel.star || starOnly ? 1 : 0) : 0;
+      let hint = 'Pick a contract and the cards that complete it, or pass.';
+      const starFits = !t.sel.star && forC.some((a) => a.star && sameCards(a.cards, cards));
+      if (c && exact) hint = `Contract ${c.id}: ready. Complete it.`;
+      else if (c && starFits && !starOnly) hint = `Contract ${c.id}: pick one more card, or the Star to complete it with these ${cards.length}.`;
+      else if (c && starOnly && forC.some((a) => sameCards(a.cards, cards))) hint = `Contract ${c.id} needs the Star: pick the Star to complete it with these ${cards.length} cards.`;
+      else if (c && !forC.length) hint = `These cards cannot complete contract ${c.id}.`;
+      else if (c) hint = `Contract ${c.id}: select ${need} card${need === 1 ? '' : 's'} from your hand (${cards.length} selected)${t.sel.star || starOnly ? ' + the Star' : ''}.`;
+      items.push(h('p.hint', { id: 'hint', class: starOnly || starFits ? 'hint star-needed' : 'hint' }, hint));
+      items.push(h('button.primary', { type: 'button', id: 'act-complete', 'data-key': 'act-complete', disabled: busy || !exact, onclick: () => act({ type: 'complete', contract: t.sel.contract, cards, star: t.sel.star }) }, 'Complete contract'));
       items.push(h('button', { type: 'button', id: 'act-pass', 'data-key': 'act-pass', disabled: busy, onclick: () => act({ type: 'pass' }) }, 'Pass'));
+      if (c || cards.length || t.sel.star) items.push(clear());
     } else if (step === 'discard') {
       const cards = selectedHandCards();
       const need = v.seats[mySeat()].hand_size - 10;
-      items.push(h('p.hint', `Select ${need} card${need === 1 ? '' : 's'} to discard (${cards.length} selected).`));
-      items.push(h('button.primary', { type: 'button', id: 'act-discard', 'data-key': 'act-discard', disabled: busy || !cards.length, onclick: () => act({ type: 'discard', cards }) }, `Discard ${cards.length || ''}`.trim()));
+      const exact = legalOf('discard').some((a) => sameCards(a.cards, cards));
+      items.push(h('p.hint', { id: 'hint' }, `Select ${need} card${need === 1 ? '' : 's'} to discard (${cards.length} selected).`));
+      items.push(h('button.primary', { type: 'button', id: 'act-discard', 'data-key': 'act-discard', disabled: busy || !exact, onclick: () => act({ type: 'discard', cards }) }, `Discard ${cards.length || ''}`.trim()));
     }
     if (step && step !== 'discard') {
       items.push(h('button', { type: 'button', id: 'act-take-back', 'data-key': 'act-take-back', disabled: busy || !canTakeBack, title: 'Undo your last take or contract of this turn', onclick: () => act({ type: 'take_back' }) }, 'Take back'));
@@ -477,22 +559,23 @@ export function mountTable(root, tableId, params) {
     return h('section.actions', { class: step ? 'actions mine' : 'actions', 'aria-label': 'Actions' },
       statusLine(),
       items.length ? h('div.row.buttons', items) : null,
-      h('p.error', { id: 'action-error', role: 'alert', tabindex: '-1' }, t.error ? ['The server refused: ', t.error] : ''));
+      h('p.error', { id: 'action-error', role: 'alert', tabindex: '-1' }, t.error ? t_('refused', { why: t.error }) : ''));
   }
 
   function endPanel() {
     const r = t.result;
     const winners = r.winners.map((s) => nameOf(s));
     const abandoned = r.ended_by === 'abandoned';
+    const leaders = aheadAt(r).map((s) => nameOf(s));
     const title = abandoned ? 'Game abandoned'
       : r.winners.includes(mySeat()) ? (r.winners.length > 1 ? 'A shared win!' : 'You win!')
         : `${winners.join(' and ')} win${winners.length > 1 ? '' : 's'}!`;
     return h('section.card-panel.end', { class: abandoned ? 'card-panel end abandoned' : 'card-panel end', 'aria-labelledby': 'end-title' },
       h('h1', { id: 'end-title' }, title),
       h('p.muted', abandoned
-        ? `Every player left, so the game stopped here. The scores as they stood: ${winners.join(' and ')} ${winners.length > 1 ? 'were' : 'was'} ahead.`
+        ? `Every player left, so the game stopped here. The scores as they stood: ${leaders.join(' and ')} ${leaders.length > 1 ? 'were' : 'was'} ahead.`
         : `The game ended because ${ENDED_BY_WORDS[r.ended_by]}.`),
-      scoreTable(abandoned ? { ...r, winners: [] } : r, nameOf, (seat) => (isBot(seat) ? botBadge() : null)),
+      scoreTable(abandoned ? { ...r, winners: [] } : r, nameOf, (seat) => (isBotPlayer(seat) ? botBadge() : null)),
       h('ul.trophy-winners', Object.entries(r.trophy_winners).map(([tr, seat]) => h('li', `${TROPHIES[tr].name} (${TROPHIES[tr].points}): `, h('strong', seat == null ? 'nobody (tie)' : nameOf(seat))))),
       h('div.row.buttons',
         h('a.button.primary', { href: `#/games/${tableId}`, id: 'game-page-link' }, 'Game page and record'),
@@ -532,6 +615,8 @@ export function mountTable(root, tableId, params) {
     error: () => t.error,
     pending: () => t.pending,
     clocks: () => liveClocks(),
+    // Sends an action the page's controls would not let anyone build, to see how a refusal is shown.
+    actUnchecked: (action) => act(action),
     log: () => t.log.map((e) => e.parts.map((p) => (typeof p === 'string' ? p : p.card ?? `contract ${p.contract}`)).join('')),
   };
 
@@ -546,6 +631,17 @@ export function mountTable(root, tableId, params) {
     for (const off of offs) off();
     if (t.summary && mode === 'watch') connection.send({ type: 'leave', table: tableId });
   };
+}
+
+/**
+ * The seats ahead when a game stopped: its winners, or for an abandoned game (whose `winners` may be
+ * empty) the highest totals, ties broken by the suit bonus as §5 does.
+ */
+export function aheadAt(result) {
+  if (result.winners.length) return result.winners;
+  const key = (s) => s.total * 1000 + s.suit_bonus;
+  const best = Math.max(...result.scores.map(key));
+  return result.scores.filter((s) => key(s) === best).map((s) => s.seat);
 }
 
 /** The mark of a seat the server's bot played. */
