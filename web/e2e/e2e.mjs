@@ -586,21 +586,6 @@ async function abandoned(dora) {
   await dora.click('#leave-game');
   await dora.waitForFunction(() => location.hash === '#/');
 
-  // The table opened again shows the end as it stood: who was ahead, by name, and no bot mark on Dora.
-  // (While the server stores the result, the table may briefly be neither live nor stored: try again.)
-  await dora.goto(`${BASE}/#/table/${tableId}`);
-  for (let attempt = 0; ; attempt += 1) {
-    await dora.waitForSelector('#end-title, .gone', { timeout: 8000 }).catch(() => {});
-    if (await dora.locator('#end-title').count()) break;
-    check(attempt < 10, `the abandoned table opens again: ${await dora.textContent('.table-page')}`);
-    await dora.waitForTimeout(500);
-    await dora.reload();
-  }
-  const standing = await dora.textContent('.end p');
-  check(/stood: (Dora|Bot 2)( and (Dora|Bot 2))? (was|were) ahead/.test(standing), `the abandoned game says who was ahead: ${standing}`);
-  check(await dora.locator('table.scores tr:has-text("Dora") .badge.bot').count() === 0, 'Dora, who left, is no bot');
-  check(await dora.locator('table.scores .badge.bot').count() === 1, 'the bot is marked');
-
   // No focus ring around the whole page after a route change.
   await dora.click('nav a[data-nav="games"]');
   await dora.waitForSelector('.results');
@@ -620,6 +605,20 @@ async function abandoned(dora) {
   check((await dora.textContent('#game-title')) === 'Abandoned game', 'the game page says the game was abandoned');
   const notice = await dora.textContent('.game-page .notice');
   check(/(Dora|Bot 2)( and (Dora|Bot 2))? (was|were) ahead/.test(notice), `the game page says who was ahead: ${notice}`);
+  // The table opened again shows the end as it stood: who was ahead, by name, and no bot mark on Dora.
+  await dora.goto(`${BASE}/#/table/${tableId}`);
+  for (let attempt = 0; ; attempt += 1) {
+    await dora.waitForSelector('#end-title, .gone', { timeout: 8000 }).catch(() => {});
+    if (await dora.locator('#end-title').count()) break;
+    check(attempt < 10, `the abandoned table opens again: ${await dora.textContent('.table-page')}`);
+    await dora.waitForTimeout(500);
+    await dora.reload();
+  }
+  const standing = await dora.textContent('.end p');
+  check(/stood: (Dora|Bot 2)( and (Dora|Bot 2))? (was|were) ahead/.test(standing), `the abandoned game says who was ahead: ${standing}`);
+  check(await dora.locator('table.scores tr:has-text("Dora") .badge.bot').count() === 0, 'Dora, who left, is no bot');
+  check(await dora.locator('table.scores .badge.bot').count() === 1, 'the bot is marked');
+
   await dora.goto(`${BASE}/#/games`);
   await dora.waitForSelector(`.game-row[data-game="${tableId}"] .badge.abandoned`);
   await shot(dora, 'past-games-abandoned');
