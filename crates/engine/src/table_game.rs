@@ -107,6 +107,8 @@ impl TableGame for Game {
     }
 
     fn replay(record: &Record) -> Result<Game, String> {
-        record.replay().map_err(|e| e.to_string())
+        // `verify`, not `replay`: it checks the result too and ends an abandoned game as such, so the game
+        // given back is over, as the trait promises (a plain replay stops at the last move, still in play).
+        record.verify().map_err(|e| e.to_string())
     }
 }

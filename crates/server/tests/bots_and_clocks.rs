@@ -215,6 +215,21 @@ async fn a_game_every_player_left_is_abandoned_and_stored() {
     assert_eq!(over.ended_by, romirami_engine::EndReason::Abandoned);
     let game = stored_game(&server, table).await;
     assert_eq!(game["ended_by"], "abandoned");
+    // Once nobody is at it, the table is answered from the store: still over, as abandoned.
+    send(&mut cy, ClientMsg::Leave { table }).await;
+    send(&mut ana, ClientMsg::Join { table, invite: None, since: None }).await;
+    let reopened = ana
+        .wait_for(|msg| match msg {
+            ServerMsg::Table { table: summary, view: Some(view), .. }
+                if summary.state == romirami_server::protocol::TableState::Finished =>
+            {
+                Some(view.result.as_ref().map(|r| r.ended_by))
+            }
+            _ => None,
+        })
+        .await
+        .expect("the finished table");
+    assert_eq!(reopened, Some(romirami_engine::EndReason::Abandoned), "the view holds the abandoned result");
     server.shutdown().await;
 }
 
