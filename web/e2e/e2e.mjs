@@ -121,6 +121,28 @@ async function phoneFits(page) {
   check(!overlap, `the action bar covers no part of the hand: ${JSON.stringify(boxes)}`);
 }
 
+// Presses Tab until the focus is on an element matching `selector` (keyboard only).
+async function tabTo(page, selector) {
+  for (let i = 0; i < 200; i += 1) {
+    if (await page.evaluate((sel) => document.activeElement?.matches(sel) ?? false, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`check failed: Tab never reached ${selector}`);
+}
+
+// English words of the table page; none may be left once another language is chosen.
+const ENGLISH = /(?<!\p{L})(Your|turn|Market|Contracts|Trophies|hand|Pass|Take|Game log|Deck|Discard|took|passed|completed|cards|Leave|Invite|watching|reserve)(?!\p{L})/iu;
+
+// Switches the page's language with the switch in the top bar and checks the table page is in it.
+async function speaks(page, lang, words) {
+  await page.selectOption('#lang-select', lang);
+  await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+  const text = await page.evaluate(() => document.querySelector('.table-page').innerText.replace(/\b(Ana|Ben|Cleo|Eve)\b/g, ''));
+  check(words.test(text), `the table page speaks ${lang}: ${text.slice(0, 300)}`);
+  const english = text.match(ENGLISH);
+  check(!english, `no English is left on the table page in ${lang}: “${english?.[0]}” in ${text}`);
+}
+
 async function chooseName(page, name) {
   await page.fill('#name-input', name);
   await page.click('.name-form button[type=submit]');
@@ -275,6 +297,8 @@ async function twoPlayers(browser) {
     let reloaded = false;
     let lateSpectator = false;
     let benAway = false;
+    let switched = false;
+    let keyboard = false;
     for (;;) {
       timeLeft();
       const view = (await pageState(ana)).view;
@@ -369,6 +393,40 @@ async function twoPlayers(browser) {
         lateSpectator = true;
       }
 
+      // Once: the spectator switches to Italian, then French, mid-game, and back to English.
+      if (!switched && moves > 6) {
+        await speaks(cleo, 'it', /Mercato/i);
+        await speaks(cleo, 'fr', /Marché/i);
+        await cleo.selectOption('#lang-select', 'en');
+        await cleo.waitForSelector('.number-market h2:has-text("Market")');
+        log('the spectator read the table in Italian and in French');
+        switched = true;
+      }
+
+      // Once: Ana plays a whole turn with the keyboard only (Tab to a control, Space or Enter on it).
+      if (!keyboard && moves > 18 && page === ana && legal.some((a) => a.type === 'take')) {
+        const take = choose(legal);
+        for (const card of take.cards) {
+          await tabTo(ana, `.number-market button.card[data-card="${card}"][aria-pressed="false"]`);
+          await ana.keyboard.press('Space');
+        }
+        await tabTo(ana, '#act-take');
+        await ana.keyboard.press('Enter');
+        state = await settled(ana, state.n);
+        check(!state.error, `the keyboard take was played: ${state.error}`);
+        await ana.waitForFunction(() => window.__romirami.page.legal() != null);
+        await tabTo(ana, '#act-pass');
+        const beforePass = (await pageState(ana)).n;
+        await ana.keyboard.press('Enter');
+        state = await settled(ana, beforePass);
+        check(!state.error, `the keyboard pass was played: ${state.error}`);
+        await caughtUp([ana, ben, cleo], state.n);
+        log(`Ana played a turn with the keyboard: took ${take.cards.join(' ')} and passed`);
+        moves += 2;
+        keyboard = true;
+        continue;
+      }
+
       // Once, on Ana's turn: Ben leaves the game (the bot would play for him) and comes back; Ana is told.
       if (!benAway && moves > 14 && page === ana) {
         await ben.click('details.leave summary');
@@ -425,8 +483,8 @@ async function twoPlayers(browser) {
       }
     }
     log(`game over after ${moves} moves: ${JSON.stringify(kinds)}`);
-    check(tookBack && dropped && refused && reloaded && lateSpectator && benAway,
-      `every mid-game check ran: ${JSON.stringify({ tookBack, dropped, refused, reloaded, lateSpectator, benAway })}`);
+    const ran = { tookBack, dropped, refused, reloaded, lateSpectator, benAway, switched, keyboard };
+    check(Object.values(ran).every(Boolean), `every mid-game check ran: ${JSON.stringify(ran)}`);
     if (!starHint) log('no contract needing the Star came up in this game');
 
     // Everybody sees the end screen with the breakdown and the winner; the spectator too.
@@ -448,6 +506,38 @@ async function twoPlayers(browser) {
     const record = await hook(ana, (url) => fetch(url).then((r) => r.json()), href);
     check(record.format === 'romirami-record/1', `the record downloads (${record.format})`);
     await shot(ana, 'game-page');
+
+    // The replay: stepped with its buttons and keys, every hand shown, a link opens a given move, and
+    // its last step adds up to the game's result.
+    await ana.click('#replay-link');
+    await ana.waitForSelector('#replay-at');
+    const steps = await hook(ana, () => window.__romirami.page.steps());
+    check(steps === record.log.filter((e) => !e.shuffle).length + 1, `one step per move and the deal: ${steps}`);
+    const last = await hook(ana, () => window.__romirami.page.view());
+    check(record.result.scores.every((s) => last.seats[s.seat].score.total === s.total),
+      `the replay's last step adds up to the result: ${JSON.stringify(last.seats.map((s) => s.score))}`);
+    await ana.click('#replay-first');
+    check(await hook(ana, () => window.__romirami.page.at()) === 0, 'first goes to the deal');
+    await ana.click('#replay-forward');
+    await ana.click('#replay-forward');
+    await ana.keyboard.press('ArrowRight');
+    await ana.click('#replay-back');
+    check(await hook(ana, () => window.__romirami.page.at()) === 2, 'forward, forward, the right arrow and back make move 2');
+    check(ana.url().endsWith('?move=2'), `the address names the move: ${ana.url()}`);
+    await ana.goto(`${BASE}/#/replay/${tableId}?move=7`);
+    await ana.waitForSelector('#replay-at');
+    check(await hook(ana, () => window.__romirami.page.at()) === 7, 'a link opens move 7');
+    check((await ana.textContent('#replay-at')).includes('7'), 'the page says which move it shows');
+    check(await ana.locator('.replay-hand').count() === 2, 'every hand is shown');
+    const move7 = record.log.filter((e) => !e.shuffle)[6];
+    const lastLine = await ana.locator('#replay-log li.now').last().textContent();
+    check(lastLine.length > 0, `the log beside the replay marks the move: ${JSON.stringify(move7)} ${lastLine}`);
+    await ana.focus('#replay-slider');
+    await ana.keyboard.press('Home');
+    for (let i = 0; i < 3; i += 1) await ana.keyboard.press('ArrowRight');
+    check(await hook(ana, () => window.__romirami.page.at()) === 3, 'the slider steps');
+    await shot(ana, 'replay');
+    log(`the replay steps through ${steps} steps`);
 
     // The past-results list, filtered by player through the form.
     await ana.goto(`${BASE}/#/games`);

@@ -1,8 +1,12 @@
+// @ts-check
 // The server's REST API for finished games and players (GET /api/games, /api/games/<id>,
-// /api/players/<id>, /api/tables). Errors come back as {"error":{"code","message"}}; they are thrown
-// as ApiError with the server's sentence, for the page to show as is.
+// /api/games/<id>/record, /api/players/<id>). Errors come back as {"error":{"code","message"}}; they are
+// thrown as ApiError with a sentence in the reader's language.
+
+import { t } from './i18n.js';
 
 export class ApiError extends Error {
+  /** @param {number} status @param {string} code @param {string} message */
   constructor(status, code, message) {
     super(message);
     this.status = status;
@@ -10,6 +14,7 @@ export class ApiError extends Error {
   }
 }
 
+/** @param {string} path @param {Record<string, any>} [params] @returns {Promise<any>} */
 async function get(path, params = {}) {
   const query = new URLSearchParams(Object.entries(params).filter(([, v]) => v != null && v !== ''));
   const url = query.toString() ? `${path}?${query}` : path;
@@ -17,21 +22,26 @@ async function get(path, params = {}) {
   try {
     response = await fetch(url, { headers: { accept: 'application/json' } });
   } catch {
-    throw new ApiError(0, 'network', 'The server cannot be reached. Check your connection and try again.');
+    throw new ApiError(0, 'network', t('api.network'));
   }
   const text = await response.text();
   let body = null;
   try { body = JSON.parse(text); } catch { /* not JSON */ }
   if (!response.ok) {
-    const error = body?.error;
-    throw new ApiError(response.status, error?.code ?? 'http', error?.message ?? `The server answered ${response.status}.`);
+    const code = body?.error?.code ?? 'http';
+    throw new ApiError(response.status, code, response.status === 404 ? t('api.not_found') : t('api.status', { status: response.status }));
   }
-  if (body == null) throw new ApiError(response.status, 'bad_body', 'The server sent something that is not JSON.');
+  if (body == null) throw new ApiError(response.status, 'bad_body', t('api.body'));
   return body;
 }
 
-/** {games, next}: finished games, newest first. Filters: player, since, until, players, limit, cursor. */
+/** {games, next}: finished games, newest first. Filters: player, since, until, players, limit, cursor. @param {Record<string, any>} filters */
 export const listGames = (filters) => get('/api/games', filters);
+/** @param {string} id */
 export const getGame = (id) => get(`/api/games/${encodeURIComponent(id)}`);
+/** @param {string} id */
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
+/** A finished game's romirami-record/1. @param {string} id */
+export const getRecord = (id) => get(recordUrl(id));
+/** @param {string} id */
 export const getPlayer = (id) => get(`/api/players/${encodeURIComponent(id)}`);

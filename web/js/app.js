@@ -1,16 +1,25 @@
-// The client's entry point: routes the URL's hash to a page (lobby, table, past games, game, player),
-// shows the connection's state in a banner, and exposes a small read-only hook, window.__romirami,
-// that the end-to-end test uses to ask what the page shows (it still plays by clicking).
+// @ts-check
+// The client's entry point: routes the URL's hash to a page (lobby, table, past games, game, replay,
+// player, help), shows the connection's state in a banner, offers the language switch on every page,
+// and exposes a small read-only hook, window.__romirami, that the end-to-end test uses to ask what the
+// page shows (it still plays by clicking and typing).
 
 import { connection } from './connection.js';
 import { h, replace } from './dom.js';
+import { t, LANGUAGES, language, setLanguage, onLanguage } from './i18n.js';
 import { mountLobby } from './lobby-page.js';
-import { mountTable } from './table-page.js';
+import { mountTable } from './table/page.js';
 import { mountGames, mountGame, mountPlayer } from './results-page.js';
+import { mountReplay } from './replay-page.js';
+import { mountHelp } from './help-page.js';
 
-const root = document.getElementById('app');
+const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+/** @type {(() => void) | null} */
 let unmount = null;
+/** Whether the page on show redraws itself on a language switch (the table keeps its state). */
+let redrawsItself = false;
 
+/** @type {any} */
 export const hook = {
   page: null,
   status: () => connection.status,
@@ -21,20 +30,24 @@ window.__romirami = hook;
 
 function parseHash() {
   const raw = location.hash.replace(/^#/, '') || '/';
-  const [path, query = ''] = raw.split('?');
-  return { parts: path.split('/').filter(Boolean).map(decodeURIComponent), params: new URLSearchParams(query) };
+  const [where, query = ''] = raw.split('?');
+  const [path, anchor = ''] = where.split('#');
+  return { parts: path.split('/').filter(Boolean).map(decodeURIComponent), params: new URLSearchParams(query), anchor };
 }
 
 function route() {
   unmount?.();
   unmount = null;
   hook.page = null;
+  redrawsItself = false;
   root.replaceChildren();
-  const { parts, params } = parseHash();
+  const { parts, params, anchor } = parseHash();
   const [first, second] = parts;
+  /** @type {string | null} */
   let nav = 'lobby';
   if (first === 'table' && second) {
     unmount = mountTable(root, second, params);
+    redrawsItself = true;
     nav = null;
   } else if (first === 'games' && second) {
     unmount = mountGame(root, second);
@@ -42,26 +55,50 @@ function route() {
   } else if (first === 'games') {
     unmount = mountGames(root, params);
     nav = 'games';
+  } else if (first === 'replay' && second) {
+    unmount = mountReplay(root, second, params);
+    redrawsItself = true;
+    nav = 'games';
   } else if (first === 'players' && second) {
     unmount = mountPlayer(root, second);
     nav = 'games';
+  } else if (first === 'help') {
+    unmount = mountHelp(root, second ?? 'romi-rami', anchor);
+    nav = 'help';
   } else {
-    unmount = mountLobby(root, params);
+    unmount = mountLobby(root);
   }
   for (const a of document.querySelectorAll('[data-nav]')) {
-    if (a.dataset.nav === nav) a.setAttribute('aria-current', 'page');
+    if (/** @type {HTMLElement} */ (a).dataset.nav === nav) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
   root.focus({ preventScroll: true });
-  window.scrollTo(0, 0);
+  if (!anchor) window.scrollTo(0, 0);
 }
 
+// The frame's words and the language switch.
+const select = /** @type {HTMLSelectElement} */ (document.getElementById('lang-select'));
+function frameWords() {
+  document.title = t('app.title');
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n ?? '');
+  document.querySelector('nav[aria-label]')?.setAttribute('aria-label', t('nav.main'));
+  select.setAttribute('aria-label', t('lang.label'));
+  replace(select, LANGUAGES.map((l) => h('option', { value: l.code, selected: l.code === language(), lang: l.code }, l.name)));
+}
+select.addEventListener('change', () => setLanguage(select.value));
+onLanguage(() => {
+  frameWords();
+  if (!redrawsItself) route();
+});
+frameWords();
+
 // The connection banner: says when the connection is lost and when it is back.
-const banner = document.getElementById('conn');
-let hideTimer = null;
+const banner = /** @type {HTMLElement} */ (document.getElementById('conn'));
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let hideTimer;
 let wasLost = false;
 connection.on('status', ({ status, player }) => {
-  const me = document.getElementById('me');
+  const me = /** @type {HTMLElement} */ (document.getElementById('me'));
   if (player) replace(me, h('span.dot', { 'aria-hidden': 'true' }), player.name);
   me.classList.toggle('offline', status !== 'open');
   clearTimeout(hideTimer);
@@ -69,17 +106,17 @@ connection.on('status', ({ status, player }) => {
     wasLost = true;
     banner.hidden = false;
     banner.className = 'conn lost';
-    banner.textContent = 'Connection lost. Reconnecting…';
+    banner.textContent = t('conn.lost');
   } else if (status === 'refused') {
     wasLost = true;
     banner.hidden = false;
     banner.className = 'conn lost';
-    banner.textContent = `${connection.refusal} Trying again in a few seconds…`;
+    banner.textContent = t('conn.refused', { why: t('conn.too_many') });
   } else if (status === 'open' && wasLost) {
     wasLost = false;
     banner.hidden = false;
     banner.className = 'conn back';
-    banner.textContent = 'Reconnected.';
+    banner.textContent = t('conn.back');
     hideTimer = setTimeout(() => { banner.hidden = true; }, 2500);
   } else if (status === 'open') {
     banner.hidden = true;

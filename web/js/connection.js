@@ -1,3 +1,4 @@
+// @ts-check
 // The one WebSocket to the game server (docs/protocol.md): says hello with the stored token (or a name
 // for a new guest), hands every server message to whoever listens for its type, numbers `act`s, and
 // reconnects by itself after a dropped connection, telling the page so it can join its table again
@@ -8,39 +9,51 @@ import { identity, saveIdentity, forgetToken } from './identity.js';
 const PROTOCOL = 1;
 
 export class Connection {
+  /** @param {string} url */
   constructor(url) {
     this.url = url;
+    /** @type {WebSocket | null} */
     this.ws = null;
+    /** @type {{id: string, name: string} | null} */
     this.player = null;
     this.status = 'idle'; // idle | connecting | open | reconnecting | need_name | refused
+    /** @type {string | null} */
     this.refusal = null; // why the server refused the connection (too_many_connections), in its words
+    /** @type {Map<string, Set<(msg: any) => void>>} */
     this.listeners = new Map();
     this.nextActId = 1;
     this.retries = 0;
     this.everWelcomed = false;
+    /** @type {{resolve: (player: any) => void, reject: (error: Error) => void}[]} */
     this.waiters = [];
+    /** @type {string | null} */
     this.pendingName = null;
-    this.timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
   }
 
   /** Calls `fn(msg)` for every server message of this type ('*' for all); returns an unsubscribe. */
+  /** @param {string} type @param {(msg: any) => void} fn @returns {() => void} */
   on(type, fn) {
     if (!this.listeners.has(type)) this.listeners.set(type, new Set());
-    this.listeners.get(type).add(fn);
-    return () => this.listeners.get(type)?.delete(fn);
+    this.listeners.get(type)?.add(fn);
+    return () => { this.listeners.get(type)?.delete(fn); };
   }
 
+  /** @param {string} type @param {any} msg */
   emit(type, msg) {
     for (const fn of [...(this.listeners.get(type) ?? [])]) fn(msg);
     for (const fn of [...(this.listeners.get('*') ?? [])]) fn(msg);
   }
 
+  /** @param {string} status */
   setStatus(status) {
     this.status = status;
     this.emit('status', { type: 'status', status, player: this.player });
   }
 
   /** Resolves with the player once welcomed; rejects with 'need_name' when there is no token and no name. */
+  /** @param {string | null} [name] @returns {Promise<any>} */
   ready(name = null) {
     if (name) this.pendingName = name;
     if (this.status === 'open') return Promise.resolve(this.player);
@@ -72,6 +85,7 @@ export class Connection {
     }
   }
 
+  /** @param {string} data */
   receive(data) {
     let msg;
     try { msg = JSON.parse(data); } catch { return; }
@@ -79,7 +93,8 @@ export class Connection {
       this.player = msg.player;
       saveIdentity({ id: msg.player.id, name: msg.player.name, ...(msg.token ? { token: msg.token } : {}) });
       this.pendingName = null;
-      this.refusal = null;
+      /** @type {string | null} */
+    this.refusal = null;
       const again = this.everWelcomed;
       this.everWelcomed = true;
       this.retries = 0;
@@ -111,6 +126,7 @@ export class Connection {
     this.emit(msg.type, msg);
   }
 
+  /** @param {WebSocket} ws */
   closed(ws) {
     if (ws !== this.ws) return;
     this.ws = null;
@@ -126,6 +142,7 @@ export class Connection {
     this.timer = setTimeout(() => this.open(), delay);
   }
 
+  /** @param {Record<string, any>} msg */
   sendRaw(msg) {
     if (this.ws?.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(msg));
@@ -135,12 +152,14 @@ export class Connection {
   }
 
   /** Sends a message once greeted; returns false when the connection is down. */
+  /** @param {Record<string, any>} msg */
   send(msg) {
     if (this.status !== 'open') return false;
     return this.sendRaw(msg);
   }
 
   /** Sends an `act` and returns its id (the server echoes it in `ack` or `error`). */
+  /** @param {string} table @param {Record<string, any>} action @returns {number | null} */
   act(table, action) {
     const id = this.nextActId++;
     return this.send({ type: 'act', table, id, action }) ? id : null;

@@ -1,20 +1,30 @@
+// @ts-check
 // Small DOM helpers shared by every page: `h` builds elements, `icon` draws a suit symbol from the
 // SVG sprite in index.html, `toast` shows a short message. No framework: pages rebuild their parts.
+
+import { t } from './i18n.js';
+
+/** @typedef {Node | string | number | null | undefined | false | any[]} Child */
 
 /**
  * Builds an element: h('button.primary', {onclick, type: 'button'}, 'Take').
  * Attributes: `class`, `dataset`, `style`, event handlers as `on<event>`, booleans, aria-*.
+ * @param {string} tag
+ * @param {Record<string, any> | Child} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElement}
  */
 export function h(tag, attrs = {}, ...children) {
   const [name, ...classes] = tag.split('.');
   const svg = name === 'svg' || name === 'use';
-  const el = svg ? document.createElementNS('http://www.w3.org/2000/svg', name) : document.createElement(name || 'div');
+  const el = /** @type {HTMLElement} */ (svg ? document.createElementNS('http://www.w3.org/2000/svg', name)
+    : document.createElement(name || 'div'));
   if (classes.length) el.setAttribute('class', classes.join(' '));
   if (attrs == null || typeof attrs !== 'object' || attrs instanceof Node || Array.isArray(attrs)) {
-    children.unshift(attrs);
+    children.unshift(/** @type {Child} */ (attrs));
     attrs = {};
   }
-  for (const [key, value] of Object.entries(attrs)) {
+  for (const [key, value] of Object.entries(/** @type {Record<string, any>} */ (attrs))) {
     if (value == null || value === false) continue;
     if (key === 'class') el.setAttribute('class', [el.getAttribute('class'), value].filter(Boolean).join(' '));
     else if (key === 'dataset') Object.assign(el.dataset, value);
@@ -27,6 +37,7 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** @param {Element} el @param {Child[]} children */
 function append(el, children) {
   for (const child of children) {
     if (child == null || child === false) continue;
@@ -35,46 +46,54 @@ function append(el, children) {
   }
 }
 
-/** A suit symbol (ch, di, he, cl) from the sprite; decorative unless given a label. */
+/**
+ * A suit symbol (ch, di, he, cl) from the sprite; decorative unless given a label.
+ * @param {string} suit
+ * @param {string | null} [label]
+ */
 export function icon(suit, label = null) {
-  const svg = h('svg', { class: `suit-icon suit-${suit}`, viewBox: '0 0 24 24', 'aria-hidden': label ? null : 'true', role: label ? 'img' : null, 'aria-label': label });
+  const svg = h('svg', { class: `suit-icon suit-${suit}`, viewBox: '0 0 24 24', 'aria-hidden': label ? null : 'true',
+    role: label ? 'img' : null, 'aria-label': label });
   const use = h('use', {});
   use.setAttribute('href', `#suit-${suit}`);
   svg.append(use);
   return svg;
 }
 
-/** Replaces an element's children. */
+/** Replaces an element's children. @param {Element} el @param {...Child} children */
 export function replace(el, ...children) {
   el.replaceChildren();
   append(el, children);
   return el;
 }
 
-let toastTimer = null;
-/** A short message at the bottom of the screen, read out by screen readers. */
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let toastTimer;
+/**
+ * A short message at the bottom of the screen, read out by screen readers.
+ * @param {string} text
+ * @param {string} [kind]
+ */
 export function toast(text, kind = 'info') {
   const el = document.getElementById('toast');
+  if (!el) return;
   el.textContent = text;
   el.className = `toast show ${kind}`;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { el.className = 'toast'; }, 3500);
 }
 
-/** Copies text to the clipboard, falling back to selecting it. */
+/**
+ * Copies text to the clipboard, falling back to selecting it.
+ * @param {string} text
+ * @param {HTMLInputElement} [input]
+ */
 export async function copyText(text, input) {
   try {
     await navigator.clipboard.writeText(text);
-    toast('Link copied');
+    toast(t('copy.done'));
   } catch {
     if (input) { input.select(); document.execCommand?.('copy'); }
-    toast('Select the link and copy it');
+    toast(t('copy.select'));
   }
-}
-
-/** Formats an RFC 3339 time for people. */
-export function when(iso) {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }

@@ -1,57 +1,75 @@
-// Turns the server's events (docs/protocol.md section 7) into sentences for the game log:
-// "Ana took 3♥ and 3♣", "Ben completed contract 12 (pair of 4s + pair) with the Star".
+// @ts-check
+// Turns the server's events (docs/protocol.md section 7) into sentences for the game log, in the
+// reader's language: "Ana took 3♥ and 3♣", "Ben completed contract 12 (pair of 4s + pair) with the Star".
 // A sentence is a list of parts: strings, and {card} or {contract} that the page draws as small tokens.
 
-import { contract, contractText, ENDED_BY_WORDS } from './rules-data.js';
+import { contract, contractText, endedBy } from './rules-data.js';
+import { tParts, list } from './i18n.js';
 
-function cards(list) {
-  return list.flatMap((code, i) => (i ? [' ', { card: code }] : [{ card: code }]));
+/** @typedef {string | {card: string} | {contract: number}} Part */
+/** @typedef {{kind: string, parts: Part[]}} Line */
+
+/** @param {string[]} codes @returns {Part[]} */
+function cards(codes) {
+  return codes.flatMap((code, i) => (i ? [' ', { card: code }] : [{ card: code }]));
 }
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /**
- * One log entry for an event, {parts, kind}, or null for events not worth a line.
- * `who(seat)` gives a name ("You" for the reader's own seat).
+ * One log line for an event, or null for events not worth a line.
+ * @param {any} event the `event` of a numbered event
+ * @param {(seat: number) => string} who a seat's name ("You" for the reader's own seat)
+ * @param {number | null} me the reader's seat
+ * @returns {Line | null}
  */
-export function describe(event, who) {
-  const line = (kind, ...parts) => ({ kind, parts });
+export function describe(event, who, me = null) {
+  /** @param {string} kind @param {string} key @param {Record<string, any>} [params] @returns {Line} */
+  const line = (kind, key, params = {}) => ({ kind, parts: tParts(key, params) });
+  const w = event.seat != null ? who(event.seat) : '';
   switch (event.type) {
     case 'to_act':
-      if (event.step === 'discard') return line('', `${who(event.seat)} must discard down to 10 cards.`);
-      if (event.step === 'take') return line('turn', `${who(event.seat)}'s turn.`.replace("You's", 'Your'));
+      if (event.step === 'discard') return line('', 'log.mustDiscard', { who: w });
+      if (event.step === 'take') return event.seat === me ? line('turn', 'log.yourTurn') : line('turn', 'log.turn', { who: w });
       return null;
     case 'took':
-      return line('', `${who(event.seat)} took `, ...cards(event.cards), '.');
+      return line('', 'log.took', { who: w, cards: cards(event.cards) });
     case 'completed': {
       const c = contract(event.contract);
-      return line('good', `${who(event.seat)} completed `, { contract: event.contract },
-        ` (${contractText(c)}, ${plural(c.score, 'point')}) with `, ...cards(event.cards), event.star ? ' and the Star.' : '.');
+      return line('good', 'log.completed', { who: w, contract: [{ contract: event.contract }], text: contractText(c),
+        score: c.score, cards: cards(event.cards), star: event.star });
     }
     case 'took_back':
       return event.contract == null
-        ? line('', `${who(event.seat)} took back the take: `, ...cards(event.cards), ' went back to the market.')
-        : line('', `${who(event.seat)} took back `, { contract: event.contract }, event.star ? ' and the Star.' : '.');
+        ? line('', 'log.tookBackTake', { who: w, cards: cards(event.cards) })
+        : line('', 'log.tookBackContract', { who: w, contract: [{ contract: event.contract }], star: event.star });
     case 'passed':
-      return line('', `${who(event.seat)} passed.`);
+      return line('', 'log.passed', { who: w });
     case 'reshuffled':
-      return line('', `The discard pile was shuffled into a new deck of ${event.deck} cards.`);
+      return line('', 'log.reshuffled', { deck: event.deck });
     case 'drew':
-      return event.cards
-        ? line('', `${who(event.seat)} drew `, ...cards(event.cards), '.')
-        : line('', `${who(event.seat)} drew ${plural(event.count, 'card')}.`);
+      return event.cards ? line('', 'log.drew', { who: w, cards: cards(event.cards) })
+        : line('', 'log.drewCount', { who: w, count: event.count });
     case 'discarded':
-      return event.cards
-        ? line('', `${who(event.seat)} discarded `, ...cards(event.cards), '.')
-        : line('', `${who(event.seat)} discarded ${plural(event.count, 'card')}.`);
+      return event.cards ? line('', 'log.discarded', { who: w, cards: cards(event.cards) })
+        : line('', 'log.discardedCount', { who: w, count: event.count });
     case 'last_round':
-      return line('alert', event.started ? 'Last round! A player reached the contract target.' : 'The last round was called off.');
+      return line('alert', event.started ? 'log.lastRound' : 'log.lastRoundOff');
     case 'game_over': {
-      const names = event.result.winners.map(who);
-      const verb = names.length === 1 && names[0] !== 'You' ? 'wins' : 'win';
-      return line('alert', `Game over: ${ENDED_BY_WORDS[event.result.ended_by]}. ${names.join(' and ')} ${verb}!`);
+      const { winners, ended_by: ended } = event.result;
+      if (ended === 'abandoned' || !winners.length) return line('alert', 'log.gameOverAbandoned');
+      return line('alert', 'log.gameOver', { why: endedBy(ended), names: list(winners.map(who)),
+        you: winners.includes(me), count: winners.length });
     }
     default:
       return null;
   }
+}
+
+/**
+ * A line's text for screen readers and the test hook: tokens as words.
+ * @param {Line} entry
+ * @param {(code: string) => string} cardWords
+ * @param {(id: number) => string} contractWords
+ */
+export function plain(entry, cardWords, contractWords) {
+  return entry.parts.map((p) => (typeof p === 'string' ? p : 'card' in p ? cardWords(p.card) : contractWords(p.contract))).join('');
 }

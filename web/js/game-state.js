@@ -1,3 +1,4 @@
+// @ts-check
 // Keeps a table's view (the server's `view`, docs/protocol.md section 4) current from the numbered
 // events the server sends (section 7), so the page can redraw after every move without asking for the
 // whole table again. It follows the two rules section 7 spells out (a take empties the first slot
@@ -5,26 +6,29 @@
 // rule book adds them up (§5). It never judges a move: the server already applied it.
 
 import { contract, trophyCount, TROPHIES } from './rules-data.js';
+import { removeCards } from './multiset.js';
 
-/** A fresh game state from a `table` message's view. */
+/** @typedef {import('./table/state.js').View} View */
+
+/**
+ * A fresh game state from a `table` message's view.
+ * @param {View} view
+ * @returns {{view: View, undo: any[], carry: number}}
+ */
 export function gameState(view) {
   return { view: structuredClone(view), undo: [], carry: 0 };
 }
 
-function removeCards(list, cards) {
-  const rest = [...list];
-  for (const card of cards) {
-    const i = rest.indexOf(card);
-    if (i >= 0) rest.splice(i, 1);
-  }
-  return rest;
-}
-
+/** @param {View} view */
 function mySeat(view) {
   return typeof view.viewer === 'object' ? view.viewer.seat : null;
 }
 
-/** Applies one event (the `event` of `{n, event}`) to the state. */
+/**
+ * Applies one event (the `event` of `{n, event}`) to the state.
+ * @param {{view: View, undo: any[]}} state
+ * @param {any} event
+ */
 export function applyEvent(state, event) {
   const view = state.view;
   const me = mySeat(view);
@@ -136,8 +140,9 @@ export function applyEvent(state, event) {
   rescore(view);
 }
 
-/** Recounts the scores as the rule book adds them up (§5), from what the view shows. */
+/** Recounts the scores as the rule book adds them up (§5), from what the view shows. @param {View} view */
 export function rescore(view) {
+  /** @type {Record<string, number | null>} */
   const leaders = {};
   for (const trophy of view.trophies) {
     const counts = view.seats.map((s) => trophyCount(trophy, s.contracts));

@@ -1,149 +1,151 @@
+// @ts-check
 // The home page: choose a display name (kept with the guest token in this browser), see the live list
 // of public tables (protocol section 12) and sit down or watch, and create a table (seats, public or
 // private, who may watch, its turn clock). Creating a table leads to its page, where the invite link is.
 
 import { connection } from './connection.js';
 import { h, replace, toast, icon } from './dom.js';
-import { identity, rememberInvite } from './identity.js';
-import { CLOCK_PRESETS, clockTimes, clockWords } from './clock.js';
+import { rememberInvite } from './identity.js';
+import { CLOCK_PRESETS, clockTimes, clockWords, presetName } from './clock.js';
+import { t } from './i18n.js';
+import { explainError } from './errors.js';
+import { nameForm, botBadge } from './widgets.js';
 
-/** A form asking for a display name; calls `done(player)` once the server has welcomed it. */
-export function nameForm(done, { intro = 'Choose the name other players will see.' } = {}) {
-  const input = h('input', { id: 'name-input', name: 'name', maxlength: 24, required: true, autocomplete: 'nickname', value: identity().name ?? '', placeholder: 'Your name' });
-  const error = h('p.error', { role: 'alert' });
-  const form = h('form.name-form', {
-    onsubmit: async (e) => {
-      e.preventDefault();
-      const name = input.value.trim();
-      if (!name) { error.textContent = 'Please enter a name.'; return; }
-      error.textContent = '';
-      try {
-        done(await connection.ready(name));
-      } catch (err) {
-        error.textContent = err.message === 'need_name' ? 'Please enter a name.' : err.message;
-      }
-    },
-  },
-  h('label', { for: 'name-input' }, intro),
-  h('div.row', input, h('button.primary', { type: 'submit' }, 'Let’s play')),
-  error);
-  setTimeout(() => input.focus(), 0);
-  return form;
-}
+/** @typedef {import('./table/state.js').Summary} Summary */
 
+/** @param {Summary} summary */
 function seatsText(summary) {
   const taken = summary.seats.filter(Boolean).length;
-  return summary.state === 'waiting' ? `${taken} of ${summary.seats.length} seats taken` : `${taken} players`;
+  return summary.state === 'waiting' ? t('lobby.seatsTaken', { taken, seats: summary.seats.length })
+    : t('lobby.players', { n: taken });
 }
 
 // The games a table may seat, by the name the server gives them (the table summary's `game`).
+/** @type {Record<string, string>} */
 const GAME_NAMES = { 'romi-rami': 'Romi Rami' };
 
+/** @param {Summary} summary @param {{id: string} | null} me */
 function tableRow(summary, me) {
   const mine = summary.seats.some((s) => s?.id === me?.id);
   const free = summary.state === 'waiting' && summary.seats.some((s) => s === null);
   const canWatch = summary.spectators === 'everyone';
-  const host = summary.seats.find((s) => s?.id === summary.host)?.name ?? 'someone';
+  const host = summary.seats.find((s) => s?.id === summary.host)?.name ?? t('lobby.someone');
+  /** @param {number} i */
   const bot = (i) => summary.bots?.[i] === true;
+  const watching = summary.spectator_count ? ` · ${t('lobby.watching', { n: summary.spectator_count })}` : '';
   return h('li.table-row', { 'data-table': summary.id },
     h('div.who',
-      h('span.badge', { class: `state-${summary.state}` }, summary.state === 'waiting' ? 'Waiting' : 'Playing'),
-      h('strong', `${host}’s table`),
-      h('span.muted', ` · ${GAME_NAMES[summary.game] ?? summary.game ?? 'Romi Rami'}`),
-      h('span.muted', ` · ${seatsText(summary)}${summary.spectator_count ? ` · ${summary.spectator_count} watching` : ''}`),
+      h('span.badge', { class: `state-${summary.state}` }, t(summary.state === 'waiting' ? 'lobby.waiting' : 'lobby.playing')),
+      h('strong', t('lobby.hostTable', { host })),
+      h('span.muted', ` · ${GAME_NAMES[summary.game ?? 'romi-rami'] ?? summary.game}`),
+      h('span.muted', ` · ${seatsText(summary)}${watching}`),
       h('span.muted.small.clock-words', clockWords(summary.clock))),
-    h('ul.seat-list', { 'aria-label': 'Seats' }, summary.seats.map((s, i) => h('li', { class: s ? (bot(i) ? 'taken bot' : 'taken') : 'free' },
-      s ? s.name : 'free seat', s && bot(i) ? h('span.badge.bot', { title: 'The server’s bot plays this seat' }, 'Bot') : null))),
+    h('ul.seat-list', { 'aria-label': t('lobby.seats') }, summary.seats.map((s, i) => h('li',
+      { class: s ? (bot(i) ? 'taken bot' : 'taken') : 'free' },
+      s ? s.name : t('lobby.freeSeat'), s && bot(i) ? botBadge() : null))),
     h('div.row-actions',
-      mine ? h('a.button.primary', { href: `#/table/${summary.id}` }, 'Back to my seat')
-        : free ? h('a.button.primary', { href: `#/table/${summary.id}`, 'data-action': 'sit' }, 'Sit down') : null,
-      canWatch && !mine ? h('a.button', { href: `#/table/${summary.id}?watch=1`, 'data-action': 'watch' }, 'Watch') : null));
+      mine ? h('a.button.primary', { href: `#/table/${summary.id}` }, t('lobby.back'))
+        : free ? h('a.button.primary', { href: `#/table/${summary.id}`, 'data-action': 'sit' }, t('lobby.sit')) : null,
+      canWatch && !mine ? h('a.button', { href: `#/table/${summary.id}?watch=1`, 'data-action': 'watch' }, t('lobby.watch')) : null));
 }
 
+/** @param {HTMLElement} root */
 export function mountLobby(root) {
+  /** @type {Map<string, Summary>} */
   const tables = new Map();
-  const list = h('ul.tables', { 'aria-live': 'polite', 'aria-label': 'Open tables' });
+  const list = h('ul.tables', { 'aria-live': 'polite', 'aria-label': t('lobby.tables') });
   const whoBox = h('section.card-panel.who-box', { 'aria-labelledby': 'who-title' });
   const createBox = h('section.card-panel', { 'aria-labelledby': 'create-title' });
+  /** @type {HTMLElement | null} */
+  let createError = null;
   const tablesBox = h('section.card-panel.tables-box', { 'aria-labelledby': 'tables-title' },
-    h('h2', { id: 'tables-title' }, 'Open tables'), list);
+    h('h2', { id: 'tables-title' }, t('lobby.tables')), list);
 
   root.append(h('div.lobby',
     h('section.hero',
       h('h1', 'Romi Rami'),
-      h('p', 'Take numbers from the market, complete contracts, win trophies. A card game for 2 to 4 players.'),
+      h('p', t('lobby.tagline')),
       h('p.suits', { 'aria-hidden': 'true' }, icon('ch'), icon('di'), icon('he'), icon('cl'))),
     whoBox, createBox, tablesBox));
 
   function drawList() {
     const rows = [...tables.values()].sort((a, b) => (a.state === b.state ? 0 : a.state === 'waiting' ? -1 : 1));
-    if (!connection.player) replace(list, h('li.empty', 'Choose a name to see the tables.'));
-    else if (!rows.length) replace(list, h('li.empty', 'No open tables right now. Create one and invite a friend!'));
-    else replace(list, rows.map((t) => tableRow(t, connection.player)));
+    if (!connection.player) replace(list, h('li.empty', t('lobby.noName')));
+    else if (!rows.length) replace(list, h('li.empty', t('lobby.none')));
+    else replace(list, rows.map((row) => tableRow(row, connection.player)));
   }
 
   function drawWho() {
     const player = connection.player;
     if (!player) {
-      replace(whoBox, h('h2', { id: 'who-title' }, 'Welcome'), nameForm(() => start()));
+      replace(whoBox, h('h2', { id: 'who-title' }, t('lobby.welcome')), nameForm(() => start()));
       return;
     }
-    replace(whoBox, h('h2', { id: 'who-title' }, 'Welcome back'),
-      h('p', 'You play as ', h('strong', { 'data-testid': 'my-name' }, player.name), '.'),
-      h('details.rename', h('summary', 'Play under another name'),
-        h('p.muted', 'A new name makes you a new guest: your seats at current tables stay with ', player.name, '.'),
-        nameForm(() => { location.reload(); }, { intro: 'New name' })));
+    const [before, after] = t('lobby.playAs', { name: '\u0001' }).split('\u0001');
+    const [rb, ra] = t('lobby.renameNote', { name: '\u0001' }).split('\u0001');
+    replace(whoBox, h('h2', { id: 'who-title' }, t('lobby.welcomeBack')),
+      h('p', before, h('strong', { 'data-testid': 'my-name' }, player.name), after),
+      h('details.rename', h('summary', t('lobby.rename')),
+        h('p.muted', rb, player.name, ra),
+        nameForm(() => { location.reload(); }, { intro: t('name.new') })));
   }
 
   function drawCreate() {
-    const seats = h('select', { id: 'opt-seats', name: 'seats' }, [2, 3, 4].map((n) => h('option', { value: n }, `${n} players`)));
+    const seats = h('select', { id: 'opt-seats', name: 'seats' }, [2, 3, 4].map((n) => h('option', { value: n }, t('create.nPlayers', { n }))));
     const visibility = h('select', { id: 'opt-public', name: 'public' },
-      h('option', { value: 'false' }, 'Private: invite link only'), h('option', { value: 'true' }, 'Public: listed here'));
+      h('option', { value: 'false' }, t('create.private')), h('option', { value: 'true' }, t('create.public')));
     const spectators = h('select', { id: 'opt-spectators', name: 'spectators' },
-      h('option', { value: 'everyone' }, 'Anyone may watch'), h('option', { value: 'link' }, 'Only with the link'), h('option', { value: 'nobody' }, 'Nobody may watch'));
-    const clock = h('select', { id: 'opt-clock', name: 'clock', onchange: () => { custom.hidden = clock.value !== 'custom'; } },
-      h('option', { value: 'none' }, 'No clock: a friendly table'),
-      CLOCK_PRESETS.map((p) => h('option', { value: p.id }, `${p.name}: ${clockTimes(p)}`)),
-      h('option', { value: 'custom' }, 'Custom…'));
-    const turnS = h('input', { id: 'opt-turn-s', type: 'number', min: 1, max: 3600, step: 1, value: 60, 'aria-label': 'Seconds a turn' });
-    const reserveS = h('input', { id: 'opt-reserve-s', type: 'number', min: 0, max: 3600, step: 1, value: 180, 'aria-label': 'Seconds of reserve' });
-    const custom = h('div.row.custom-clock', { hidden: true }, turnS, h('span', 's a turn +'), reserveS, h('span', 's reserve'));
+      h('option', { value: 'everyone' }, t('create.everyone')), h('option', { value: 'link' }, t('create.link')),
+      h('option', { value: 'nobody' }, t('create.nobody')));
+    const clock = /** @type {HTMLSelectElement} */ (h('select', { id: 'opt-clock', name: 'clock', onchange: () => { custom.hidden = clock.value !== 'custom'; } },
+      h('option', { value: 'none' }, t('clock.none')),
+      CLOCK_PRESETS.map((p) => h('option', { value: p.id }, `${presetName(p.id)}: ${clockTimes(p)}`)),
+      h('option', { value: 'custom' }, t('create.custom'))));
+    const turnS = /** @type {HTMLInputElement} */ (h('input', { id: 'opt-turn-s', type: 'number', min: 1, max: 3600, step: 1,
+      value: 60, 'aria-label': t('create.turnS') }));
+    const reserveS = /** @type {HTMLInputElement} */ (h('input', { id: 'opt-reserve-s', type: 'number', min: 0, max: 3600, step: 1,
+      value: 180, 'aria-label': t('create.reserveS') }));
+    const custom = h('div.row.custom-clock', { hidden: true }, turnS, h('span', t('create.sTurn')), reserveS, h('span', t('create.sReserve')));
     const error = h('p.error', { role: 'alert' });
-    const button = h('button.primary', { type: 'submit', id: 'create-table', disabled: !connection.player }, 'Create table');
+    const button = h('button.primary', { type: 'submit', id: 'create-table', disabled: !connection.player }, t('create.go'));
     // The clock as create_table wants it; null for none, or a sentence when the custom times are wrong.
+    /** @returns {import('./clock.js').Clock | null | string} */
     const chosenClock = () => {
       if (clock.value === 'none') return null;
       const preset = CLOCK_PRESETS.find((p) => p.id === clock.value);
       if (preset) return { turn_ms: preset.turn_ms, reserve_ms: preset.reserve_ms };
       const [turn, reserve] = [Number(turnS.value), Number(reserveS.value)];
-      if (!(turn >= 1 && turn <= 3600 && reserve >= 0 && reserve <= 3600)) return 'A custom clock needs 1 to 3600 s a turn and 0 to 3600 s of reserve.';
+      if (!(turn >= 1 && turn <= 3600 && reserve >= 0 && reserve <= 3600)) return t('create.badClock');
       return { turn_ms: Math.round(turn * 1000), reserve_ms: Math.round(reserve * 1000) };
     };
-    replace(createBox, h('h2', { id: 'create-title' }, 'New table'),
+    replace(createBox, h('h2', { id: 'create-title' }, t('create.title')),
       h('form.create', {
-        onsubmit: (e) => {
+        onsubmit: (/** @type {Event} */ e) => {
           e.preventDefault();
           error.textContent = '';
           const chosen = chosenClock();
           if (typeof chosen === 'string') { error.textContent = chosen; return; }
-          const msg = { type: 'create_table', seats: Number(seats.value), public: visibility.value === 'true', spectators: spectators.value };
+          /** @type {Record<string, any>} */
+          const msg = { type: 'create_table', seats: Number(/** @type {HTMLSelectElement} */ (seats).value),
+            public: /** @type {HTMLSelectElement} */ (visibility).value === 'true',
+            spectators: /** @type {HTMLSelectElement} */ (spectators).value };
           if (chosen) msg.clock = chosen;
           const sent = connection.send(msg);
-          if (!sent) error.textContent = 'Not connected to the server yet.';
+          if (!sent) error.textContent = t('create.offline');
         },
       },
-      h('label', { for: 'opt-seats' }, 'Seats'), seats,
-      h('label', { for: 'opt-public' }, 'Table'), visibility,
-      h('label', { for: 'opt-spectators' }, 'Spectators'), spectators,
-      h('label', { for: 'opt-clock' }, 'Clock'), clock,
+      h('label', { for: 'opt-seats' }, t('create.seats')), seats,
+      h('label', { for: 'opt-public' }, t('create.table')), visibility,
+      h('label', { for: 'opt-spectators' }, t('create.spectators')), spectators,
+      h('label', { for: 'opt-clock' }, t('create.clock')), clock,
       custom,
-      h('p.muted.small.clock-help', 'With a clock, a turn that runs over spends the seat’s reserve; a seat out of both is played by the bot until its player takes it back.'),
+      h('p.muted.small.clock-help', t('create.clockHelp')),
       button, error));
-    createBox.error = error;
+    createError = error;
   }
 
   const offs = [
-    connection.on('lobby', (msg) => { tables.clear(); for (const t of msg.tables) tables.set(t.id, t); drawList(); }),
+    connection.on('lobby', (msg) => { tables.clear(); for (const row of msg.tables) tables.set(row.id, row); drawList(); }),
     connection.on('lobby_table', (msg) => { tables.set(msg.table.id, msg.table); drawList(); }),
     connection.on('lobby_table_removed', (msg) => { tables.delete(msg.table); drawList(); }),
     connection.on('table_created', (msg) => {
@@ -151,8 +153,8 @@ export function mountLobby(root) {
       location.hash = `#/table/${msg.table.id}`;
     }),
     connection.on('error', (msg) => {
-      if (!msg.table && createBox.error) createBox.error.textContent = msg.message;
-      else toast(msg.message, 'error');
+      if (!msg.table && createError) createError.textContent = explainError(msg);
+      else toast(explainError(msg), 'error');
     }),
     connection.on('reconnected', () => connection.send({ type: 'lobby_subscribe' })),
   ];

@@ -1,49 +1,53 @@
+// @ts-check
 // Past results from the REST API: the list of finished games with filters (player, number of players,
-// dates), each game's page with its result and a download link for its romirami-record/1 record, and a
-// player's page with their statistics and recent games.
+// dates), each game's page with its result, a download link for its romirami-record/1 record and its
+// replay, and a player's page with their statistics and recent games.
 
-import { h, replace, when } from './dom.js';
+import { h, replace } from './dom.js';
 import { listGames, getGame, getPlayer, recordUrl } from './api.js';
-import { ENDED_BY_WORDS } from './rules-data.js';
-import { scoreTable, botBadge, aheadAt } from './table-page.js';
+import { endedBy } from './rules-data.js';
+import { t, dateTime, list, num } from './i18n.js';
+import { scoreTable, botBadge, aheadAt, errorBox } from './widgets.js';
 
-/** An instant as the API wants it: RFC 3339 in UTC, whole seconds. */
+/** @typedef {{seat: number, name: string, id: string, bot?: boolean}} GamePlayer */
+/** @typedef {import('./widgets.js').Result & {id: string, players: GamePlayer[], bot_actions?: number[], started_at: string, finished_at: string, places?: number[]}} Game */
+
+/** An instant as the API wants it: RFC 3339 in UTC, whole seconds. @param {Date} date */
 const rfc3339 = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-const ENDED_SHORT = { contracts: 'Contracts target', market: 'Market ran out', abandoned: 'Abandoned' };
-
-function errorBox(error, retry) {
-  return h('div.error-box', { role: 'alert' },
-    h('p', error.message),
-    retry ? h('button', { type: 'button', onclick: retry }, 'Try again') : null);
-}
-
+/** @param {GamePlayer} p */
 function playerLink(p) {
   return h('a', { href: `#/players/${p.id}` }, p.name);
 }
 
-/** The mark after a player's name: a bot's seat, or how many of a player's moves the bot played. */
+/**
+ * The mark after a player's name: a bot's seat, or how many of a player's moves the bot played.
+ * @param {Game} game @param {number} seat @param {boolean} [short]
+ */
 function botNote(game, seat, short = false) {
   const i = game.players.findIndex((p) => p.seat === seat);
   const moves = game.bot_actions?.[i] ?? 0;
   if (game.players[i]?.bot) return botBadge();
-  if (moves > 0) return botBadge(short ? `bot: ${moves} move${moves === 1 ? '' : 's'}` : `bot played ${moves} move${moves === 1 ? '' : 's'}`, `The bot played ${moves} of this player’s moves, while they were out of time or away`);
+  if (moves > 0) return botBadge(t(short ? 'game.botMovesShort' : 'game.botMoves', { n: moves }), t('game.botMovesTitle', { n: moves }));
   return null;
 }
 
+/** @param {Game} game */
 function gameRow(game) {
   const winners = new Set(game.winners);
   const abandoned = game.ended_by === 'abandoned';
   const bySeat = new Map(game.scores.map((s) => [s.seat, s]));
+  const lineup = game.players.map((p) => `${p.name} ${bySeat.get(p.seat)?.total ?? ''}`).join(', ');
   return h('li.game-row', { 'data-game': game.id },
-    h('a.game-link', { href: `#/games/${game.id}`, 'aria-label': `Game of ${when(game.finished_at)}: ${game.players.map((p) => `${p.name} ${bySeat.get(p.seat)?.total ?? ''}`).join(', ')}` },
-      h('span.date', when(game.finished_at)),
+    h('a.game-link', { href: `#/games/${game.id}`, 'aria-label': t('games.rowLabel', { when: dateTime(game.finished_at), lineup }) },
+      h('span.date', dateTime(game.finished_at)),
       h('span.lineup', game.players.map((p) => h('span', { class: winners.has(p.seat) && !abandoned ? 'pl winner' : 'pl' },
         winners.has(p.seat) && !abandoned ? h('span.crown', { 'aria-hidden': 'true' }, '★') : null,
         p.name, botNote(game, p.seat, true), ' ', h('b', bySeat.get(p.seat)?.total ?? '–')))),
-      abandoned ? h('span.badge.abandoned', 'Abandoned') : h('span.muted.small', ENDED_SHORT[game.ended_by] ?? game.ended_by)));
+      abandoned ? h('span.badge.abandoned', t('endedShort.abandoned')) : h('span.muted.small', t(`endedShort.${game.ended_by}`))));
 }
 
+/** @param {HTMLElement} root @param {URLSearchParams} params */
 export function mountGames(root, params) {
   let alive = true;
   const filters = {
@@ -52,89 +56,98 @@ export function mountGames(root, params) {
     from: params.get('from') ?? '',
     to: params.get('to') ?? '',
   };
-  const list = h('ul.games', { 'aria-live': 'polite' });
+  const games = h('ul.games', { 'aria-live': 'polite' });
   const more = h('div.more');
-  const status = h('p.muted', { role: 'status' }, 'Loading…');
+  const status = h('p.muted', { role: 'status' }, t('loading'));
 
-  const player = h('input', { id: 'f-player', name: 'player', value: filters.player, placeholder: 'Name or player id' });
-  const players = h('select', { id: 'f-players', name: 'players' },
-    ['', '2', '3', '4'].map((n) => h('option', { value: n, selected: n === filters.players }, n ? `${n} players` : 'Any')));
-  const from = h('input', { id: 'f-from', type: 'date', name: 'from', value: filters.from });
-  const to = h('input', { id: 'f-to', type: 'date', name: 'to', value: filters.to });
+  const player = /** @type {HTMLInputElement} */ (h('input', { id: 'f-player', name: 'player', value: filters.player, placeholder: t('games.playerPh') }));
+  const players = /** @type {HTMLSelectElement} */ (h('select', { id: 'f-players', name: 'players' },
+    ['', '2', '3', '4'].map((n) => h('option', { value: n, selected: n === filters.players }, n ? t('create.nPlayers', { n: Number(n) }) : t('games.any')))));
+  const from = /** @type {HTMLInputElement} */ (h('input', { id: 'f-from', type: 'date', name: 'from', value: filters.from }));
+  const to = /** @type {HTMLInputElement} */ (h('input', { id: 'f-to', type: 'date', name: 'to', value: filters.to }));
   const form = h('form.filters', {
     role: 'search',
-    onsubmit: (e) => {
+    onsubmit: (/** @type {Event} */ e) => {
       e.preventDefault();
-      const q = new URLSearchParams(Object.entries({ player: player.value.trim(), players: players.value, from: from.value, to: to.value }).filter(([, v]) => v));
+      const q = new URLSearchParams(Object.entries({ player: player.value.trim(), players: players.value, from: from.value, to: to.value })
+        .filter(([, v]) => v));
       const hash = `#/games${q.toString() ? `?${q}` : ''}`;
       if (location.hash === hash) load(); else location.hash = hash;
     },
   },
-  h('div.field', h('label', { for: 'f-player' }, 'Player'), player),
-  h('div.field', h('label', { for: 'f-players' }, 'Players'), players),
-  h('div.field', h('label', { for: 'f-from' }, 'From'), from),
-  h('div.field', h('label', { for: 'f-to' }, 'To'), to),
-  h('button.primary', { type: 'submit', id: 'filter-games' }, 'Show games'));
+  h('div.field', h('label', { for: 'f-player' }, t('games.player')), player),
+  h('div.field', h('label', { for: 'f-players' }, t('games.players')), players),
+  h('div.field', h('label', { for: 'f-from' }, t('games.from')), from),
+  h('div.field', h('label', { for: 'f-to' }, t('games.to')), to),
+  h('button.primary', { type: 'submit', id: 'filter-games' }, t('games.show')));
 
-  root.append(h('div.results',
-    h('h1', 'Past games'),
-    form, status, list, more));
+  root.append(h('div.results', h('h1', t('games.title')), form, status, games, more));
 
+  /** @param {string | null} cursor */
   function query(cursor) {
+    /** @type {Record<string, any>} */
     const q = { player: filters.player || null, players: filters.players || null, limit: 20, cursor };
     if (filters.from) q.since = rfc3339(new Date(`${filters.from}T00:00:00`));
     if (filters.to) { const d = new Date(`${filters.to}T00:00:00`); d.setDate(d.getDate() + 1); q.until = rfc3339(d); }
     return q;
   }
 
+  /** @param {string | null} [cursor] */
   async function load(cursor = null) {
-    if (!cursor) { list.replaceChildren(); status.textContent = 'Loading…'; }
+    if (!cursor) { games.replaceChildren(); status.textContent = t('loading'); }
     replace(more);
     try {
       const page = await listGames(query(cursor));
       if (!alive) return;
-      list.append(...page.games.map(gameRow));
-      status.textContent = list.children.length ? '' : (filters.player ? `No finished games for “${filters.player}”.` : 'No finished games yet. Go play one!');
-      if (page.next) replace(more, h('button', { type: 'button', id: 'more-games', onclick: () => load(page.next) }, 'Older games'));
+      games.append(...page.games.map(gameRow));
+      status.textContent = games.children.length ? '' : (filters.player ? t('games.noneFor', { name: filters.player }) : t('games.none'));
+      if (page.next) replace(more, h('button', { type: 'button', id: 'more-games', onclick: () => load(page.next) }, t('games.older')));
     } catch (error) {
       if (!alive) return;
       status.textContent = '';
-      replace(more, errorBox(error, () => load(cursor)));
+      replace(more, errorBox(/** @type {Error} */ (error), () => load(cursor)));
     }
   }
   load();
-  window.__romirami.page = { name: 'games', count: () => list.children.length };
+  window.__romirami.page = { name: 'games', count: () => games.children.length };
   return () => { alive = false; };
 }
 
+/** @param {HTMLElement} root @param {string} id */
 export function mountGame(root, id) {
   let alive = true;
-  const box = h('div.game-page', h('p.muted', 'Loading…'));
+  const box = h('div.game-page', h('p.muted', t('loading')));
   root.append(box);
   async function load() {
     try {
+      /** @type {Game} */
       const game = await getGame(id);
       if (!alive) return;
       const names = new Map(game.players.map((p) => [p.seat, p.name]));
-      const winners = game.winners.map((s) => names.get(s));
+      /** @param {number} seat */
+      const nameOf = (seat) => names.get(seat) ?? '';
+      const winners = game.winners.map(nameOf);
       const abandoned = game.ended_by === 'abandoned';
-      const leaders = aheadAt(game).map((s) => names.get(s));
+      const leaders = aheadAt(game).map(nameOf);
       replace(box,
-        h('p', h('a', { href: '#/games' }, '← Past games')),
+        h('p', h('a', { href: '#/games' }, t('games.back'))),
         h('section.card-panel',
-          h('h1', { id: 'game-title' }, abandoned ? 'Abandoned game' : `${winners.join(' and ')} won`),
-          abandoned ? h('p.notice', `Every player left before the end, so the game stopped where it stood. ${leaders.join(' and ')} ${leaders.length > 1 ? 'were' : 'was'} ahead.`) : null,
-          h('p.muted', `${game.players.length} players · started ${when(game.started_at)} · ${abandoned ? 'abandoned' : 'finished'} ${when(game.finished_at)} · ended because ${ENDED_BY_WORDS[game.ended_by] ?? game.ended_by}`),
-          h('p', 'Players: ', game.players.flatMap((p, i) => [i ? ', ' : '', playerLink(p), botNote(game, p.seat), game.places ? ` (${ordinal(game.places[i])})` : ''])),
-          scoreTable({ scores: game.scores, winners: abandoned ? [] : game.winners }, (seat) => names.get(seat), (seat) => botNote(game, seat)),
+          h('h1', { id: 'game-title' }, abandoned ? t('game.abandoned') : t('game.won', { names: list(winners), count: winners.length })),
+          abandoned ? h('p.notice', t('game.abandonedNote', { names: list(leaders), count: leaders.length })) : null,
+          h('p.muted', t('game.meta', { n: game.players.length, started: dateTime(game.started_at), abandoned,
+            finished: dateTime(game.finished_at), why: endedBy(game.ended_by) })),
+          h('p', t('game.players'), game.players.flatMap((p, i) => [i ? ', ' : '', playerLink(p), botNote(game, p.seat),
+            game.places ? ` (${t('ordinal', { n: game.places[i] })})` : ''])),
+          scoreTable({ scores: game.scores, winners: abandoned ? [] : game.winners }, nameOf, (seat) => botNote(game, seat)),
           h('div.row.buttons',
-            h('a.button.primary', { href: recordUrl(id), download: `romirami-${id}.json`, id: 'download-record' }, 'Download the game record'),
-            h('a.button', { href: '#/' }, 'Play another game'))));
+            h('a.button.primary', { href: `#/replay/${id}`, id: 'replay-link' }, t('end.replay')),
+            h('a.button', { href: recordUrl(id), download: `romirami-${id}.json`, id: 'download-record' }, t('game.download')),
+            h('a.button', { href: '#/' }, t('game.another')))));
       window.__romirami.page = { name: 'game', game: () => game };
     } catch (error) {
       if (!alive) return;
-      replace(box, h('p', h('a', { href: '#/games' }, '← Past games')),
-        h('section.card-panel', h('h1', 'Game'), errorBox(error, load)));
+      replace(box, h('p', h('a', { href: '#/games' }, t('games.back'))),
+        h('section.card-panel', h('h1', t('game.title')), errorBox(/** @type {Error} */ (error), load)));
     }
   }
   load();
@@ -142,29 +155,27 @@ export function mountGame(root, id) {
   return () => { alive = false; };
 }
 
-function ordinal(n) {
-  return n === 1 ? '1st' : n === 2 ? '2nd' : n === 3 ? '3rd' : `${n}th`;
-}
-
+/** @param {HTMLElement} root @param {string} id */
 export function mountPlayer(root, id) {
   let alive = true;
-  const box = h('div.player-page', h('p.muted', 'Loading…'));
+  const box = h('div.player-page', h('p.muted', t('loading')));
   root.append(box);
   getPlayer(id).then((p) => {
     if (!alive) return;
     replace(box,
-      h('p', h('a', { href: '#/games' }, '← Past games')),
+      h('p', h('a', { href: '#/games' }, t('games.back'))),
       h('section.card-panel',
         h('h1', p.name),
         h('dl.stats',
-          h('div', h('dt', 'Games'), h('dd', p.games_played)),
-          h('div', h('dt', 'Wins'), h('dd', p.wins)),
-          h('div', h('dt', 'Average score'), h('dd', p.average_score == null ? '–' : p.average_score.toFixed(1)))),
-        h('h2', 'Recent games'),
-        p.recent.length ? h('ul.games', p.recent.map(gameRow)) : h('p.muted', 'No finished games yet.'),
-        h('p', h('a', { href: `#/games?player=${encodeURIComponent(p.id)}` }, 'All their games'))));
+          h('div', h('dt', t('player.games')), h('dd', num(p.games_played))),
+          h('div', h('dt', t('player.wins')), h('dd', num(p.wins))),
+          h('div', h('dt', t('player.average')), h('dd', p.average_score == null ? '–'
+            : new Intl.NumberFormat(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(p.average_score)))),
+        h('h2', t('player.recent')),
+        p.recent.length ? h('ul.games', p.recent.map(gameRow)) : h('p.muted', t('player.none')),
+        h('p', h('a', { href: `#/games?player=${encodeURIComponent(p.id)}` }, t('player.all')))));
   }, (error) => {
-    if (alive) replace(box, h('section.card-panel', h('h1', 'Player'), errorBox(error)));
+    if (alive) replace(box, h('section.card-panel', h('h1', t('player.title')), errorBox(error)));
   });
   return () => { alive = false; };
 }

@@ -1,17 +1,26 @@
+// @ts-check
 // The printed material of Romi Rami, as the rule book lists it (§1.2 contracts, §1.3 trophies), and the
 // words the client uses to name cards, contracts and trophies. The server sends contracts as numbers
 // and trophies as codes; this file only turns them into something people can read. Nothing here decides
-// what is legal: that is the server's job.
+// what is legal: that is the server's job. Words come from the reader's language (i18n.js).
+
+import { t } from './i18n.js';
 
 export const SUITS = ['ch', 'di', 'he', 'cl'];
 
-export const SUIT_NAMES = { ch: 'cherry', di: 'diamond', he: 'heart', cl: 'clover' };
-export const SUIT_PLURALS = { ch: 'cherries', di: 'diamonds', he: 'hearts', cl: 'clovers' };
+/** A suit's name: "cherry". @param {string} suit */
+export const suitName = (suit) => t(`suit.${suit}`);
 
+/** @typedef {{kind: 'set' | 'run', size: number, number: number | null}} Requirement */
+/** @typedef {{id: number, score: number, suit: string, requirements: Requirement[], cards: number}} Contract */
+
+/** @param {number} size @param {number | null} [number] @returns {Requirement} */
 const set = (size, number = null) => ({ kind: 'set', size, number });
-const run = (size) => ({ kind: 'run', size });
+/** @param {number} size @returns {Requirement} */
+const run = (size) => ({ kind: 'run', size, number: null });
 
 // Rule book §1.2: [score, suit, requirements], row number = index + 1.
+/** @type {[number, string, Requirement[]][]} */
 const CONTRACT_ROWS = [
   [2, 'he', [set(4)]],
   [2, 'cl', [set(4)]],
@@ -51,56 +60,69 @@ const CONTRACT_ROWS = [
   [9, 'di', [run(3), set(5)]],
 ];
 
-/** The contract with this row number (1 to 36): {id, score, suit, requirements, cards}. */
+/**
+ * The contract with this row number (1 to 36).
+ * @param {number} id
+ * @returns {Contract}
+ */
 export function contract(id) {
   const row = CONTRACT_ROWS[id - 1];
-  if (!row) return null;
+  if (!row) throw new RangeError(`no contract ${id}`);
   const [score, suit, requirements] = row;
   return { id, score, suit, requirements, cards: requirements.reduce((n, r) => n + r.size, 0) };
 }
 
-const SET_WORDS = { 2: 'pair', 3: 'three of a kind', 4: 'four of a kind', 5: 'five of a kind' };
-const NUMBER_WORDS = { 2: 'two', 3: 'three', 4: 'four', 5: 'five' };
-
-/** A requirement in words: "pair", "pair of 1s", "three of a kind", "run of four". */
+/** A requirement in words: "pair", "pair of 1s", "three of a kind", "run of four". @param {Requirement} r */
 export function requirementText(r) {
-  if (r.kind === 'run') return `run of ${NUMBER_WORDS[r.size]}`;
-  if (r.number != null) return r.size === 2 ? `pair of ${r.number}s` : `${NUMBER_WORDS[r.size]} ${r.number}s`;
-  return SET_WORDS[r.size];
+  if (r.kind === 'run') return t('req.run', { size: r.size });
+  if (r.number != null) return r.size === 2 ? t('req.pairOf', { n: r.number }) : t('req.setOf', { size: r.size, n: r.number });
+  return t(`req.set${r.size}`);
 }
 
-/** The rule book's short notation: set2, set2(1), run4. */
+/** The rule book's short notation: set2, set2(1), run4. @param {Requirement} r */
 export function requirementNotation(r) {
   return r.kind === 'run' ? `run${r.size}` : `set${r.size}${r.number != null ? `(${r.number})` : ''}`;
 }
 
-/** A contract's requirements in words, grouped: "3 pairs", "pair of 1s + four of a kind". */
+/** A contract's requirements in words, grouped: "three pairs", "pair of 1s + four of a kind". @param {Contract} c */
 export function contractText(c) {
   const parts = c.requirements.map(requirementText);
-  if (parts.length === 3 && parts.every((p) => p === 'pair')) return 'three pairs';
-  if (parts.length === 2 && parts[0] === parts[1]) return `two × ${parts[0]}`;
+  if (parts.length === 3 && c.requirements.every((r) => r.kind === 'set' && r.size === 2 && r.number == null)) {
+    return t('req.threePairs');
+  }
+  if (parts.length === 2 && parts[0] === parts[1]) return t('req.twice', { what: parts[0] });
   return parts.join(' + ');
 }
 
-/** A full sentence for screen readers and titles. */
+/** A full sentence for screen readers and titles. @param {number} id */
 export function contractLabel(id) {
   const c = contract(id);
-  return `Contract ${id}: ${contractText(c)}, ${c.cards} cards, ${c.score} point${c.score === 1 ? '' : 's'}, ${SUIT_NAMES[c.suit]}`;
+  return t('contract.label', { id, text: contractText(c), cards: c.cards, score: c.score, suit: suitName(c.suit) });
 }
 
 // Rule book §1.3.
+/** @type {Record<string, {points: number, suit?: string, size?: number}>} */
 export const TROPHIES = {
-  cherries: { name: 'Most cherry contracts', short: 'Cherries', points: 3, suit: 'ch' },
-  hearts: { name: 'Most heart contracts', short: 'Hearts', points: 3, suit: 'he' },
-  clovers: { name: 'Most clover contracts', short: 'Clovers', points: 3, suit: 'cl' },
-  diamonds: { name: 'Most diamond contracts', short: 'Diamonds', points: 3, suit: 'di' },
-  combo2: { name: 'Most 2-card combos', short: '2-card combos', points: 5, size: 2 },
-  combo3: { name: 'Most 3-card combos', short: '3-card combos', points: 4, size: 3 },
-  combo4: { name: 'Most 4-card combos', short: '4-card combos', points: 3, size: 4 },
-  combo5: { name: 'Most 5-card combos', short: '5-card combos', points: 2, size: 5 },
+  cherries: { points: 3, suit: 'ch' },
+  hearts: { points: 3, suit: 'he' },
+  clovers: { points: 3, suit: 'cl' },
+  diamonds: { points: 3, suit: 'di' },
+  combo2: { points: 5, size: 2 },
+  combo3: { points: 4, size: 3 },
+  combo4: { points: 3, size: 4 },
+  combo5: { points: 2, size: 5 },
 };
 
-/** How many icons of `trophy` a list of contracts shows (§5.2): contracts of its suit, or size icons. */
+/** A trophy's name: "Most cherry contracts". @param {string} code */
+export const trophyName = (code) => t(`trophy.${code}`);
+/** A trophy's short name: "Cherries". @param {string} code */
+export const trophyShort = (code) => t(`trophyShort.${code}`);
+
+/**
+ * How many icons of `trophy` a list of contracts shows (§5.2): contracts of its suit, or size icons.
+ * @param {string} trophy
+ * @param {number[]} contractIds
+ */
 export function trophyCount(trophy, contractIds) {
   const t = TROPHIES[trophy];
   let count = 0;
@@ -112,19 +134,24 @@ export function trophyCount(trophy, contractIds) {
   return count;
 }
 
-/** A card code like "3he" as {number, suit}. */
+/** A card code like "3he" as {number, suit}. @param {string} code */
 export function parseCard(code) {
   return { number: Number(code[0]), suit: code.slice(1) };
 }
 
-/** "3 of hearts". */
+/** "3 of hearts". @param {string} code */
 export function cardLabel(code) {
   const { number, suit } = parseCard(code);
-  return `${number} of ${SUIT_PLURALS[suit]}`;
+  return t('card.label', { n: number, suits: t(`suits.${suit}`) });
 }
 
-/** Sorts card codes by number then suit (the server's order), or by suit then number. */
+/**
+ * Sorts card codes by number then suit (the server's order), or by suit then number.
+ * @param {string[]} codes
+ * @param {boolean} [bySuit]
+ */
 export function sortCards(codes, bySuit = false) {
+  /** @param {string} code */
   const key = (code) => {
     const { number, suit } = parseCard(code);
     const s = SUITS.indexOf(suit);
@@ -133,14 +160,8 @@ export function sortCards(codes, bySuit = false) {
   return [...codes].sort((a, b) => key(a) - key(b));
 }
 
-export const STEP_WORDS = {
-  take: 'take cards from the market',
-  contracts: 'complete contracts or pass',
-  discard: 'discard down to 10 cards',
-};
+/** What a turn's step asks for: "take cards from the market". @param {string} step */
+export const stepWords = (step) => t(`step.${step}`);
 
-export const ENDED_BY_WORDS = {
-  contracts: 'a player reached the contract target',
-  market: 'a market ran empty',
-  abandoned: 'the game was abandoned',
-};
+/** Why a game ended: "a market ran empty". @param {string} reason */
+export const endedBy = (reason) => t(`ended.${reason}`);

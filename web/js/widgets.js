@@ -1,0 +1,85 @@
+// @ts-check
+// Pieces more than one page draws: the name form, the final scores, the bot's mark, an error box.
+// Pages import these from here and never from each other.
+
+import { connection } from './connection.js';
+import { h } from './dom.js';
+import { identity } from './identity.js';
+import { t } from './i18n.js';
+
+/** @typedef {{seat: number, total: number, contracts: number, trophies: number, suit_bonus: number, star: number}} Score */
+/** @typedef {{ended_by: string, scores: Score[], trophy_winners: Record<string, number | null>, winners: number[]}} Result */
+
+/**
+ * A form asking for a display name; calls `done(player)` once the server has welcomed it.
+ * @param {(player: any) => void} done
+ * @param {{intro?: string}} [options]
+ */
+export function nameForm(done, { intro = t('name.intro') } = {}) {
+  const input = /** @type {HTMLInputElement} */ (h('input', { id: 'name-input', name: 'name', maxlength: 24, required: true,
+    autocomplete: 'nickname', value: identity().name ?? '', placeholder: t('name.placeholder') }));
+  const error = h('p.error', { role: 'alert' });
+  const form = h('form.name-form', {
+    onsubmit: async (/** @type {Event} */ e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      if (!name) { error.textContent = t('name.empty'); return; }
+      error.textContent = '';
+      try {
+        done(await connection.ready(name));
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        error.textContent = message === 'need_name' ? t('name.empty') : message;
+      }
+    },
+  },
+  h('label', { for: 'name-input' }, intro),
+  h('div.row', input, h('button.primary', { type: 'submit' }, t('name.go'))),
+  error);
+  setTimeout(() => input.focus(), 0);
+  return form;
+}
+
+/** The mark of a seat the server's bot plays. @param {string} [text] @param {string} [title] */
+export function botBadge(text = t('bot'), title = t('bot.title')) {
+  return h('span.badge.bot', { title }, text);
+}
+
+/**
+ * The seats ahead when a game stopped: its winners, or for an abandoned game (whose `winners` may be
+ * empty) the highest totals, ties broken by the suit bonus as §5 does.
+ * @param {{winners: number[], scores: Score[]}} result
+ */
+export function aheadAt(result) {
+  if (result.winners.length) return result.winners;
+  /** @param {Score} s */
+  const key = (s) => s.total * 1000 + s.suit_bonus;
+  const best = Math.max(...result.scores.map(key));
+  return result.scores.filter((s) => key(s) === best).map((s) => s.seat);
+}
+
+/**
+ * The final scores with their parts (§5), for the end screen, the game page and the replay;
+ * `noteOf(seat)` may add a mark after a player's name.
+ * @param {{scores: Score[], winners: number[]}} result
+ * @param {(seat: number) => string} nameOf
+ * @param {(seat: number) => Node | null} [noteOf]
+ */
+export function scoreTable(result, nameOf, noteOf = () => null) {
+  const rows = [...result.scores].sort((a, b) => b.total - a.total);
+  const cols = ['scores.player', 'scores.contracts', 'scores.trophies', 'scores.bonus', 'scores.star', 'scores.total'];
+  return h('table.scores',
+    h('caption', t('scores.caption')),
+    h('thead', h('tr', cols.map((key) => h('th', { scope: 'col' }, t(key))))),
+    h('tbody', rows.map((s) => h('tr', { class: result.winners.includes(s.seat) ? 'winner' : '' },
+      h('th', { scope: 'row' }, result.winners.includes(s.seat) ? h('span.crown', { 'aria-label': t('scores.winner') }, '★ ') : null,
+        nameOf(s.seat), noteOf(s.seat)),
+      h('td', s.contracts), h('td', s.trophies), h('td', s.suit_bonus), h('td', s.star), h('td.total', s.total)))));
+}
+
+/** A refusal or failure, with a button to try again. @param {Error} error @param {() => void} [retry] */
+export function errorBox(error, retry) {
+  return h('div.error-box', { role: 'alert' },
+    h('p', error.message),
+    retry ? h('button', { type: 'button', onclick: retry }, t('try_again')) : null);
+}
