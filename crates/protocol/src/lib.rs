@@ -272,6 +272,13 @@ pub struct TableSummary {
     /// time or left (until they come back).
     #[serde(default)]
     pub bots: Vec<bool>,
+    /// From the start of the game: the commitment to its seed, 64 lower-case hex digits, the SHA-256 of
+    /// `romirami-shuffle/1`, the seed (8 bytes big-endian) and a fresh 32-byte salt. The finished game's
+    /// record reveals the seed and the salt, so that anyone can check that the cards came from the seed
+    /// committed to before the first card was dealt (`docs/rules/record-format.md`, "Shuffle proof").
+    /// Left out before the start, and for a game stored before the server sent one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shuffle: Option<String>,
 }
 
 /// The recipient's place at a table.
@@ -563,6 +570,7 @@ mod round_trip {
             spectator_count: 2,
             clock: None,
             bots: vec![false; 3],
+            shuffle: Some("8172b88cfc15a4642043f9a7e644221bd959cd1057625a00a13e07b037182384".into()),
         };
         let messages = [
             ServerMsg::Table {

@@ -146,7 +146,7 @@ struct Finished {
 async fn play_game(store: &Store, players: &[&PlayerInfo], seed: u64, hour: i64) -> Finished {
     let table = new_table(store, players[0], u8::try_from(players.len()).expect("a few")).await;
     let started_at = EPOCH + Duration::hours(hour);
-    store.start_game(table, seed, &seated(players), started_at).await.expect("start");
+    store.start_game(table, seed, None, &seated(players), started_at).await.expect("start");
     let mut game = Game::new(players.len(), seed).expect("2 to 4 players");
     let mut bot = RandomPlayer::new(seed ^ 0x5eed);
     let actions: Vec<_> = std::iter::from_fn(|| step(&mut game, &mut bot)).collect();
@@ -258,10 +258,12 @@ async fn story(store: &Store) {
     let seed = 0x8000_0000_dead_beef_u64;
     let started_at = EPOCH - Duration::hours(1);
     let players = [&ana, &bo, &cy];
-    store.start_game(table, seed, &seated(&players), started_at).await.expect("start");
+    // The salt of the commitment to the seed comes back with it.
+    let salt: [u8; 32] = std::array::from_fn(|i| 255 - i as u8);
+    store.start_game(table, seed, Some(salt), &seated(&players), started_at).await.expect("start");
     let waiting = store.waiting_tables().await.expect("waiting tables");
     assert!(waiting.iter().all(|w| w.table.id != table), "a started table no longer waits");
-    assert!(store.start_game(table, seed, &seated(&players), started_at).await.is_err(), "a game starts once");
+    assert!(store.start_game(table, seed, None, &seated(&players), started_at).await.is_err(), "a game starts once");
 
     // Its actions are appended in batches of several sizes.
     let mut game = Game::new(3, seed).expect("3 players");
@@ -281,6 +283,7 @@ async fn story(store: &Store) {
     assert_eq!((back.table.id, back.table.host, back.table.seats, back.table.public), (table, ana.id, 3, true));
     assert_eq!(back.table.spectators, SpectatorPolicy::Everyone);
     assert_eq!(back.seed, seed);
+    assert_eq!(back.salt, Some(salt));
     assert_eq!(back.started_at, started_at);
     assert_eq!(back.players, seated(&players));
     assert_eq!(back.table.clock, Some(Clock { turn_ms: 20_000, reserve_ms: 60_000 }));
@@ -442,7 +445,7 @@ async fn story(store: &Store) {
     let mut copies = Vec::new();
     for i in 0..101 {
         let table = new_table(store, &ana, 3).await;
-        store.start_game(table, seed, &seated(&players), started_at).await.expect("start");
+        store.start_game(table, seed, None, &seated(&players), started_at).await.expect("start");
         let mut record = finished[0].record.clone();
         record.id = table.0;
         record.finished_at = EPOCH - Duration::days(1) - Duration::minutes(i);
@@ -462,7 +465,7 @@ async fn story(store: &Store) {
     // An action that is JSON but no action of the game is the game's to refuse, when the table replays
     // it: the store reads it back as it is.
     let broken = new_table(store, &ana, 2).await;
-    store.start_game(broken, 7, &seated(&[&ana, &bo]), started_at).await.expect("start");
+    store.start_game(broken, 7, None, &seated(&[&ana, &bo]), started_at).await.expect("start");
     let mut game = Game::new(2, 7).expect("2 players");
     let mut bot = RandomPlayer::new(7);
     let first_move = step(&mut game, &mut bot).expect("a move");
@@ -625,7 +628,7 @@ async fn store_with_games(tables: usize) -> (Store, tempfile::TempDir, Vec<Table
     let mut ids = Vec::new();
     for _ in 0..tables {
         let table = new_table(&store, &ana, 2).await;
-        store.start_game(table, 1, &seated(&[&ana, &bo]), EPOCH).await.expect("start");
+        store.start_game(table, 1, None, &seated(&[&ana, &bo]), EPOCH).await.expect("start");
         ids.push(table);
     }
     (store, dir, ids)
@@ -656,6 +659,7 @@ async fn many_waiting_submissions_share_few_transactions() {
     let games = store.unfinished_games().await.expect("read back");
     assert_eq!(games.len(), 50);
     assert!(games.iter().all(|g| moves(&g.actions) == actions));
+    assert!(games.iter().all(|g| g.salt.is_none()), "a game started without a salt has none");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -799,13 +803,24 @@ async fn writer_story(store: &Store) {
     let (ana_ref, bo_ref, cy_ref) = (&ana, &bo, &cy);
     let players_of = |t: &TableRow| if t.seats == 3 { vec![ana_ref, bo_ref, cy_ref] } else { vec![ana_ref, bo_ref] };
     let game_players: Vec<Vec<GamePlayer>> = tables.iter().map(|t| seated(&players_of(t))).collect();
+    // Games with a salt and games without one, in the same batches.
+    let salt_of = |seed: u64| (seed % 2 == 1).then_some([seed as u8; 32]);
     let started = join_all(
-        tables.iter().zip(&game_players).zip(1u64..).map(|((t, p), seed)| writer.start_game(t.id, seed, p, EPOCH)),
+        tables
+            .iter()
+            .zip(&game_players)
+            .zip(1u64..)
+            .map(|((t, p), seed)| writer.start_game(t.id, seed, salt_of(seed), p, EPOCH)),
     )
     .await;
     assert!(started.iter().all(Result::is_ok), "{started:?}");
-    let again = writer.start_game(tables[0].id, 9, &seated(&[&ana, &bo]), EPOCH).await;
+    let again = writer.start_game(tables[0].id, 9, None, &seated(&[&ana, &bo]), EPOCH).await;
     assert!(again.is_err(), "a game starts once");
+    let unfinished = store.unfinished_games().await.expect("read back");
+    for (t, seed) in tables.iter().zip(1u64..) {
+        let back = unfinished.iter().find(|g| g.table.id == t.id).expect("started");
+        assert_eq!((back.seed, back.salt), (seed, salt_of(seed)));
+    }
 
     // Every game played to its end.
     let mut records = Vec::new();

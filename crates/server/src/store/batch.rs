@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 
+use romirami_game::commitment::Salt;
 use time::OffsetDateTime;
 
 use super::codec::{RecordHead, details_to_json};
@@ -20,8 +21,8 @@ pub(crate) enum Write {
     /// Replaces who sits where at a table that waits for its game: each seat's player, and whether
     /// the host gave it to a bot.
     Seats { table: TableId, seats: Vec<Option<(PlayerId, bool)>> },
-    /// Stores the start of a table's game.
-    Start { table: TableId, seed: u64, players: Vec<GamePlayer>, started_at: OffsetDateTime },
+    /// Stores the start of a table's game, with the salt of the commitment to its seed.
+    Start { table: TableId, seed: u64, salt: Option<Salt>, players: Vec<GamePlayer>, started_at: OffsetDateTime },
     /// Stores the end of a table's game: its record (whose `id` is the table's, see [`Write::finish`])
     /// and a result per seat, finished at the record's `finished_at`.
     Finish { table: TableId, finished: Box<FinishedGame>, finished_at: OffsetDateTime },
@@ -44,6 +45,16 @@ impl Write {
     }
 }
 
+/// A game's start, as a batch writes it.
+pub(super) struct Start<'a> {
+    pub(super) table: TableId,
+    pub(super) seed: u64,
+    /// The salt of the commitment to the seed; `None` for a game without a shuffle proof.
+    pub(super) salt: Option<&'a Salt>,
+    pub(super) players: &'a [GamePlayer],
+    pub(super) started_at: OffsetDateTime,
+}
+
 /// A seat row: the table, the seat's number, its player, and whether the host gave it to a bot.
 pub(super) type SeatRowOf = (TableId, i16, PlayerId, bool);
 
@@ -60,7 +71,7 @@ pub(super) struct WritesByKind<'a> {
     pub(super) reseated: Vec<TableId>,
     /// Their new seat rows.
     pub(super) seats: Vec<SeatRowOf>,
-    pub(super) starts: Vec<(TableId, u64, &'a [GamePlayer], OffsetDateTime)>,
+    pub(super) starts: Vec<Start<'a>>,
     pub(super) finishes: Vec<(usize, TableId, &'a FinishedGame, OffsetDateTime)>,
 }
 
@@ -82,8 +93,14 @@ impl<'a> WritesByKind<'a> {
                     kinds.reseated.push(*table);
                     kinds.seats.extend(seat_rows(*table, seats));
                 }
-                Write::Start { table, seed, players, started_at } => {
-                    kinds.starts.push((*table, *seed, players, *started_at));
+                Write::Start { table, seed, salt, players, started_at } => {
+                    kinds.starts.push(Start {
+                        table: *table,
+                        seed: *seed,
+                        salt: salt.as_ref(),
+                        players,
+                        started_at: *started_at,
+                    });
                 }
                 Write::Finish { table, finished, finished_at } => {
                     kinds.finishes.push((index, *table, finished, *finished_at));

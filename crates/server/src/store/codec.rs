@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use romirami_game::Seat;
+use romirami_game::commitment::Salt;
 use serde::Deserialize;
 use time::OffsetDateTime;
 
@@ -31,6 +32,16 @@ pub(super) fn seed_to_sql(seed: u64) -> i64 {
 
 pub(super) fn seed_from_sql(stored: i64) -> u64 {
     u64::from_ne_bytes(stored.to_ne_bytes())
+}
+
+/// A salt as stored: its 32 bytes, or nothing for a game stored before games had one.
+pub(super) fn salt_from(stored: Option<Vec<u8>>, table: &TableId) -> Result<Option<Salt>, StoreError> {
+    stored
+        .map(|bytes| {
+            Salt::try_from(bytes.as_slice())
+                .map_err(|_| StoreError::Corrupt(format!("the salt of game {table} is {} bytes, not 32", bytes.len())))
+        })
+        .transpose()
 }
 
 pub(super) fn seat_from(stored: i64) -> Result<Seat, StoreError> {

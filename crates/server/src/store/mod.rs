@@ -58,6 +58,7 @@ pub use types::{
 pub use writer::{Writer, WriterStats};
 
 pub(crate) use batch::Write;
+use romirami_game::commitment::Salt;
 use time::OffsetDateTime;
 
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
@@ -159,7 +160,8 @@ impl Store {
         self.write_alone(&Write::Seats { table, seats: seats.to_vec() }).await
     }
 
-    /// Stores the start of a table's game: its seed and its players in seat order.
+    /// Stores the start of a table's game: its seed, the salt of the commitment to it (`None` for a game
+    /// without a shuffle proof) and its players in seat order.
     ///
     /// # Errors
     /// When the write fails, e.g. the table is not stored or its game already started.
@@ -167,10 +169,11 @@ impl Store {
         &self,
         table: TableId,
         seed: u64,
+        salt: Option<Salt>,
         players: &[GamePlayer],
         started_at: OffsetDateTime,
     ) -> Result<(), StoreError> {
-        self.write_alone(&Write::Start { table, seed, players: players.to_vec(), started_at }).await
+        self.write_alone(&Write::Start { table, seed, salt, players: players.to_vec(), started_at }).await
     }
 
     /// Appends actions to the logs of one or more games, in one transaction: when this returns `Ok`,

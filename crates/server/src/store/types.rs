@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use romirami_game::commitment::Salt;
 use romirami_game::{Outcome, Seat};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -97,6 +98,9 @@ pub struct UnfinishedGame {
     pub table: TableRow,
     /// The game's seed: the game's `new(players.len(), seed, options)` deals it.
     pub seed: u64,
+    /// The salt of the commitment to the seed sent at the start; `None` for a game stored before games
+    /// had one (its record carries no shuffle proof).
+    pub salt: Option<Salt>,
     /// When it started.
     pub started_at: OffsetDateTime,
     /// The players in seat order.

@@ -17,6 +17,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use romirami_game::commitment::Salt;
 use time::OffsetDateTime;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -103,10 +104,11 @@ impl Writer {
         &self,
         table: TableId,
         seed: u64,
+        salt: Option<Salt>,
         players: &[GamePlayer],
         started_at: OffsetDateTime,
     ) -> Result<(), StoreError> {
-        self.submit(Write::Start { table, seed, players: players.to_vec(), started_at }).await
+        self.submit(Write::Start { table, seed, salt, players: players.to_vec(), started_at }).await
     }
 
     /// Stores the end of a table's game: its record and a result per seat ([`Store::finish_game`]).

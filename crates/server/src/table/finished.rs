@@ -85,7 +85,18 @@ pub(crate) async fn answer(
         spectator_count: 0,
         clock: table.clock,
         bots: finished.players.iter().map(|p| p.bot).collect(),
+        shuffle: commitment(&finished.record),
     };
     from.out.send_msg(&ServerMsg::Table { table: summary, role, view: Some(game.view(viewer)) });
     true
+}
+
+/// The commitment a stored record carries (its `commitment` field, both record formats), as the live
+/// table sent it; `None` for a record without a shuffle proof.
+fn commitment(record: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Proof {
+        commitment: Option<String>,
+    }
+    serde_json::from_str::<Proof>(record).ok()?.commitment
 }

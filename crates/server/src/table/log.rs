@@ -48,8 +48,8 @@ impl TableLog {
                 self.writer.save_player(bot, token_hash).await?;
                 self.writer.set_seats(self.table, seats).await
             }
-            Durable::Start { seed, players, started_at } => {
-                self.writer.start_game(self.table, *seed, players, *started_at).await
+            Durable::Start { shuffle, players, started_at } => {
+                self.writer.start_game(self.table, shuffle.seed, Some(shuffle.salt), players, *started_at).await
             }
             Durable::Action(row) => self.append(row).await,
         }

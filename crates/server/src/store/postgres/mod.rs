@@ -203,26 +203,28 @@ impl PgStore {
         let starts = &kinds.starts;
         let counts = starts
             .iter()
-            .map(|(_, _, players, _)| {
-                i16::try_from(players.len())
-                    .map_err(|_| StoreError::Other(format!("{} players cannot play one game", players.len())))
+            .map(|start| {
+                i16::try_from(start.players.len())
+                    .map_err(|_| StoreError::Other(format!("{} players cannot play one game", start.players.len())))
             })
             .collect::<Result<Vec<i16>, _>>()?;
         let players: Vec<(TableId, &GamePlayer)> =
-            starts.iter().flat_map(|(t, _, players, _)| players.iter().map(move |p| (*t, p))).collect();
+            starts.iter().flat_map(|start| start.players.iter().map(move |p| (start.table, p))).collect();
         sqlx::query(
             "WITH new_games AS (
-                 INSERT INTO games (table_id, game, seed, player_count, started_at)
-                 SELECT s.id, (SELECT game FROM tables WHERE tables.id = s.id), s.seed, s.n, s.at
-                 FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::timestamptz[]) AS s (id, seed, n, at)
+                 INSERT INTO games (table_id, game, seed, salt, player_count, started_at)
+                 SELECT s.id, (SELECT game FROM tables WHERE tables.id = s.id), s.seed, s.salt, s.n, s.at
+                 FROM UNNEST($1::uuid[], $2::int8[], $3::bytea[], $4::int2[], $5::timestamptz[])
+                     AS s (id, seed, salt, n, at)
              )
              INSERT INTO game_players (table_id, seat, player_id, name, bot)
-             SELECT * FROM UNNEST($5::uuid[], $6::int2[], $7::uuid[], $8::text[], $9::bool[])",
+             SELECT * FROM UNNEST($6::uuid[], $7::int2[], $8::uuid[], $9::text[], $10::bool[])",
         )
-        .bind(starts.iter().map(|(t, _, _, _)| t.0).collect::<Vec<_>>())
-        .bind(starts.iter().map(|(_, seed, _, _)| codec::seed_to_sql(*seed)).collect::<Vec<_>>())
+        .bind(starts.iter().map(|start| start.table.0).collect::<Vec<_>>())
+        .bind(starts.iter().map(|start| codec::seed_to_sql(start.seed)).collect::<Vec<_>>())
+        .bind(starts.iter().map(|start| start.salt.map(|salt| salt.as_slice())).collect::<Vec<_>>())
         .bind(counts)
-        .bind(starts.iter().map(|(_, _, _, at)| *at).collect::<Vec<_>>())
+        .bind(starts.iter().map(|start| start.started_at).collect::<Vec<_>>())
         .bind(players.iter().map(|(t, _)| t.0).collect::<Vec<_>>())
         .bind(players.iter().map(|(_, p)| i16::from(p.seat.0)).collect::<Vec<_>>())
         .bind(players.iter().map(|(_, p)| p.id.0).collect::<Vec<_>>())

@@ -114,7 +114,7 @@ impl PgStore {
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
         let heads = sqlx::query(&format!(
-            "SELECT g.table_id, g.seed, g.started_at, {TABLE_COLUMNS}
+            "SELECT g.table_id, g.seed, g.salt, g.started_at, {TABLE_COLUMNS}
              FROM games g JOIN tables t ON t.id = g.table_id
              WHERE g.finished_at IS NULL
              ORDER BY g.started_at, g.table_id"
@@ -148,6 +148,7 @@ impl PgStore {
             games.push(UnfinishedGame {
                 table,
                 seed: codec::seed_from_sql(head.try_get("seed")?),
+                salt: codec::salt_from(head.try_get("salt")?, &id)?,
                 started_at: head.try_get("started_at")?,
                 players,
                 actions: codec::contiguous_actions(&id, rows)?,

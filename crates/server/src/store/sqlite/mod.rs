@@ -16,7 +16,7 @@ use sqlx::{Row, Sqlite, Transaction};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::batch::{self, WritesByKind};
+use super::batch::{self, Start, WritesByKind};
 use super::{ActionRow, FinishedGame, GamePlayer, SeatResult, StoreError, Write, codec};
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
 
@@ -144,19 +144,20 @@ impl SqliteStore {
             sqlx::query("DELETE FROM seats WHERE table_id = ?1").bind(id_text(table.0)).execute(&mut *tx).await?;
         }
         insert_seats(&mut tx, &kinds.seats).await?;
-        for (table, seed, players, started_at) in &kinds.starts {
+        for &Start { table, seed, salt, players, started_at } in &kinds.starts {
             sqlx::query(
                 // The game is the table's: a table hosts one game.
-                "INSERT INTO games (table_id, game, seed, player_count, started_at)
-                 VALUES (?1, (SELECT game FROM tables WHERE id = ?1), ?2, ?3, ?4)",
+                "INSERT INTO games (table_id, game, seed, salt, player_count, started_at)
+                 VALUES (?1, (SELECT game FROM tables WHERE id = ?1), ?2, ?3, ?4, ?5)",
             )
             .bind(id_text(table.0))
-            .bind(codec::seed_to_sql(*seed))
+            .bind(codec::seed_to_sql(seed))
+            .bind(salt.map(|salt| salt.as_slice()))
             .bind(players.len() as i64)
-            .bind(codec::micros(*started_at))
+            .bind(codec::micros(started_at))
             .execute(&mut *tx)
             .await?;
-            for player in *players {
+            for player in players {
                 sqlx::query(
                     "INSERT INTO game_players (table_id, seat, player_id, name, bot) VALUES (?1, ?2, ?3, ?4, ?5)",
                 )

@@ -112,7 +112,7 @@ impl SqliteStore {
         // One snapshot for the whole read, so a game and its log agree.
         let mut tx = self.pool.begin().await?;
         let heads = sqlx::query(&format!(
-            "SELECT g.table_id, g.seed, g.started_at, {TABLE_COLUMNS}
+            "SELECT g.table_id, g.seed, g.salt, g.started_at, {TABLE_COLUMNS}
              FROM games g JOIN tables t ON t.id = g.table_id
              WHERE g.finished_at IS NULL
              ORDER BY g.started_at, g.table_id"
@@ -145,6 +145,7 @@ impl SqliteStore {
             games.push(UnfinishedGame {
                 table,
                 seed: codec::seed_from_sql(head.try_get("seed")?),
+                salt: codec::salt_from(head.try_get("salt")?, &id)?,
                 started_at: codec::from_micros(head.try_get("started_at")?)?,
                 players,
                 actions: codec::contiguous_actions(&id, rows)?,

@@ -25,6 +25,7 @@ mod views;
 
 use std::sync::Arc;
 
+use romirami_game::commitment::{Salt, ShuffleProof};
 use romirami_game::{AnyGame, GameKind, Json, Seat};
 use time::OffsetDateTime;
 use tokio::time::Instant;
@@ -75,8 +76,8 @@ pub(crate) enum Durable {
     /// A bot the host added, stored as a player of its own with a token hash nobody knows, and the
     /// seats with it.
     Bot { bot: PlayerInfo, token_hash: [u8; 32], seats: Vec<Option<(PlayerId, bool)>> },
-    /// The start of the game: its seed and players.
-    Start { seed: u64, players: Vec<GamePlayer>, started_at: OffsetDateTime },
+    /// The start of the game: its seed and salt (whose `Debug` shows neither) and its players.
+    Start { shuffle: ShuffleProof, players: Vec<GamePlayer>, started_at: OffsetDateTime },
     /// The next action of the game's log.
     Action(ActionRow),
 }
@@ -98,6 +99,9 @@ pub(crate) enum Effect {
 pub(crate) trait Entropy: Send + std::fmt::Debug {
     /// A fresh game seed, which nobody may predict.
     fn seed(&mut self) -> u64;
+    /// A fresh salt for the commitment to a game's seed (`romirami_game::commitment`): sent with
+    /// nothing else, never reused.
+    fn salt(&mut self) -> Salt;
     /// 32 fresh random bytes (a bot's token, which nobody knows).
     fn secret(&mut self) -> [u8; 32];
     /// A fresh id (a bot's player id).
@@ -111,6 +115,10 @@ pub(crate) struct OsEntropy;
 impl Entropy for OsEntropy {
     fn seed(&mut self) -> u64 {
         u64::from_le_bytes(self.secret()[..8].try_into().unwrap_or_default())
+    }
+
+    fn salt(&mut self) -> Salt {
+        self.secret()
     }
 
     fn secret(&mut self) -> [u8; 32] {
@@ -150,8 +158,8 @@ enum Pending {
     Seat { from: Sender, seat: Seat, since: Option<usize> },
     /// `from`, the host, gave `seat` to a bot.
     Bot { from: Sender, seat: Seat },
-    /// The game starts with this seed; `from` asked for it (or took the last seat).
-    Start { from: Sender, seed: u64, started_at: OffsetDateTime },
+    /// The game starts with this seed and salt; `from` asked for it (or took the last seat).
+    Start { from: Sender, shuffle: ShuffleProof, started_at: OffsetDateTime },
     /// `seat` plays `action`.
     Action { seat: Seat, action: Json, by: Actor },
     /// A write whose failure is only logged (a seat freed: the seat is free either way).
@@ -176,6 +184,16 @@ struct Play {
     /// Until when the table pauses after a round ended: the next turn's clock and bot start then.
     pause_until: Option<Instant>,
     started_at: OffsetDateTime,
+    /// The seed and salt of the commitment sent at the start, revealed by the record at the end; `None`
+    /// for a game stored before games had a salt, whose record carries no proof.
+    shuffle: Option<ShuffleProof>,
+}
+
+impl Play {
+    /// The commitment to the game's seed, as members are told it.
+    fn commitment(&self) -> Option<String> {
+        self.shuffle.map(|proof| proof.commitment().to_hex())
+    }
 }
 
 /// Where the table stands.
@@ -269,7 +287,7 @@ impl TableCore {
     /// # Errors
     /// When the stored game does not replay, or the server does not seat its game.
     pub(crate) fn restored(stored: UnfinishedGame, services: Shared, now: Now) -> Result<TableCore, String> {
-        let UnfinishedGame { table, seed, started_at, players, actions } = stored;
+        let UnfinishedGame { table, seed, salt, started_at, players, actions } = stored;
         if players.iter().zip(0u8..).any(|(p, seat)| p.seat != Seat(seat)) {
             return Err("the stored players are not seats 0 to n-1".into());
         }
@@ -302,6 +320,7 @@ impl TableCore {
             abandon_due: None,
             actions: u32::try_from(actions.len()).map_err(|_| "too many stored actions".to_owned())?,
             started_at,
+            shuffle: salt.map(|salt| ShuffleProof::new(seed, salt)),
         };
         let over = play.game.is_over();
         let phase = if over { Phase::Finished(Box::new(play)) } else { Phase::Playing(Box::new(play)) };
@@ -437,7 +456,9 @@ impl TableCore {
         match pending {
             Pending::Seat { from, seat, since } => self.seat_stored(from, seat, since, outcome, now),
             Pending::Bot { from, seat } => self.bot_stored(from, seat, outcome, now),
-            Pending::Start { from, seed, started_at } => self.start_stored(from, seed, started_at, outcome, now),
+            Pending::Start { from, shuffle, started_at } => {
+                self.start_stored(from, shuffle, started_at, outcome, now);
+            }
             Pending::Action { seat, action, by } => self.action_stored(seat, &action, by, outcome, now),
             Pending::Logged => {
                 if let Err(error) = outcome {
@@ -493,6 +514,10 @@ impl TableCore {
             spectator_count: self.members.spectators(),
             clock: self.options.clock,
             bots: self.seating.bots(),
+            shuffle: match &self.phase {
+                Phase::Playing(play) | Phase::Finished(play) => play.commitment(),
+                Phase::Waiting => None,
+            },
         }
     }
 

@@ -1,6 +1,7 @@
 //! Seating: joining, watching, leaving, the host's kicks and bots, and the start of the game.
 
 use romirami_game::Seat;
+use romirami_game::commitment::ShuffleProof;
 use time::OffsetDateTime;
 use tracing::{debug, info, warn};
 
@@ -246,9 +247,10 @@ impl TableCore {
         self.begin_game(from, now);
     }
 
-    /// Asks to store the game's start: a fresh seed and the seated players, in seat order.
+    /// Asks to store the game's start: a fresh seed, a fresh salt for the commitment to it, and the
+    /// seated players, in seat order.
     fn begin_game(&mut self, from: Sender, now: Now) {
-        let seed = self.entropy.seed();
+        let shuffle = ShuffleProof::new(self.entropy.seed(), self.entropy.salt());
         let players = self
             .seating
             .closed_up()
@@ -261,7 +263,7 @@ impl TableCore {
             })
             .collect();
         let started_at = now.wall;
-        self.write(Durable::Start { seed, players, started_at }, Pending::Start { from, seed, started_at });
+        self.write(Durable::Start { shuffle, players, started_at }, Pending::Start { from, shuffle, started_at });
     }
 
     /// Deals the game once its start is stored; when it cannot be, the table keeps waiting and `from`
@@ -269,7 +271,7 @@ impl TableCore {
     pub(super) fn start_stored(
         &mut self,
         from: Sender,
-        seed: u64,
+        shuffle: ShuffleProof,
         started_at: OffsetDateTime,
         outcome: Result<(), StoreError>,
         now: Now,
@@ -288,7 +290,7 @@ impl TableCore {
             Role::Seat(_) => seating.seat_of(member.player.id).map_or(Role::Spectator, Role::Seat),
             Role::Spectator => Role::Spectator,
         });
-        let game = match self.kind.new_game(seats, seed, &self.game_options) {
+        let game = match self.kind.new_game(seats, shuffle.seed, &self.game_options) {
             Ok(game) => game,
             Err(error) => {
                 // The seats are 2 to 4 (checked at the table's creation and at the start).
@@ -308,6 +310,7 @@ impl TableCore {
             round,
             pause_until: None,
             started_at,
+            shuffle: Some(shuffle),
         };
         crate::metrics::table_state(Some(TableState::Waiting), Some(TableState::Playing));
         self.phase = Phase::Playing(Box::new(play));

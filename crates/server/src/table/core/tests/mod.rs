@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use romirami_engine::{Action, Seat};
+use romirami_game::commitment::Salt;
 use time::OffsetDateTime;
 use tokio::time::Instant;
 use uuid::Uuid;
@@ -18,20 +19,33 @@ use crate::store::{GamePlayer, StoreError, StoredAction, TableRow, UnfinishedGam
 use crate::table::outbox::{ConnId, Outbox, OutboxQueue, Outgoing};
 use crate::table::{GameChoice, Sender, TableCommand, TableOptions};
 
-/// Fixed "randomness": every seed is 7, ids count up.
-#[derive(Debug, Default)]
-struct Fixed(u128);
+/// Fixed "randomness": every seed is `seed` (7 unless a test says), every salt `salt`, ids count up.
+#[derive(Debug)]
+struct Fixed {
+    ids: u128,
+    seed: u64,
+    salt: Salt,
+}
+
+impl Default for Fixed {
+    fn default() -> Fixed {
+        Fixed { ids: 0, seed: 7, salt: [2; 32] }
+    }
+}
 
 impl Entropy for Fixed {
     fn seed(&mut self) -> u64 {
-        7
+        self.seed
+    }
+    fn salt(&mut self) -> Salt {
+        self.salt
     }
     fn secret(&mut self) -> [u8; 32] {
         [1; 32]
     }
     fn id(&mut self) -> Uuid {
-        self.0 += 1;
-        Uuid::from_u128(self.0)
+        self.ids += 1;
+        Uuid::from_u128(self.ids)
     }
 }
 
@@ -56,11 +70,16 @@ impl Client {
 
     /// Everything sent to it since the last call.
     fn messages(&mut self) -> Vec<ServerMsg> {
-        let mut messages = Vec::new();
+        self.texts().iter().map(|text| serde_json::from_str(text).expect("the server's messages parse")).collect()
+    }
+
+    /// Everything sent to it since the last call, as the text sent.
+    fn texts(&mut self) -> Vec<String> {
+        let mut texts = Vec::new();
         while let Ok(Outgoing::Text(text)) = self.inbox.try_recv() {
-            messages.push(serde_json::from_str(text.as_str()).expect("the server's messages parse"));
+            texts.push(text.as_str().to_owned());
         }
-        messages
+        texts
     }
 
     /// The codes of the errors sent to it since the last call.
@@ -113,7 +132,11 @@ fn romi_rami() -> GameChoice {
 }
 
 fn shared(lobby: &Arc<Lobby>) -> Shared {
-    Shared { lobby: lobby.clone(), config: Arc::new(config()), entropy: Box::new(Fixed::default()) }
+    shared_with(lobby, Fixed::default())
+}
+
+fn shared_with(lobby: &Arc<Lobby>, entropy: Fixed) -> Shared {
+    Shared { lobby: lobby.clone(), config: Arc::new(config()), entropy: Box::new(entropy) }
 }
 
 impl Table {
@@ -123,12 +146,25 @@ impl Table {
 
     /// A table of `game`, as [`Table::open`].
     fn open_game(host: &Client, seats: u8, clock: Option<Clock>, game: GameChoice) -> Table {
+        Table::open_with(host, seats, clock, game, Fixed::default())
+    }
+
+    /// A table of `game` whose randomness is `entropy`.
+    fn open_with(host: &Client, seats: u8, clock: Option<Clock>, game: GameChoice, entropy: Fixed) -> Table {
         let lobby = Arc::new(Lobby::default());
         let options = TableOptions { seats, public: true, spectators: SpectatorPolicy::Link, clock };
         let start = Instant::now();
         let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };
         let id = TableId(Uuid::from_u128(1));
-        let core = TableCore::open(id, "key".into(), host.from.player.clone(), options, game, shared(&lobby), now);
+        let core = TableCore::open(
+            id,
+            "key".into(),
+            host.from.player.clone(),
+            options,
+            game,
+            shared_with(&lobby, entropy),
+            now,
+        );
         Table::around(core, lobby, start)
     }
 
@@ -267,3 +303,4 @@ impl Client {
 
 mod play;
 mod seating;
+mod shuffle;

@@ -9,7 +9,9 @@ fn a_full_table_starts_and_every_seat_is_stored_first() {
     table.join(&ana);
     assert!(table.writes.is_empty(), "the host's seat was stored with the table");
     table.join(&bruno);
-    assert!(matches!(table.writes.last(), Some(Durable::Start { seed: 7, players, .. }) if players.len() == 2));
+    assert!(
+        matches!(table.writes.last(), Some(Durable::Start { shuffle, players, .. }) if shuffle.seed == 7 && players.len() == 2)
+    );
     assert_eq!(table.core.state(), TableState::Playing);
     assert_eq!(table.lobby.public_tables()[0].state, TableState::Playing);
     for client in [&mut ana, &mut bruno] {
