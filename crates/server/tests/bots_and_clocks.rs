@@ -1,6 +1,6 @@
 //! Players who stop playing: bot seats chosen by the host, turn clocks, the bot standing in for a player
 //! who ran out of time or left until they come back, games abandoned when every player is gone, and
-//! clocks kept across a restart.
+//! clocks and the commitment to the seed kept across a restart.
 
 mod common;
 
@@ -251,7 +251,7 @@ async fn a_game_nobody_is_connected_to_is_abandoned_after_a_while() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn clocks_and_reserves_survive_a_restart() {
+async fn clocks_reserves_and_the_shuffle_commitment_survive_a_restart() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let url = format!("sqlite://{}", dir.path().join("games.db").display());
     // The first server's tables live on in this process after its shutdown: they must not abandon the
@@ -280,6 +280,7 @@ async fn clocks_and_reserves_survive_a_restart() {
     let id = first.act(romirami_engine::bot::choose(&legal).expect("a move")).await;
     first.until(|f| f.acks.iter().any(|(acked, _)| *acked == id)).await;
     let first_token = first_token.clone();
+    let commitment = first.shuffle.clone().expect("the commitment to the seed, told at the start");
     server.shutdown().await;
 
     // A new server on the same database: the table's clock and the reserve are back.
@@ -294,6 +295,8 @@ async fn clocks_and_reserves_survive_a_restart() {
             ServerMsg::Table { table: summary, role, .. } if summary.id == table => {
                 assert_eq!(role, Role::Seat(seat));
                 clock_seen = summary.clock;
+                // The salt came back with the game: the same commitment is told.
+                assert_eq!(summary.shuffle.as_ref(), Some(&commitment));
             }
             ServerMsg::Clocks { reserves_ms, .. } => reserves = Some(reserves_ms),
             _ => {}

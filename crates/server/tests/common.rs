@@ -196,6 +196,8 @@ pub(crate) struct Follower {
     pub(crate) acks: Vec<(u64, usize)>,
     /// The id the next action gets.
     pub(crate) next_id: u64,
+    /// The commitment to the game's seed, as the last `table` message that had one told it.
+    pub(crate) shuffle: Option<String>,
 }
 
 impl Follower {
@@ -213,6 +215,7 @@ impl Follower {
             result: None,
             acks: Vec::new(),
             next_id: 1,
+            shuffle: None,
         }
     }
 
@@ -233,6 +236,9 @@ impl Follower {
                 self.turn = None;
             }
             ServerMsg::Table { table, role, view } if table.id == self.table => {
+                if table.shuffle.is_some() {
+                    self.shuffle.clone_from(&table.shuffle);
+                }
                 self.seat = match role {
                     Role::Seat(seat) => Some(*seat),
                     Role::Spectator => None,
