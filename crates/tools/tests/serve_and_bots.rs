@@ -1,5 +1,6 @@
-//! The real binaries end to end: `romirami serve` on a free port, `romirami bots` against it, then
-//! SIGTERM, which must shut the server down cleanly.
+//! The real binaries end to end: `romirami serve` on a free port, `romirami bots` against it, the
+//! records it serves checked by `romirami verify` (their shuffle proofs with them), then SIGTERM, which
+//! must shut the server down cleanly.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -37,6 +38,7 @@ fn bots_play_on_a_served_server_which_stops_on_sigterm() {
     let report = String::from_utf8_lossy(&bots.stdout);
     assert!(bots.status.success(), "bots failed: {report}");
     assert!(report.contains("3 games finished, 0 failed"), "{report}");
+    verify_served_records(&address, 3, &dir.path().join("records"));
 
     let pid = server.id().to_string();
     let killed = Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs");
@@ -48,4 +50,34 @@ fn bots_play_on_a_served_server_which_stops_on_sigterm() {
         .expect("the server stops within 20 s of SIGTERM")
         .expect("the server can be waited for");
     assert!(status.success(), "the server exits cleanly after SIGTERM: {status}");
+}
+
+fn get(url: &str) -> String {
+    ureq::get(url).call().expect("served").body_mut().read_to_string().expect("text")
+}
+
+/// Writes the records of the `games` finished games the server at `address` serves into `out`, and has
+/// `romirami verify` check them: each carries a shuffle proof, which verifies.
+fn verify_served_records(address: &str, games: usize, out: &std::path::Path) {
+    let list = (0..100)
+        .map(|_| {
+            let list: serde_json::Value =
+                serde_json::from_str(&get(&format!("http://{address}/api/games?limit=100"))).expect("JSON");
+            std::thread::sleep(Duration::from_millis(50));
+            list
+        })
+        .find(|list| list["games"].as_array().is_some_and(|g| g.len() == games))
+        .expect("every finished game is listed");
+    std::fs::create_dir(out).expect("a directory");
+    for game in list["games"].as_array().expect("games") {
+        let id = game["id"].as_str().expect("an id");
+        let record = get(&format!("http://{address}/api/games/{id}/record"));
+        let json: serde_json::Value = serde_json::from_str(&record).expect("JSON");
+        assert!(["seed", "salt", "commitment"].iter().all(|f| json[f].is_string()), "a shuffle proof: {record}");
+        std::fs::write(out.join(format!("{id}.json")), record).expect("written");
+    }
+    let verified = romirami().arg("verify").arg(out).output().expect("verify runs");
+    let report = String::from_utf8_lossy(&verified.stdout);
+    assert!(verified.status.success(), "{report}");
+    assert_eq!(report, format!("{games} records, {games} valid, 0 invalid\n"));
 }
