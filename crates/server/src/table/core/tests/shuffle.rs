@@ -98,9 +98,12 @@ fn the_commitment_is_told_from_the_start_and_the_seed_and_salt_only_in_the_recor
     record.verify().expect("the record verifies, its shuffle proof too");
 }
 
+/// What Ana, Cleo, and Dan then Eve were sent, as texts.
+type Sent = (Vec<String>, Vec<String>, Vec<String>);
+
 /// Ana plays the bot's choices against a bot, Cleo watches from before the start and Dan from the
 /// middle of the game. Gives what each of them was sent, and the finished game as it would be stored.
-fn play_a_game_with_a_spectator() -> ((Vec<String>, Vec<String>, Vec<String>), FinishedGame) {
+fn play_a_game_with_a_spectator() -> (Sent, FinishedGame) {
     let (mut ana, mut cleo, mut dan) = (Client::new(1, "Ana"), Client::new(3, "Cleo"), Client::new(4, "Dan"));
     let mut table =
         Table::open_with(&ana, 2, None, romi_rami(), Fixed { seed: SEED, salt: salt(), ..Fixed::default() });
