@@ -17,6 +17,7 @@
 //! restore, every refusal — is tested by feeding inputs and a fake time (`core/tests.rs`), in
 //! microseconds, without sockets or sleeps.
 
+mod entropy;
 mod play;
 mod seats;
 #[cfg(test)]
@@ -25,7 +26,9 @@ mod views;
 
 use std::sync::Arc;
 
-use romirami_game::commitment::{Salt, ShuffleProof};
+pub(crate) use self::entropy::{Entropy, OsEntropy};
+
+use romirami_game::commitment::ShuffleProof;
 use romirami_game::{AnyGame, GameKind, Json, Seat};
 use time::OffsetDateTime;
 use tokio::time::Instant;
@@ -92,45 +95,6 @@ pub(crate) enum Effect {
     StoreResult(Box<FinishedGame>),
     /// The table closes: its task ends, and whoever still writes to it learns that it is gone.
     Close,
-}
-
-/// Where to get the table's randomness: fresh seeds and ids. The server uses the operating system's
-/// generator; tests give fixed values.
-pub(crate) trait Entropy: Send + std::fmt::Debug {
-    /// A fresh game seed, which nobody may predict.
-    fn seed(&mut self) -> u64;
-    /// A fresh salt for the commitment to a game's seed (`romirami_game::commitment`): sent with
-    /// nothing else, never reused.
-    fn salt(&mut self) -> Salt;
-    /// 32 fresh random bytes (a bot's token, which nobody knows).
-    fn secret(&mut self) -> [u8; 32];
-    /// A fresh id (a bot's player id).
-    fn id(&mut self) -> uuid::Uuid;
-}
-
-/// The operating system's random generator.
-#[derive(Debug, Default)]
-pub(crate) struct OsEntropy;
-
-impl Entropy for OsEntropy {
-    fn seed(&mut self) -> u64 {
-        u64::from_le_bytes(self.secret()[..8].try_into().unwrap_or_default())
-    }
-
-    fn salt(&mut self) -> Salt {
-        self.secret()
-    }
-
-    fn secret(&mut self) -> [u8; 32] {
-        let mut bytes = [0u8; 32];
-        // The OS generator does not fail where we run; a game without a fresh seed must not start.
-        getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
-        bytes
-    }
-
-    fn id(&mut self) -> uuid::Uuid {
-        uuid::Uuid::new_v4()
-    }
 }
 
 /// What a table's core shares with the rest of the server.

@@ -1,0 +1,43 @@
+//! Where a table's randomness comes from: the operating system's generator in the server, fixed values
+//! in tests.
+
+use romirami_game::commitment::Salt;
+
+/// Where to get the table's randomness: fresh seeds and ids. The server uses the operating system's
+/// generator; tests give fixed values.
+pub(crate) trait Entropy: Send + std::fmt::Debug {
+    /// A fresh game seed, which nobody may predict.
+    fn seed(&mut self) -> u64;
+    /// A fresh salt for the commitment to a game's seed (`romirami_game::commitment`): sent with
+    /// nothing else, never reused.
+    fn salt(&mut self) -> Salt;
+    /// 32 fresh random bytes (a bot's token, which nobody knows).
+    fn secret(&mut self) -> [u8; 32];
+    /// A fresh id (a bot's player id).
+    fn id(&mut self) -> uuid::Uuid;
+}
+
+/// The operating system's random generator.
+#[derive(Debug, Default)]
+pub(crate) struct OsEntropy;
+
+impl Entropy for OsEntropy {
+    fn seed(&mut self) -> u64 {
+        u64::from_le_bytes(self.secret()[..8].try_into().unwrap_or_default())
+    }
+
+    fn salt(&mut self) -> Salt {
+        self.secret()
+    }
+
+    fn secret(&mut self) -> [u8; 32] {
+        let mut bytes = [0u8; 32];
+        // The OS generator does not fail where we run; a game without a fresh seed must not start.
+        getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
+        bytes
+    }
+
+    fn id(&mut self) -> uuid::Uuid {
+        uuid::Uuid::new_v4()
+    }
+}
