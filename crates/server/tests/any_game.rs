@@ -8,7 +8,7 @@ mod common;
 #[path = "support/pile.rs"]
 mod pile;
 
-use common::{TestServer, fast, http_get};
+use common::{TestServer, fast, http_get, http_get_stored};
 use futures_util::{SinkExt, StreamExt};
 use pile::{Pile, PileAction, PileEvent, PileRecord, PileView};
 use romirami_game::{Seat, TableGame};
@@ -201,14 +201,7 @@ async fn a_game_the_server_never_heard_of_is_played_watched_stored_and_served() 
 
     // Stored, and served over REST as any game is.
     let game_url = format!("{}/api/games/{}", server.http(), table.id);
-    let mut stored = http_get(&game_url, "application/json").await;
-    for _ in 0..50 {
-        if stored.status == 200 {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        stored = http_get(&game_url, "application/json").await;
-    }
+    let stored = http_get_stored(&game_url).await;
     assert_eq!(stored.status, 200, "{}", stored.body);
     let game: serde_json::Value = serde_json::from_str(&stored.body).expect("JSON");
     assert_eq!(game["game"], "pile");

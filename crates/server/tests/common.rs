@@ -520,6 +520,20 @@ impl HttpAnswer {
     }
 }
 
+/// GETs `url` until it answers 200 or 5 s have passed, and returns the last answer: a finished game's
+/// result is stored in the background, after its `game_over`.
+pub(crate) async fn http_get_stored(url: &str) -> HttpAnswer {
+    let mut answer = http_get(url, "application/json").await;
+    for _ in 0..50 {
+        if answer.status == 200 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        answer = http_get(url, "application/json").await;
+    }
+    answer
+}
+
 /// `GET url` with `accept` as the Accept header, whatever the status.
 pub(crate) async fn http_get(url: &str, accept: &str) -> HttpAnswer {
     let (url, accept) = (url.to_owned(), accept.to_owned());

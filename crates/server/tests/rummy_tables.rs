@@ -9,7 +9,7 @@ mod json_ws;
 
 use std::time::Duration;
 
-use common::{PgDatabase, TestServer, fast, http_get};
+use common::{PgDatabase, TestServer, fast, http_get, http_get_stored};
 use json_ws::JsonWs;
 use romirami_server::config::Config;
 use romirami_server::store::Store;
@@ -58,14 +58,7 @@ async fn every_game(server: &TestServer) -> Vec<String> {
         }
         // Served over REST as any game is, with a record that verifies.
         let url = format!("{}/api/games/{id}", server.http());
-        let mut answer = http_get(&url, "application/json").await;
-        for _ in 0..50 {
-            if answer.status == 200 {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            answer = http_get(&url, "application/json").await;
-        }
+        let answer = http_get_stored(&url).await;
         assert_eq!(answer.status, 200, "{game}: {}", answer.body);
         let summary: Value = serde_json::from_str(&answer.body).expect("JSON");
         assert_eq!(summary["game"], game);
@@ -125,14 +118,7 @@ async fn bot_clients_play_whole_matches_of_every_rummy_game() {
             .unwrap_or_else(|e| panic!("{game}: {e}"));
         assert!(played.actions > 0, "{game}");
         let url = format!("{}/api/games/{}", server.http(), played.table);
-        let mut answer = http_get(&url, "application/json").await;
-        for _ in 0..50 {
-            if answer.status == 200 {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            answer = http_get(&url, "application/json").await;
-        }
+        let answer = http_get_stored(&url).await;
         let summary: Value = serde_json::from_str(&answer.body).expect("JSON");
         assert_ne!(summary["ended_by"], "abandoned", "{game}: {summary}");
         let record = http_get(&format!("{url}/record"), "application/json").await;

@@ -1,14 +1,16 @@
 //! `romirami bots`: plays complete games against a running server with bot clients, then prints a
 //! summary.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 
+use romirami_client::ClientError;
 use romirami_client::bots::play_game;
 use romirami_client::family::play_match;
+use romirami_protocol::TableId;
 
 /// The arguments of `romirami bots`.
 #[derive(Clone, Debug, clap::Args)]
@@ -60,9 +62,42 @@ pub fn run_bots(args: &BotsArgs) -> anyhow::Result<()> {
         Some(text) => Some(serde_json::from_str(text).context("--options is not JSON")?),
         None => None,
     };
-    if args.game != "romi-rami" {
-        return run_family(args, &url, options.as_ref());
+    if args.game == "romi-rami" {
+        play_all(args, |index, players| {
+            let url = url.clone();
+            async move {
+                let game = play_game(&url, players, &format!("bot{index}-")).await?;
+                let winners = format!("{:?}", game.result.winners);
+                Ok(Played { table: game.table, elapsed: game.elapsed, actions: game.actions, winners })
+            }
+        })
+    } else {
+        // A game of the rummy family, with the family's bots.
+        play_all(args, |index, players| {
+            let (url, game, options) = (url.clone(), args.game.clone(), options.clone());
+            async move {
+                let played = play_match(&url, &game, options, players, &format!("bot{index}-")).await?;
+                let winners = played.result["winners"].to_string();
+                Ok(Played { table: played.table, elapsed: played.elapsed, actions: played.actions, winners })
+            }
+        })
     }
+}
+
+/// One finished game, as its line shows it.
+struct Played {
+    table: TableId,
+    elapsed: Duration,
+    actions: usize,
+    winners: String,
+}
+
+/// Plays `args.games` games, `args.concurrency` at once, each by `play(index, players)`; prints a line
+/// per game and a summary.
+fn play_all<F>(args: &BotsArgs, play: impl Fn(u64, u8) -> F) -> anyhow::Result<()>
+where
+    F: Future<Output = Result<Played, ClientError>>,
+{
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
         let start = Instant::now();
@@ -71,9 +106,9 @@ pub fn run_bots(args: &BotsArgs) -> anyhow::Result<()> {
         loop {
             while started < args.games && (running.len() as u64) < args.concurrency {
                 let players = args.players.unwrap_or(2 + (started % 3) as u8);
-                let url = url.clone();
                 let index = started;
-                running.push(async move { (index, play_game(&url, players, &format!("bot{index}-")).await) });
+                let game = play(index, players);
+                running.push(async move { (index, game.await) });
                 started += 1;
             }
             let Some((index, outcome)) = running.next().await else { break };
@@ -82,11 +117,11 @@ pub fn run_bots(args: &BotsArgs) -> anyhow::Result<()> {
                     finished += 1;
                     actions += game.actions;
                     println!(
-                        "game {index}: table {} over in {:.2} s, {} actions, winners {:?}",
+                        "game {index}: table {} over in {:.2} s, {} actions, winners {}",
                         game.table,
                         game.elapsed.as_secs_f64(),
                         game.actions,
-                        game.result.winners
+                        game.winners
                     );
                 }
                 Err(error) => {
@@ -102,50 +137,6 @@ pub fn run_bots(args: &BotsArgs) -> anyhow::Result<()> {
         );
         if failed > 0 {
             bail!("{failed} of {} games failed", args.games);
-        }
-        Ok(())
-    })
-}
-
-/// `romirami bots --game` for a game of the rummy family: the same loop, with the family's bots.
-fn run_family(args: &BotsArgs, url: &str, options: Option<&serde_json::Value>) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    runtime.block_on(async {
-        let start = Instant::now();
-        let mut running = FuturesUnordered::new();
-        let (mut started, mut finished, mut failed, mut actions) = (0u64, 0u64, 0u64, 0usize);
-        loop {
-            while started < args.games && (running.len() as u64) < args.concurrency {
-                let players = args.players.unwrap_or(2 + (started % 3) as u8);
-                let (url, game, options, index) = (url.to_owned(), args.game.clone(), options.cloned(), started);
-                running.push(async move {
-                    (index, play_match(&url, &game, options, players, &format!("bot{index}-")).await)
-                });
-                started += 1;
-            }
-            let Some((index, outcome)) = running.next().await else { break };
-            match outcome {
-                Ok(game) => {
-                    finished += 1;
-                    actions += game.actions;
-                    println!(
-                        "match {index}: table {} over in {:.2} s, {} actions, winners {}",
-                        game.table,
-                        game.elapsed.as_secs_f64(),
-                        game.actions,
-                        game.result["winners"]
-                    );
-                }
-                Err(error) => {
-                    failed += 1;
-                    println!("match {index}: failed: {error}");
-                }
-            }
-        }
-        let seconds = start.elapsed().as_secs_f64();
-        println!("{finished} matches of {} finished, {failed} failed, {actions} actions in {seconds:.2} s", args.game);
-        if failed > 0 {
-            bail!("{failed} of {} matches failed", args.games);
         }
         Ok(())
     })
