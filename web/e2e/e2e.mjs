@@ -19,43 +19,11 @@
 // clicking.
 
 import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  BASE, CHROME, check, chooseName, desktop, hook, log, logShows, logText, openGamePage, openPage, phone, random,
+  shot, startSeed, tabTo, timeLeft,
+} from './support.mjs';
 
-const BASE = (process.env.ROMIRAMI_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
-const CHROME = process.env.CHROME ?? '/usr/bin/chromium';
-const shotsArg = process.argv.indexOf('--screenshots');
-const SHOTS = shotsArg > 0 ? process.argv[shotsArg + 1] : process.env.E2E_SCREENSHOTS ?? null;
-const LIMIT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 8 * 60 * 1000);
-const started = Date.now();
-
-function log(...args) {
-  console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...args);
-}
-function check(condition, message) {
-  if (!condition) throw new Error(`check failed: ${message}`);
-}
-function timeLeft() {
-  const left = LIMIT_MS - (Date.now() - started);
-  if (left <= 0) throw new Error(`the test took longer than ${LIMIT_MS / 1000} s`);
-  return left;
-}
-async function shot(page, name, { fullPage = false } = {}) {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
-  log(`screenshot ${name}.png`);
-}
-
-// A small seeded generator, so a failing run can be repeated with the same E2E_SEED.
-let seed = Number(process.env.E2E_SEED ?? Date.now() % 100000);
-function random() {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return seed / 2147483648;
-}
-
-const hook = (page, fn, arg) => page.evaluate(fn, arg);
 const pageState = (page) => hook(page, () => {
   const p = window.__romirami?.page;
   if (!p || p.name !== 'table') return null;
@@ -96,15 +64,6 @@ function covers(big, small) {
   return true;
 }
 
-const logText = (page) => hook(page, () => window.__romirami.page.log().join('\n'));
-
-// Waits until the page's log has a line matching `pattern`.
-async function logShows(page, pattern, what) {
-  const ok = await page.waitForFunction((source) => new RegExp(source).test(window.__romirami.page.log().join('\n')),
-    pattern.source, { timeout: Math.min(20000, timeLeft()) }).then(() => true, () => false);
-  check(ok, `${what}: the log says ${pattern}\n${await logText(page)}`);
-}
-
 // How many of the log's lines tell moves (taken, completed, passed).
 const moveLines = (text) => text.split('\n').filter((l) => /\b(took|completed|passed)\b/.test(l)).length;
 
@@ -121,15 +80,6 @@ async function phoneFits(page) {
   check(!overlap, `the action bar covers no part of the hand: ${JSON.stringify(boxes)}`);
 }
 
-// Presses Tab until the focus is on an element matching `selector` (keyboard only).
-async function tabTo(page, selector) {
-  for (let i = 0; i < 200; i += 1) {
-    if (await page.evaluate((sel) => document.activeElement?.matches(sel) ?? false, selector)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`check failed: Tab never reached ${selector}`);
-}
-
 // English words of the table page; none may be left once another language is chosen.
 const ENGLISH = /(?<!\p{L})(Your|turn|Market|Contracts|Trophies|hand|Pass|Take|Game log|Deck|Discard|took|passed|completed|cards|Leave|Invite|watching|reserve)(?!\p{L})/iu;
 
@@ -141,11 +91,6 @@ async function speaks(page, lang, words) {
   check(words.test(text), `the table page speaks ${lang}: ${text.slice(0, 300)}`);
   const english = text.match(ENGLISH);
   check(!english, `no English is left on the table page in ${lang}: “${english?.[0]}” in ${text}`);
-}
-
-async function chooseName(page, name) {
-  await page.fill('#name-input', name);
-  await page.click('.name-form button[type=submit]');
 }
 
 // Picks the next move from the server's list: the biggest contract, else the biggest take.
@@ -211,30 +156,6 @@ async function caughtUp(pages, n) {
   for (const p of pages) {
     await p.waitForFunction((count) => window.__romirami.page.eventCount() >= count, n, { timeout: Math.min(20000, timeLeft()) });
   }
-}
-
-const desktop = { viewport: { width: 1366, height: 900 } };
-const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-
-// A page in a browser context of its own (a player of their own), failing the test on a page error.
-async function openPage(browser, options) {
-  const page = await (await browser.newContext(options)).newPage();
-  page.setDefaultTimeout(20000);
-  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
-  page.on('console', (m) => { if (m.type() === 'error') log(`console error: ${m.text()}`); });
-  return page;
-}
-
-// Follows a finished game's link to its page, reloading while the server is still storing it.
-async function openGamePage(page) {
-  await page.click('#game-page-link');
-  for (let attempt = 0; ; attempt += 1) {
-    const ok = await page.waitForSelector('#download-record', { timeout: 3000 }).then(() => true, () => false);
-    if (ok) break;
-    check(attempt < 10, 'the finished game appears on its page');
-    await page.reload();
-  }
-  return hook(page, () => window.__romirami.page.game());
 }
 
 async function twoPlayers(browser) {
@@ -715,12 +636,23 @@ async function abandoned(dora) {
   log('the game left by its only player is shown as abandoned');
 }
 
+// The scenarios, in the order they run; E2E_ONLY=name[,name] runs only those. A scenario is a function of the
+// browser; a new one lives in a module of its own beside this file and shares ./support.mjs.
+const SCENARIOS = [
+  ['players', twoPlayers],
+  ['bots', async (browser) => abandoned(await againstBots(browser))],
+];
+const ONLY = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : null;
+
 async function main() {
-  log(`server ${BASE}, browser ${CHROME}, seed ${seed}`);
+  log(`server ${BASE}, browser ${CHROME}, seed ${startSeed}`);
   const browser = await chromium.launch({ executablePath: CHROME, headless: true, args: ['--no-sandbox'] });
   try {
-    if (!process.env.E2E_ONLY || process.env.E2E_ONLY === 'players') await twoPlayers(browser);
-    if (!process.env.E2E_ONLY || process.env.E2E_ONLY === 'bots') await abandoned(await againstBots(browser));
+    for (const [name, run] of SCENARIOS) {
+      if (ONLY && !ONLY.includes(name)) continue;
+      log(`scenario ${name}`);
+      await run(browser);
+    }
   } finally {
     await browser.close();
   }

@@ -1,0 +1,95 @@
+// What every part of the end-to-end test shares: the server's address, the browser, checks, logging, the
+// time limit, screenshots, the seeded choices and pages of their own. Each scenario is a module of its own
+// (players.mjs's two players, ...) that e2e.mjs runs in turn.
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const BASE = (process.env.ROMIRAMI_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+export const CHROME = process.env.CHROME ?? '/usr/bin/chromium';
+const shotsArg = process.argv.indexOf('--screenshots');
+export const SHOTS = shotsArg > 0 ? process.argv[shotsArg + 1] : process.env.E2E_SCREENSHOTS ?? null;
+export const LIMIT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 8 * 60 * 1000);
+const started = Date.now();
+
+export function log(...args) {
+  console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...args);
+}
+
+export function check(condition, message) {
+  if (!condition) throw new Error(`check failed: ${message}`);
+}
+
+export function timeLeft() {
+  const left = LIMIT_MS - (Date.now() - started);
+  if (left <= 0) throw new Error(`the test took longer than ${LIMIT_MS / 1000} s`);
+  return left;
+}
+
+export async function shot(page, name, { fullPage = false } = {}) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
+  log(`screenshot ${name}.png`);
+}
+
+// A small seeded generator, so a failing run can be repeated with the same E2E_SEED.
+let seed = Number(process.env.E2E_SEED ?? Date.now() % 100000);
+export function random() {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+}
+
+export const hook = (page, fn, arg) => page.evaluate(fn, arg);
+
+export const logText = (page) => hook(page, () => window.__romirami.page.log().join('\n'));
+
+// Waits until the page's log has a line matching `pattern`.
+export async function logShows(page, pattern, what) {
+  const ok = await page.waitForFunction((source) => new RegExp(source).test(window.__romirami.page.log().join('\n')),
+    pattern.source, { timeout: Math.min(20000, timeLeft()) }).then(() => true, () => false);
+  check(ok, `${what}: the log says ${pattern}\n${await logText(page)}`);
+}
+
+// Presses Tab until the focus is on an element matching `selector` (keyboard only).
+export async function tabTo(page, selector) {
+  for (let i = 0; i < 200; i += 1) {
+    if (await page.evaluate((sel) => document.activeElement?.matches(sel) ?? false, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`check failed: Tab never reached ${selector}`);
+}
+
+export async function chooseName(page, name) {
+  await page.fill('#name-input', name);
+  await page.click('.name-form button[type=submit]');
+}
+
+export const desktop = { viewport: { width: 1366, height: 900 } };
+
+export const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+// A page in a browser context of its own (a player of their own), failing the test on a page error.
+export async function openPage(browser, options) {
+  const page = await (await browser.newContext(options)).newPage();
+  page.setDefaultTimeout(20000);
+  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
+  page.on('console', (m) => { if (m.type() === 'error') log(`console error: ${m.text()}`); });
+  return page;
+}
+
+// Follows a finished game's link to its page, reloading while the server is still storing it.
+export async function openGamePage(page) {
+  await page.click('#game-page-link');
+  for (let attempt = 0; ; attempt += 1) {
+    const ok = await page.waitForSelector('#download-record', { timeout: 3000 }).then(() => true, () => false);
+    if (ok) break;
+    check(attempt < 10, 'the finished game appears on its page');
+    await page.reload();
+  }
+  return hook(page, () => window.__romirami.page.game());
+}
+
+/** The seed the run started with, to repeat its choices with E2E_SEED. */
+export const startSeed = seed;
