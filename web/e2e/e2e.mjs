@@ -426,6 +426,17 @@ async function twoPlayers(browser) {
     const href = await ana.getAttribute('#download-record', 'href');
     const record = await hook(ana, (url) => fetch(url).then((r) => r.json()), href);
     check(record.format === 'romirami-record/1', `the record downloads (${record.format})`);
+    // The shuffle, checked in the browser: the record's seed and salt give the commitment Ana's page was sent
+    // when the game started; and the browser's SHA-256 gives the test vector of docs/rules/record-format.md.
+    await ana.waitForSelector('#shuffle-check[data-status]');
+    const shuffle = await ana.textContent('#shuffle-check');
+    check(await ana.getAttribute('#shuffle-check', 'data-status') === 'verified', `the shuffle is verified: ${shuffle}`);
+    check(/received that commitment/.test(shuffle), `Ana's browser was sent the same commitment: ${shuffle}`);
+    const vector = await hook(ana, () => import('/js/shuffle-proof.js').then((m) => m.commitmentOf('1234567890123456789',
+      Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join(''))));
+    check(vector === '8172b88cfc15a4642043f9a7e644221bd959cd1057625a00a13e07b037182384', `the test vector: ${vector}`);
+    const forged = await hook(ana, (r) => import('/js/shuffle-proof.js').then((m) => m.checkShuffle({ ...r, seed: '1' })), record);
+    check(forged.status === 'mismatch', `a record with another seed does not check out: ${JSON.stringify(forged)}`);
     await shot(ana, 'game-page');
 
     // The replay: stepped with its buttons and keys, every hand shown, a link opens a given move, and

@@ -5,6 +5,7 @@
 // with `since` (protocol section 9).
 
 import { identity, saveIdentity, forgetToken } from './identity.js';
+import { rememberCommitment } from './shuffle-proof.js';
 
 const PROTOCOL = 1;
 
@@ -89,6 +90,9 @@ export class Connection {
   receive(data) {
     let msg;
     try { msg = JSON.parse(data); } catch { return; }
+    // Every table message of a started game carries the shuffle's commitment: remembered for the game page's
+    // check, whichever page (and game) received it.
+    if (msg.type === 'table' && typeof msg.table?.shuffle === 'string') rememberCommitment(msg.table.shuffle);
     if (msg.type === 'welcome') {
       this.player = msg.player;
       saveIdentity({ id: msg.player.id, name: msg.player.name, ...(msg.token ? { token: msg.token } : {}) });

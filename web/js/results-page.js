@@ -4,7 +4,8 @@
 // replay, and a player's page with their statistics and recent games.
 
 import { h, replace } from './dom.js';
-import { listGames, getGame, getPlayer, recordUrl } from './api.js';
+import { listGames, getGame, getPlayer, getRecord, recordUrl } from './api.js';
+import { checkShuffle } from './shuffle-proof.js';
 import { endedBy } from './rules-data.js';
 import { t, dateTime, list, num } from './i18n.js';
 import { scoreTable, botBadge, aheadAt, errorBox } from './widgets.js';
@@ -117,6 +118,7 @@ export function mountGames(root, params) {
 export function mountGame(root, id) {
   let alive = true;
   const box = h('div.game-page', h('p.muted', t('loading')));
+  const shuffleBox = h('p.shuffle-check.muted', { id: 'shuffle-check', role: 'status' }, t('shuffle.checking'));
   root.append(box);
   async function load() {
     try {
@@ -143,7 +145,9 @@ export function mountGame(root, id) {
             h('a.button.primary', { href: `#/replay/${id}`, id: 'replay-link' }, t('end.replay')),
             h('a.button', { href: recordUrl(id), download: `romirami-${id}.json`, id: 'download-record' }, t('game.download')),
             h('a.button', { href: '#/' }, t('game.another')))));
-      window.__romirami.page = { name: 'game', game: () => game };
+      window.__romirami.page = { name: 'game', game: () => game, shuffle: () => shuffleBox.dataset.status ?? null };
+      box.querySelector('section.card-panel')?.append(shuffleBox);
+      showShuffleCheck(shuffleBox, id);
     } catch (error) {
       if (!alive) return;
       replace(box, h('p', h('a', { href: '#/games' }, t('games.back'))),
@@ -178,4 +182,28 @@ export function mountPlayer(root, id) {
     if (alive) replace(box, h('section.card-panel', h('h1', t('player.title')), errorBox(error)));
   });
   return () => { alive = false; };
+}
+
+/**
+ * Checks the finished game's shuffle in the browser (web/js/shuffle-proof.js) and says what came of it; the
+ * outcome is also in the element's `data-status` (verified, mismatch, absent, failed).
+ * @param {HTMLElement} box @param {string} id
+ */
+async function showShuffleCheck(box, id) {
+  try {
+    const check = await checkShuffle(await getRecord(id));
+    box.dataset.status = check.status;
+    box.classList.toggle('verified', check.status === 'verified');
+    box.classList.toggle('mismatch', check.status === 'mismatch');
+    if (check.status === 'verified') {
+      const said = t('shuffle.verified', { short: (check.commitment ?? '').slice(0, 12) });
+      replace(box, check.seen ? `✓ ${said} ${t('shuffle.seen')}` : `✓ ${said}`);
+      box.title = check.commitment ?? '';
+    } else {
+      replace(box, t(check.status === 'mismatch' ? 'shuffle.mismatch' : 'shuffle.absent'));
+    }
+  } catch (error) {
+    box.dataset.status = 'failed';
+    replace(box, t('shuffle.failed', { why: /** @type {Error} */ (error).message }));
+  }
 }
