@@ -150,6 +150,15 @@ pub enum ClientMsg<A = Action> {
         /// The table whose first free seat the bot takes, which the sender hosts.
         table: TableId,
     },
+    /// Earlier events of a table's game, for a member rebuilding its log (after a reload, or a spectator
+    /// arriving late) when a catch-up answered with the full table instead: answered by `history` with at
+    /// most the server's catch-up limit of events from `from` on, filtered for the sender's role.
+    History {
+        /// The table, which the sender is a member of.
+        table: TableId,
+        /// The number of the first event wanted.
+        from: usize,
+    },
     /// Play an action in one's seat. Answered by `ack` or `error` with the same `id`.
     Act {
         /// The table whose game the sender is seated in.
@@ -176,6 +185,7 @@ impl<A> ClientMsg<A> {
             ClientMsg::Start { .. } => "start",
             ClientMsg::Kick { .. } => "kick",
             ClientMsg::AddBot { .. } => "add_bot",
+            ClientMsg::History { .. } => "history",
             ClientMsg::Act { .. } => "act",
         }
     }
@@ -189,6 +199,7 @@ impl<A> ClientMsg<A> {
             | ClientMsg::Start { table }
             | ClientMsg::AddBot { table }
             | ClientMsg::Kick { table, .. }
+            | ClientMsg::History { table, .. }
             | ClientMsg::Act { table, .. } => Some(*table),
             _ => None,
         }
@@ -435,6 +446,14 @@ pub enum ServerMsg<V = Box<View>, E = VisibleEvent, L = Vec<Action>, R = GameRes
         /// The new events, numbered from where the recipient's previous ones stopped.
         events: Vec<NumberedEvent<E>>,
     },
+    /// The answer to `history`: earlier events, in order, filtered for the recipient, for its log only (the
+    /// view the recipient holds already includes them). Empty when `from` is at or past the last event.
+    History {
+        /// The table whose game the events are of.
+        table: TableId,
+        /// The events from the one asked for on, at most the server's catch-up limit of them.
+        events: Vec<NumberedEvent<E>>,
+    },
     /// The clocks, when a turn starts or a member arrives at a table with a clock: who is to act, the
     /// time left of their turn and every seat's reserve, in milliseconds, as of sending.
     Clocks {
@@ -582,6 +601,13 @@ mod round_trip {
                 table: TableId(Uuid::nil()),
                 events: game.events_for(Viewer::Spectator, 0).map(|(n, event)| NumberedEvent { n, event }).collect(),
             },
+            ServerMsg::History {
+                table: TableId(Uuid::nil()),
+                events: game
+                    .events_for(Viewer::Seat(Seat(0)), 0)
+                    .map(|(n, event)| NumberedEvent { n, event })
+                    .collect(),
+            },
             ServerMsg::YourTurn { table: TableId(Uuid::nil()), legal: game.legal_actions(game.to_act().expect("on")) },
         ];
         for msg in messages {
@@ -606,6 +632,8 @@ mod client_round_trip {
             let json = serde_json::to_string(&msg).expect("serializes");
             assert_eq!(parse_client_msg(&json), Ok(msg), "{json}");
         }
+        let history = ClientMsg::History { table: TableId(Uuid::nil()), from: 7 };
+        assert_eq!(parse_client_msg(&serde_json::to_string(&history).expect("serializes")), Ok(history));
         let pass = ClientMsg::Act { table: TableId(Uuid::nil()), id: 2, action: Action::Pass };
         assert_eq!(parse_client_msg(&serde_json::to_string(&pass).expect("serializes")), Ok(pass));
     }

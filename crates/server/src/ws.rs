@@ -377,6 +377,9 @@ impl Connection {
             ClientMsg::Start { table } => self.forward(table, None, TableCommand::Start { from }).await,
             ClientMsg::Kick { table, seat } => self.forward(table, None, TableCommand::Kick { from, seat }).await,
             ClientMsg::AddBot { table } => self.forward(table, None, TableCommand::AddBot { from }).await,
+            ClientMsg::History { table, from: from_event } => {
+                self.forward(table, None, TableCommand::History { from, from_event }).await
+            }
             ClientMsg::Act { table, id, action } => {
                 // Not an action of any game the server seats: a bad message, whatever the table. The
                 // table's own game reads it again and says whether it is one of its own.

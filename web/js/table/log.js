@@ -11,8 +11,7 @@ import { sentence } from '../cards-ui.js';
 import { describe, plain } from '../game-log.js';
 import { cardLabel } from '../rules-data.js';
 
-/** The server replays at most this many events to a `join` or `watch` (protocol section 14). */
-export const CATCH_UP_LIMIT = 500;
+/** The log keeps this many lines; a rebuilt log starts this many events before the view. */
 const LOG_CAP = 1000;
 
 /** @typedef {import('./state.js').LogEntry} LogEntry */
@@ -47,26 +46,42 @@ export function note(ctx, kind, key, params = {}) {
 }
 
 /**
- * After a fresh view: asks the server once for the events before it, to write the log's first lines.
+ * After a fresh view: asks the server for the events before it (`history`, protocol section 14), page by page,
+ * to write the log's first lines — as many as the log keeps.
  * @param {import('./state.js').Ctx} ctx
- * @param {(since: number) => void} ask sends the `join` or `watch` with `since`
+ * @param {(from: number) => void} ask sends the `history` request for the events from `from` on
  */
 export function askHistory(ctx, ask) {
   const { st } = ctx;
   const upTo = st.eventCount;
   if (st.history !== null || upTo <= 1) return;
-  st.history = { upTo, from: Math.max(0, upTo - CATCH_UP_LIMIT) };
-  ask(st.history.from);
+  const from = Math.max(0, upTo - LOG_CAP);
+  st.history = { upTo, from, next: from, lines: [] };
+  ask(from);
 }
 
-/** The replayed events before the view become the log's first lines. @param {import('./state.js').Ctx} ctx @param {{n: number, event: any}[]} events */
-export function takeHistory(ctx, events) {
+/**
+ * A page of replayed events: kept until every event before the view has come, then they become the log's first
+ * lines; otherwise the next page is asked for.
+ * @param {import('./state.js').Ctx} ctx @param {{n: number, event: any}[]} events
+ * @param {(from: number) => void} ask
+ */
+export function takeHistory(ctx, events, ask) {
   const { st } = ctx;
-  const history = /** @type {NonNullable<typeof st.history>} */ (st.history);
-  /** @type {LogEntry[]} */
-  const lines = events.filter(({ n }) => n < history.upTo).map(({ n, event }) => ({ kind: '', event, n }));
+  const history = st.history;
+  if (!history || history.done) return;
+  for (const { n, event } of events) {
+    if (n !== history.next || n >= history.upTo) continue;
+    history.lines.push({ kind: '', event, n });
+    history.next = n + 1;
+  }
+  if (events.length > 0 && history.next < history.upTo) {
+    ask(history.next);
+    return;
+  }
   const cut = history.from > 0 ? [{ kind: 'turn', key: 'log.earlier' }] : [];
-  st.log = [...cut, ...lines, ...st.log.filter((e) => !e.placeholder)];
+  st.log = [...cut, ...history.lines, ...st.log.filter((e) => !e.placeholder)];
+  history.lines = [];
   history.done = true;
 }
 

@@ -104,6 +104,7 @@ export function mountTable(root, tableId, params) {
     unanswered = setTimeout(() => { if (!st.summary && !st.gone) enter(); }, 4000);
   };
   const resync = () => request(mode === 'watch' ? 'watch' : 'join', false);
+  const askFrom = (/** @type {number} */ from) => connection.send({ type: 'history', table: tableId, from });
 
   // --- server messages ---------------------------------------------------------------------------------
   const mine = (/** @type {any} */ msg) => msg.table === tableId || msg.table?.id === tableId;
@@ -126,16 +127,18 @@ export function mountTable(root, tableId, params) {
           addLine(ctx, { kind: 'turn', placeholder: !fresh, key: st.result ? 'log.over' : fresh ? 'log.started' : 'log.underway' });
         }
         if (!ctx.myTurn()) st.legal = null;
-        // Answered with a table instead of events: there is no more history to have.
-        if (st.history && !st.history.done) st.history.done = true;
-        else askHistory(ctx, (since) => request(mode === 'watch' ? 'watch' : 'join', true, since));
+        askHistory(ctx, askFrom);
       }
       if (!before) note(ctx, '', mode === 'watch' || msg.role === 'spectator' ? 'log.watching' : 'log.atTable');
       draw();
     }),
+    connection.on('history', (msg) => {
+      if (!mine(msg) || !st.gs) return;
+      takeHistory(ctx, msg.events, askFrom);
+      draw();
+    }),
     connection.on('events', (msg) => {
       if (!mine(msg) || !st.gs) return;
-      if (st.history && !st.history.done) takeHistory(ctx, msg.events);
       const lines = [];
       const before = remember(el);
       for (const { n, event } of msg.events) {

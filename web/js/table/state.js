@@ -66,7 +66,9 @@
  * @property {LogEntry[]} log
  * @property {boolean} bySuit
  * @property {string | null} gone
- * @property {{upTo: number, from: number, done?: boolean} | null} history
+ * @property {{upTo: number, from: number, next: number, lines: LogEntry[], done?: boolean} | null} history the log's
+ *   rebuilding from the server's `history` answers: the events before `upTo`, from `from` on, `next` being the one
+ *   awaited
  * @property {import('../clock.js').ClocksMsg | null} clocks
  * @property {number} clocksAt
  * @property {boolean} reclaiming

@@ -117,6 +117,13 @@ pub enum TableCommand {
         /// Who.
         from: Sender,
     },
+    /// A member asks for earlier events, for its log.
+    History {
+        /// Who.
+        from: Sender,
+        /// The first event wanted.
+        from_event: usize,
+    },
     /// The host frees a seat before the start.
     Kick {
         /// Who.
@@ -150,6 +157,7 @@ impl TableCommand {
             | TableCommand::Start { from }
             | TableCommand::Kick { from, .. }
             | TableCommand::AddBot { from }
+            | TableCommand::History { from, .. }
             | TableCommand::Act { from, .. } => Some(from),
             TableCommand::Detach { .. } => None,
         }

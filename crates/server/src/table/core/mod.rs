@@ -409,6 +409,7 @@ impl TableCore {
             TableCommand::Start { from } => self.start(from, now),
             TableCommand::Kick { from, seat } => self.kick(&from, seat, now),
             TableCommand::AddBot { from } => self.add_bot(from),
+            TableCommand::History { from, from_event } => self.history(&from, from_event),
             TableCommand::Act { from, id, action } => self.act(from, id, action, now),
         }
     }

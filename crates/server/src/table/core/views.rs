@@ -4,8 +4,8 @@
 use romirami_game::{AnyGame, Seat, Viewer};
 
 use super::{Now, Phase, TableCore};
-use crate::protocol::{NumberedEvent, Role, TableState};
-use crate::table::ConnId;
+use crate::protocol::{ErrorCode, NumberedEvent, Role, TableState};
+use crate::table::{ConnId, Sender};
 use crate::wire::ServerMsg;
 
 fn viewer(role: Role) -> Viewer {
@@ -50,6 +50,20 @@ impl TableCore {
             messages.extend(self.turn_msg().filter(|(to_act, _)| *to_act == seat).map(|(_, msg)| msg));
         }
         self.members.send_to(conn, &messages);
+    }
+
+    /// Answers a member's `history`: at most the catch-up limit of events from `from` on, filtered for the
+    /// member's role, so that a log longer than one catch-up can be rebuilt page by page.
+    pub(super) fn history(&mut self, from: &Sender, first: usize) {
+        let Some(role) = self.role_of(from.conn) else {
+            return self.error(from, ErrorCode::NotSeated, "you are not at this table");
+        };
+        let Some(game) = self.game() else {
+            return self.error(from, ErrorCode::NotStarted, "the game has not started");
+        };
+        let mut events = events(game, viewer(role), first.min(game.event_count()));
+        events.truncate(self.config.catch_up_limit);
+        self.members.send_to(from.conn, &[ServerMsg::History { table: self.id, events }]);
     }
 
     /// The `your_turn` of the seat to act, when its player plays it.

@@ -136,7 +136,11 @@ fn shared(lobby: &Arc<Lobby>) -> Shared {
 }
 
 fn shared_with(lobby: &Arc<Lobby>, entropy: Fixed) -> Shared {
-    Shared { lobby: lobby.clone(), config: Arc::new(config()), entropy: Box::new(entropy) }
+    shared_configured(lobby, entropy, config())
+}
+
+fn shared_configured(lobby: &Arc<Lobby>, entropy: Fixed, config: Config) -> Shared {
+    Shared { lobby: lobby.clone(), config: Arc::new(config), entropy: Box::new(entropy) }
 }
 
 impl Table {
@@ -151,6 +155,18 @@ impl Table {
 
     /// A table of `game` whose randomness is `entropy`.
     fn open_with(host: &Client, seats: u8, clock: Option<Clock>, game: GameChoice, entropy: Fixed) -> Table {
+        Table::open_configured(host, seats, clock, game, entropy, config())
+    }
+
+    /// A table as [`Table::open_with`] under `config` rather than the tests' usual one.
+    fn open_configured(
+        host: &Client,
+        seats: u8,
+        clock: Option<Clock>,
+        game: GameChoice,
+        entropy: Fixed,
+        config: Config,
+    ) -> Table {
         let lobby = Arc::new(Lobby::default());
         let options = TableOptions { seats, public: true, spectators: SpectatorPolicy::Link, clock };
         let start = Instant::now();
@@ -162,7 +178,7 @@ impl Table {
             host.from.player.clone(),
             options,
             game,
-            shared_with(&lobby, entropy),
+            shared_configured(&lobby, entropy, config),
             now,
         );
         Table::around(core, lobby, start)

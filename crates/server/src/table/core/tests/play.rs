@@ -250,6 +250,54 @@ fn an_action_after_the_end_is_refused_as_game_over() {
 }
 
 #[test]
+fn a_member_rebuilds_a_long_log_page_by_page_and_a_stranger_gets_none() {
+    let limit = 7;
+    let host = Client::new(1, "Ana");
+    let config = Config { catch_up_limit: limit, ..config() };
+    // Ana stays but runs out of time at once: the bot plays her seat too, and the game goes on.
+    let clock = Some(Clock { turn_ms: 100, reserve_ms: 0 });
+    let mut table = Table::open_configured(&host, 2, clock, romi_rami(), Fixed::default(), config);
+    table.join(&host);
+    table.command(TableCommand::AddBot { from: host.from.clone() });
+    let mut ms = 0;
+    while table.event_count().is_some_and(|n| n < 3 * limit) && ms < 1_000_000 {
+        ms += 100;
+        table.at(ms);
+    }
+    let count = table.event_count().expect("started");
+    assert!(count >= 3 * limit, "the bots played on: {count} events");
+    // A late spectator asking to catch up from the start gets the table, not the events: too many.
+    let mut cleo = Client::new(9, "Cleo");
+    table.command(TableCommand::Watch { from: cleo.from.clone(), invite: Some("key".into()), since: Some(0) });
+    assert!(matches!(cleo.messages().first(), Some(ServerMsg::Table { .. })));
+    // Page by page, `limit` at a time, Cleo gets every event once, in order, as a spectator sees it.
+    let mut log = Vec::new();
+    while log.len() < count {
+        table.command(TableCommand::History { from: cleo.from.clone(), from_event: log.len() });
+        let messages = cleo.messages();
+        let [ServerMsg::History { events, .. }] = &messages[..] else { panic!("{messages:?}") };
+        assert!(!events.is_empty() && events.len() <= limit, "{} events", events.len());
+        for event in events {
+            assert_eq!(event.n, log.len(), "numbered in order, from the one asked for");
+            log.push(event.event.clone());
+        }
+    }
+    table.command(TableCommand::History { from: cleo.from.clone(), from_event: count + 5 });
+    assert!(matches!(&cleo.messages()[..], [ServerMsg::History { events, .. }] if events.is_empty()));
+    let game = table.core.game().expect("started");
+    let spectators: Vec<_> = game.events_for(romirami_game::Viewer::Spectator, 0).into_iter().collect();
+    assert_eq!(log.len(), spectators.len());
+    let same = |a: &romirami_engine::VisibleEvent, b: &romirami_game::Json| {
+        serde_json::to_value(a).ok() == serde_json::from_str::<serde_json::Value>(b.get()).ok()
+    };
+    assert!(log.iter().zip(&spectators).all(|(a, (_, b))| same(a, b)), "filtered for a spectator");
+    // Someone who is not at the table learns nothing.
+    let mut stranger = Client::new(11, "Eve");
+    table.command(TableCommand::History { from: stranger.from.clone(), from_event: 0 });
+    assert_eq!(stranger.errors(), vec![ErrorCode::NotSeated]);
+}
+
+#[test]
 fn the_rummy_family_plays_whole_matches_at_the_table_pausing_between_rounds() {
     let games = crate::games();
     for (name, options, seats) in [
