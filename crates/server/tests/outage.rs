@@ -255,6 +255,7 @@ async fn a_stale_row_does_not_refuse_the_next_action(server: &TestServer) {
         action: serde_json::to_string(&stale_action).expect("an action writes"),
         by_bot: true,
         reserve_ms: None,
+        fence: None,
     };
     server.state.store.append_actions(&[stale]).await.expect("the stale row is written");
     let moves_before = other.moves;

@@ -43,7 +43,7 @@ fn rows(table: TableId, first: usize, actions: &[(Seat, Action)]) -> Vec<ActionR
         .map(|(i, &(seat, action))| {
             let seq = u32::try_from(first + i).expect("a short game");
             let (by_bot, reserve_ms) = extras(seq);
-            ActionRow { table, seq, seat, action: json(&action), by_bot, reserve_ms }
+            ActionRow { table, seq, seat, action: json(&action), by_bot, reserve_ms, fence: None }
         })
         .collect()
 }

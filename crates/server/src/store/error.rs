@@ -16,6 +16,10 @@ pub enum StoreError {
     /// in the game's log is taken.
     #[error("already stored: {0}")]
     Duplicate(String),
+    /// The write's lease on its table is no longer the current one (another node has the table, or the
+    /// lease ran out): nothing was written, and the writer must not act for the table any more.
+    #[error("the table's lease is no longer this node's: {0}")]
+    Fenced(String),
     /// Anything else, such as another constraint the write breaks.
     #[error("database error: {0}")]
     Other(String),

@@ -43,6 +43,7 @@ mod batch;
 mod codec;
 mod committer;
 mod error;
+mod leases;
 pub mod postgres;
 pub mod sqlite;
 mod types;
@@ -50,10 +51,11 @@ mod writer;
 
 pub use committer::{Committer, CommitterStats};
 pub use error::StoreError;
+pub use leases::Lease;
 pub use romirami_game::{Outcome, SeatOutcome};
 pub use types::{
-    ActionRow, BadCursor, FinishedGame, FinishedTable, GameCursor, GameFilter, GamePage, GamePlayer, GameSummary,
-    PlayerFilter, PlayerStats, SeatResult, StoredAction, TableRow, UnfinishedGame, WaitingTable,
+    ActionRow, Appended, BadCursor, Fence, FinishedGame, FinishedTable, GameCursor, GameFilter, GamePage, GamePlayer,
+    GameSummary, PlayerFilter, PlayerStats, SeatResult, StoredAction, TableRow, UnfinishedGame, WaitingTable,
 };
 pub use writer::{Writer, WriterStats};
 
@@ -177,15 +179,21 @@ impl Store {
     }
 
     /// Appends actions to the logs of one or more games, in one transaction: when this returns `Ok`,
-    /// every row is durable; when it fails, none was written.
+    /// every row is durable but those its [`Appended`] lists as refused by their [`Fence`]; when it fails,
+    /// none was written.
     ///
     /// # Errors
-    /// When the write fails, e.g. a row's game is not stored or its number is taken.
-    pub async fn append_actions(&self, batch: &[ActionRow]) -> Result<(), StoreError> {
+    /// When the write fails, e.g. a row's game is not stored or its number is taken; or, on SQLite, when
+    /// a row carries a fence (leases are PostgreSQL's).
+    pub async fn append_actions(&self, batch: &[ActionRow]) -> Result<Appended, StoreError> {
         if batch.is_empty() {
-            return Ok(());
+            return Ok(Appended::default());
         }
-        dispatch!(self, s => s.append_actions(batch).await)
+        match self {
+            Store::Sqlite(_) if batch.iter().any(|row| row.fence.is_some()) => Err(leases::needs_postgres()),
+            Store::Sqlite(s) => s.append_actions(batch).await.map(|()| Appended::default()),
+            Store::Postgres(s) => s.append_actions(batch).await,
+        }
     }
 
     /// Removes the actions of a game's log numbered `from` and up. A table calls it after a commit
@@ -194,8 +202,15 @@ impl Store {
     ///
     /// # Errors
     /// When the write fails.
-    pub async fn truncate_actions(&self, table: TableId, from: u32) -> Result<(), StoreError> {
-        dispatch!(self, s => s.truncate_actions(table, from).await)
+    ///
+    /// With a `fence`, nothing is removed unless that lease is the table's current one: a node that lost
+    /// the table must not clear what its new owner appended ([`StoreError::Fenced`] then).
+    pub async fn truncate_actions(&self, table: TableId, from: u32, fence: Option<&Fence>) -> Result<(), StoreError> {
+        match (self, fence) {
+            (Store::Sqlite(_), Some(_)) => Err(leases::needs_postgres()),
+            (Store::Sqlite(s), None) => s.truncate_actions(table, from).await,
+            (Store::Postgres(s), fence) => s.truncate_actions(table, from, fence).await,
+        }
     }
 
     /// Stores the end of a table's game, in one transaction: its record, and a result per seat from

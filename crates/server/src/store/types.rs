@@ -74,6 +74,27 @@ pub struct ActionRow {
     pub by_bot: bool,
     /// The acting seat's clock reserve after it, in milliseconds; `None` without a clock.
     pub reserve_ms: Option<u64>,
+    /// In a cluster, the lease the writing node holds on the table: the row is appended only while that
+    /// lease is the table's current one. `None` on a single node.
+    pub fence: Option<Fence>,
+}
+
+/// A node's lease on a table, as a write presents it: the write goes through only while this lease is the
+/// table's current, unexpired one (PostgreSQL only; see `migrations/postgres/0013_table_leases.sql`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fence {
+    /// The node holding the lease.
+    pub node: String,
+    /// The lease's epoch: one more at every grant of the table to a node.
+    pub epoch: u64,
+}
+
+/// What became of a batch of actions that was committed: every row was appended but those refused by
+/// their fence, whose indices are listed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Appended {
+    /// The indices, in the batch, of the rows whose lease was no longer current: not written.
+    pub fenced: Vec<usize>,
 }
 
 /// One action of a game's log as stored.

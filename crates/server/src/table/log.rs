@@ -14,7 +14,7 @@ use tracing::{debug, error, warn};
 
 use super::core::Durable;
 use crate::protocol::TableId;
-use crate::store::{ActionRow, Committer, FinishedGame, Store, StoreError, Writer};
+use crate::store::{ActionRow, Committer, Fence, FinishedGame, Store, StoreError, Writer};
 
 /// The durable log of one table.
 #[derive(Debug)]
@@ -25,11 +25,13 @@ pub(crate) struct TableLog {
     writer: Writer,
     /// Whether the last append failed: the log may then hold one row past the acknowledged actions.
     unsure: bool,
+    /// In a cluster, this node's lease on the table, presented with every append and truncation.
+    fence: Option<Fence>,
 }
 
 impl TableLog {
     pub(crate) fn new(table: TableId, store: Store, committer: Committer, writer: Writer) -> TableLog {
-        TableLog { table, store, committer, writer, unsure: false }
+        TableLog { table, store, committer, writer, unsure: false, fence: None }
     }
 
     /// The store the log is kept in.
@@ -59,9 +61,10 @@ impl TableLog {
         let mut cleared_duplicate = false;
         loop {
             if self.unsure {
-                self.store.truncate_actions(self.table, row.seq).await?;
+                self.store.truncate_actions(self.table, row.seq, self.fence.as_ref()).await?;
                 self.unsure = false;
             }
+            let row = ActionRow { fence: self.fence.clone(), ..row.clone() };
             match self.committer.commit(row.clone()).await {
                 Ok(()) => return Ok(()),
                 Err(StoreError::Duplicate(_)) if !cleared_duplicate => {
@@ -69,6 +72,8 @@ impl TableLog {
                     cleared_duplicate = true;
                     self.unsure = true;
                 }
+                // Refused by the fence: nothing was written, and nothing may be (the table is another node's).
+                Err(error @ StoreError::Fenced(_)) => return Err(error),
                 Err(error) => {
                     self.unsure = true;
                     return Err(error);

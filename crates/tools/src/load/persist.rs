@@ -222,6 +222,7 @@ pub async fn games(store: &Store, games: u64, seats: usize, concurrency: usize) 
                         action: action.clone(),
                         by_bot: false,
                         reserve_ms: None,
+                        fence: None,
                     })
                     .collect();
                 store.append_actions(&rows).await?;
@@ -340,8 +341,15 @@ pub async fn actions(
                     break;
                 }
                 let one = Instant::now();
-                let row =
-                    ActionRow { table, seq, seat: *seat, action: action.clone(), by_bot: false, reserve_ms: None };
+                let row = ActionRow {
+                    table,
+                    seq,
+                    seat: *seat,
+                    action: action.clone(),
+                    by_bot: false,
+                    reserve_ms: None,
+                    fence: None,
+                };
                 committer.commit(row).await?;
                 latency.saturating_record(one.elapsed().as_micros() as u64);
                 count += 1;

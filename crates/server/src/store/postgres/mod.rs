@@ -5,6 +5,7 @@
 //! `INSERT ... SELECT FROM UNNEST(...)`, one round trip whatever its size; a batch of other writes is one
 //! such statement per kind of write.
 
+mod leases;
 mod read;
 
 use std::collections::{HashMap, HashSet};
@@ -339,7 +340,10 @@ impl PgStore {
         Ok(())
     }
 
-    pub(super) async fn append_actions(&self, batch: &[ActionRow]) -> Result<(), StoreError> {
+    pub(super) async fn append_actions(&self, batch: &[ActionRow]) -> Result<super::Appended, StoreError> {
+        if batch.iter().any(|row| row.fence.is_some()) {
+            return self.append_fenced(batch).await;
+        }
         let tables: Vec<Uuid> = batch.iter().map(|row| row.table.0).collect();
         let seqs: Vec<i64> = batch.iter().map(|row| i64::from(row.seq)).collect();
         let seats: Vec<i16> = batch.iter().map(|row| i16::from(row.seat.0)).collect();
@@ -361,7 +365,7 @@ impl PgStore {
         .bind(reserves)
         .execute(&self.pool)
         .await?;
-        Ok(())
+        Ok(super::Appended::default())
     }
 
     async fn game_players(tx: &mut Transaction<'_, Postgres>, table: TableId) -> Result<Vec<GamePlayer>, StoreError> {
@@ -374,7 +378,15 @@ impl PgStore {
             .collect()
     }
 
-    pub(super) async fn truncate_actions(&self, table: TableId, from: u32) -> Result<(), StoreError> {
+    pub(super) async fn truncate_actions(
+        &self,
+        table: TableId,
+        from: u32,
+        fence: Option<&super::Fence>,
+    ) -> Result<(), StoreError> {
+        if let Some(fence) = fence {
+            return self.truncate_fenced(table, from, fence).await;
+        }
         sqlx::query("DELETE FROM actions WHERE table_id = $1 AND seq >= $2")
             .bind(table.0)
             .bind(i64::from(from))

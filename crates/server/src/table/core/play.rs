@@ -82,8 +82,9 @@ impl TableCore {
         let Some(play) = self.play() else { return };
         let reserve_ms = play.clock.as_ref().map(|clock| clock.reserve_at(seat, now.at));
         let by_bot = matches!(by, Actor::Bot);
+        let action_text = action.get().to_owned();
         let row =
-            ActionRow { table: self.id, seq: play.actions, seat, action: action.get().to_owned(), by_bot, reserve_ms };
+            ActionRow { table: self.id, seq: play.actions, seat, action: action_text, by_bot, reserve_ms, fence: None };
         self.write(Durable::Action(row), Pending::Action { seat, action, by });
     }
 
