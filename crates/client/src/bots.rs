@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use romirami_engine::GameResult;
 use romirami_engine::bot::choose;
-use romirami_protocol::{ClientMsg, ServerMsg, SpectatorPolicy, TableId};
+use romirami_protocol::{ClientMsg, ROMI_RAMI, ServerMsg, SpectatorPolicy, TableId};
+use serde_json::Value;
 
 use crate::{Client, ClientError};
 
@@ -21,6 +22,18 @@ pub struct BotGame {
     pub result: GameResult,
     /// How long the game took.
     pub elapsed: Duration,
+}
+
+/// The bot's choice among `legal` (a `your_turn`'s list as JSON) at a table of `game`: [`choose`] for
+/// Romi Rami, [`crate::family::choose`] for the rummy family. For clients that play any game, such as
+/// the crash harness and the load generator.
+pub fn choose_json(game: &str, legal: &[Value]) -> Option<Value> {
+    if game != ROMI_RAMI {
+        return crate::family::choose(legal);
+    }
+    let legal: Vec<romirami_engine::Action> =
+        legal.iter().filter_map(|a| serde_json::from_value(a.clone()).ok()).collect();
+    choose(&legal).and_then(|action| serde_json::to_value(action).ok())
 }
 
 /// Plays one seat until its game is over: answers each `your_turn` with [`choose`]. Returns the result

@@ -5,9 +5,12 @@
 mod common;
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use common::{TestServer, fast};
+use romirami_server::config::Config;
 use romirami_tools::load::{self, Aggregate, Snapshot, WorkerPlan, Workload};
+use serde_json::json;
 use tokio::sync::mpsc;
 
 fn plan(workload: Workload, servers: Vec<SocketAddr>, path: &str, seconds: f64) -> WorkerPlan {
@@ -66,7 +69,7 @@ fn sample(text: &str, name: &str) -> f64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tables_of_bots_play_whole_games_and_every_action_reaches_every_seat() {
     let server = TestServer::start(fast()).await;
-    let workload = Workload::Play { tables: 3, players: 4, interval_ms: 0 };
+    let workload = Workload::Play { tables: 3, players: 4, interval_ms: 0, game: "romi-rami".into(), options: None };
     let aggregate = run(plan(workload, vec![server.addr], "/ws", 1.5)).await;
     assert_clean(&aggregate);
     assert_eq!(aggregate.peak_connections, 12, "3 tables of 4 seats");
@@ -84,6 +87,28 @@ async fn tables_of_bots_play_whole_games_and_every_action_reaches_every_seat() {
     assert!(sample(&text, "romirami_connections_opened_total") >= 12.0);
     assert!(sample(&text, "romirami_frames_received_total") >= run.counts.actions as f64);
     sample(&text, "romirami_tables{state=\"playing\"}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_of_the_rummy_family_play_whole_matches() {
+    // No pause between rounds: the bots do not need to see the results.
+    let server = TestServer::start(Config { round_pause: Duration::ZERO, ..fast() }).await;
+    for (game, options) in [
+        ("rommi", json!({ "target": 1 })),
+        ("rami", json!({ "match_end": { "rounds": 1 } })),
+        ("rumino", json!({ "max_rebuys": 0 })),
+    ] {
+        let workload =
+            Workload::Play { tables: 2, players: 3, interval_ms: 0, game: game.into(), options: Some(options) };
+        let aggregate = run(plan(workload, vec![server.addr], "/ws", 1.5)).await;
+        assert_clean(&aggregate);
+        assert_eq!(aggregate.peak_tables, 2, "{game}");
+        let run = &aggregate.run;
+        assert!(run.counts.games >= 1, "{game}: a whole match was played: {:?}", run.counts);
+        assert_eq!(run.latency.len(), run.counts.actions, "{game}: every action has its latency");
+        assert!(run.counts.frames_received > run.counts.actions * 3, "{game}: each action reaches all three seats");
+    }
     server.shutdown().await;
 }
 

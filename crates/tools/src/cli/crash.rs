@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 
-use crate::crash::{CrashOptions, CrashReport, run};
+use crate::crash::{CrashOptions, CrashReport, GAMES, run};
 
 /// The arguments of `romirami crash`.
 #[derive(Clone, Debug, clap::Args)]
@@ -16,6 +16,9 @@ pub struct CrashArgs {
     /// The database the server uses; a temporary SQLite file when left out.
     #[arg(long)]
     pub database_url: Option<String>,
+    /// The game to play: romi-rami, rommi, rami, rumino, or mix (each of them in turn).
+    #[arg(long, default_value = "romi-rami")]
+    pub game: String,
     /// Seeds the moments of the kills.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -30,7 +33,17 @@ pub fn run_crash(args: &CrashArgs) -> anyhow::Result<CrashReport> {
     let dir = tempfile::tempdir().context("creating a temporary directory")?;
     let database_url =
         args.database_url.clone().unwrap_or_else(|| format!("sqlite://{}", dir.path().join("crash.db").display()));
+    let games: Vec<&'static str> =
+        match args.game.as_str() {
+            "mix" => GAMES.iter().map(|(name, _)| *name).collect(),
+            game => {
+                vec![GAMES.iter().map(|(name, _)| *name).find(|name| *name == game).with_context(|| {
+                    format!("--game: no game called {game} (romi-rami, rommi, rami, rumino or mix)")
+                })?]
+            }
+        };
     let options = CrashOptions {
+        games,
         binary,
         database_url,
         kills: args.kills,

@@ -55,9 +55,17 @@ pub struct LoadArgs {
     /// Tables to keep playing.
     #[arg(long, default_value_t = 100)]
     pub tables: usize,
-    /// Seats per table.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=4))]
+    /// Seats per table, within the game's range (2 to 4 for Romi Rami and Rommi, 5 for Rami, 6 for
+    /// Rumino).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=6))]
     pub players: u8,
+    /// The game the tables play: romi-rami, rommi, rami or rumino.
+    #[arg(long, default_value = "romi-rami")]
+    pub game: String,
+    /// The game's table options as JSON (a rummy game's target or rounds); the rule book's defaults
+    /// when left out.
+    #[arg(long)]
+    pub options: Option<String>,
     /// One action per table (per connection with --echo) every this many milliseconds; 0 for as fast
     /// as the server answers.
     #[arg(long, default_value_t = 2000)]
@@ -268,7 +276,24 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
             payload_bytes: args.payload_bytes,
             interval_ms: args.interval_ms,
         },
-        (false, false) => Workload::Play { tables: args.tables, players: args.players, interval_ms: args.interval_ms },
+        (false, false) => {
+            let options: Option<serde_json::Value> =
+                args.options.as_deref().map(serde_json::from_str).transpose().context("--options is not JSON")?;
+            // Refuse here what every table would be refused: an unknown game, options or a table size
+            // it does not take.
+            let games = romirami_server::games();
+            let kind = games.get(&args.game).with_context(|| {
+                format!("--game: no game called {} ({})", args.game, games.names().collect::<Vec<_>>().join(", "))
+            })?;
+            kind.options(options.as_ref(), usize::from(args.players)).map_err(|e| anyhow::anyhow!("{e}"))?;
+            Workload::Play {
+                tables: args.tables,
+                players: args.players,
+                interval_ms: args.interval_ms,
+                game: args.game.clone(),
+                options,
+            }
+        }
     };
     let mode = match (args.echo, args.idle) {
         (true, true) => "echo-idle",

@@ -51,6 +51,10 @@ pub struct ServeArgs {
     /// Live tables on the server.
     #[arg(long, default_value_t = Config::default().max_live_tables)]
     pub max_live_tables: usize,
+    /// How long a table pauses between the rounds of a rummy game, in milliseconds (so that people see
+    /// the round's result); the crash harness and the load generator's bots need none.
+    #[arg(long, env = "ROMIRAMI_ROUND_PAUSE_MS", default_value_t = 4000)]
+    pub round_pause_ms: u64,
 }
 
 /// Serves until ctrl-c or SIGTERM, then shuts down gracefully.
@@ -83,6 +87,7 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             guests_per_address_per_minute: args.guests_per_address_per_minute,
             max_live_tables: args.max_live_tables,
             bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
+            round_pause: std::time::Duration::from_millis(args.round_pause_ms),
             ..Config::default()
         };
         let state = AppState::open(config, store).await.context("restoring the games in play")?;

@@ -9,8 +9,8 @@
 //! of the same binary ([`spawn_worker`]) and adds up their snapshots ([`Aggregate`]).
 //!
 //! The workloads:
-//! - [`Workload::Play`]: tables of 2 to 4 bot players play complete games at a chosen pace (one action
-//!   per table every interval); the latency of an action runs from sending it to the moment the last
+//! - [`Workload::Play`]: tables of bot players play complete games of one game (Romi Rami, or Rommi, Rami
+//!   or Rumino with their options) at a chosen pace (one action per table every interval); the latency of an action runs from sending it to the moment the last
 //!   seat has received the events it caused.
 //! - [`Workload::Idle`]: connections that say hello and then only answer pings.
 //! - [`Workload::Echo`]: the baseline. Each connection sends a text frame and waits for it to come back,
@@ -45,10 +45,16 @@ pub enum Workload {
     Play {
         /// Tables to keep playing.
         tables: usize,
-        /// Seats per table, 2 to 4.
+        /// Seats per table, within the game's range.
         players: u8,
         /// One action per table every this many milliseconds; 0 plays as fast as the server answers.
         interval_ms: u64,
+        /// The game, by its name in the protocol (`romi-rami`, `rommi`, `rami`, `rumino`).
+        #[serde(default = "romi_rami")]
+        game: String,
+        /// The game's table options; the rule book's defaults when none are given.
+        #[serde(default)]
+        options: Option<serde_json::Value>,
     },
     /// Connections that say hello and then only answer pings.
     Idle {
@@ -68,6 +74,10 @@ pub enum Workload {
     },
 }
 
+fn romi_rami() -> String {
+    romirami_protocol::ROMI_RAMI.to_owned()
+}
+
 impl Workload {
     /// The connections this workload opens.
     pub fn connections(&self) -> usize {
@@ -81,7 +91,9 @@ impl Workload {
     pub fn share(&self, part: usize) -> Workload {
         let part = part.max(1);
         match self.clone() {
-            Workload::Play { players, interval_ms, .. } => Workload::Play { tables: part, players, interval_ms },
+            Workload::Play { players, interval_ms, game, options, .. } => {
+                Workload::Play { tables: part, players, interval_ms, game, options }
+            }
             Workload::Idle { hello, .. } => Workload::Idle { connections: part, hello },
             Workload::Echo { payload_bytes, interval_ms, .. } => {
                 Workload::Echo { connections: part, payload_bytes, interval_ms }

@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use romirami_engine::Action;
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
@@ -16,8 +15,9 @@ use tokio_tungstenite::tungstenite::Message;
 use super::conn::{Ws, message_type};
 use super::idle::{open, say_hello};
 use super::{Counters, SetUp, WorkerPlan};
-use romirami_engine::bot::choose;
+use romirami_client::bots::choose_json;
 use romirami_protocol::{ClientMsg, ServerMsg, SpectatorPolicy, TableId};
+use serde_json::Value;
 
 /// How long the driver waits for any answer before it counts the table as stuck.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
@@ -27,7 +27,7 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
 enum Kind {
     Created(TableId, String),
     Events,
-    YourTurn(Vec<Action>),
+    YourTurn(Vec<Value>),
     Ack,
     GameOver,
     Error(String),
@@ -48,12 +48,15 @@ fn classify(text: &str) -> Kind {
         "events" => Kind::Events,
         "ack" => Kind::Ack,
         "game_over" => Kind::GameOver,
-        "your_turn" | "table_created" | "error" => match serde_json::from_str::<ServerMsg>(text) {
-            Ok(ServerMsg::YourTurn { legal, .. }) => Kind::YourTurn(legal),
-            Ok(ServerMsg::TableCreated { table, invite }) => Kind::Created(table.id, invite),
-            Ok(ServerMsg::Error { code, message, .. }) => Kind::Error(format!("{code:?}: {message}")),
-            Ok(_) | Err(_) => Kind::Error(format!("unreadable: {text}")),
-        },
+        // Read with every game's payloads as JSON, so that one driver plays any game.
+        "your_turn" | "table_created" | "error" => {
+            match serde_json::from_str::<ServerMsg<Value, Value, Vec<Value>, Value>>(text) {
+                Ok(ServerMsg::YourTurn { legal, .. }) => Kind::YourTurn(legal),
+                Ok(ServerMsg::TableCreated { table, invite }) => Kind::Created(table.id, invite),
+                Ok(ServerMsg::Error { code, message, .. }) => Kind::Error(format!("{code:?}: {message}")),
+                Ok(_) | Err(_) => Kind::Error(format!("unreadable: {text}")),
+            }
+        }
         _ => Kind::Other,
     }
 }
@@ -88,9 +91,21 @@ enum Stop {
     Failed,
 }
 
+/// What a table plays.
+#[derive(Clone, Debug)]
+pub(crate) struct Game {
+    /// The game's name in the protocol.
+    pub name: String,
+    /// Its table options, if any.
+    pub options: Option<Value>,
+    /// Seats at the table.
+    pub players: u8,
+}
+
 /// One table: its seats' connections, and the frames they receive.
 struct Driver {
     plan: Arc<WorkerPlan>,
+    game: Game,
     sinks: Vec<SplitSink<Ws, Message>>,
     frames: mpsc::UnboundedReceiver<Frame>,
     counters: Arc<Counters>,
@@ -98,7 +113,7 @@ struct Driver {
     interval: Duration,
     next_action: Instant,
     /// The seat to act and what it may do, once the server said so.
-    turn: Option<(usize, Vec<Action>)>,
+    turn: Option<(usize, Vec<Value>)>,
     /// Seats told that this game is over.
     over: usize,
     next_id: u64,
@@ -111,7 +126,7 @@ pub(crate) async fn table(
     plan: Arc<WorkerPlan>,
     server: SocketAddr,
     n: usize,
-    players: u8,
+    game: Game,
     interval: Duration,
     ramp: Arc<Semaphore>,
     counters: Arc<Counters>,
@@ -120,7 +135,7 @@ pub(crate) async fn table(
     let set_up = SetUp(counters.clone());
     let (sender, frames) = mpsc::unbounded_channel();
     let mut sinks = Vec::new();
-    for seat in 0..usize::from(players) {
+    for seat in 0..usize::from(game.players) {
         let Some(mut ws) = open(&plan, server, &ramp, &counters).await else { return };
         if let Err(error) = say_hello(&mut ws, &format!("b{}-{n}-{seat}", plan.index), &counters).await {
             counters.error(|| format!("hello: {error}"));
@@ -134,6 +149,7 @@ pub(crate) async fn table(
     drop(sender);
     let mut driver = Driver {
         plan,
+        game,
         sinks,
         frames,
         counters: counters.clone(),
@@ -160,7 +176,7 @@ pub(crate) async fn table(
 }
 
 impl Driver {
-    async fn send(&mut self, seat: usize, msg: &ClientMsg) -> Result<(), Stop> {
+    async fn send(&mut self, seat: usize, msg: &ClientMsg<Value>) -> Result<(), Stop> {
         let text = serde_json::to_string(msg).map_err(|e| self.fail(format!("encoding: {e}")))?;
         match self.sinks[seat].send(Message::text(text)).await {
             Ok(()) => {
@@ -220,8 +236,8 @@ impl Driver {
                 public: false,
                 spectators: SpectatorPolicy::Nobody,
                 clock: None,
-                game: None,
-                options: None,
+                game: Some(self.game.name.clone()),
+                options: self.game.options.clone(),
             },
         )
         .await?;
@@ -288,7 +304,9 @@ impl Driver {
             return Err(Stop::Stopped);
         }
         let Some((seat, legal)) = self.turn.take() else { return Ok(()) };
-        let Some(action) = choose(&legal) else { return Err(self.fail("no legal action offered".into())) };
+        let Some(action) = choose_json(&self.game.name, &legal) else {
+            return Err(self.fail("no legal action offered".into()));
+        };
         self.next_id += 1;
         let id = self.next_id;
         let sent = Instant::now();

@@ -41,9 +41,10 @@ pub async fn run_worker(
         let server = plan.servers[n % plan.servers.len()];
         let (plan, ramp, counters, stop) = (plan.clone(), ramp.clone(), counters.clone(), stop.clone());
         match plan.workload.clone() {
-            Workload::Play { players, interval_ms, .. } => {
+            Workload::Play { players, interval_ms, game, options, .. } => {
                 let interval = Duration::from_millis(interval_ms);
-                tasks.spawn(play::table(plan, server, n, players, interval, ramp, counters, stop));
+                let game = play::Game { name: game, options, players };
+                tasks.spawn(play::table(plan, server, n, game, interval, ramp, counters, stop));
             }
             Workload::Idle { hello, .. } => {
                 tasks.spawn(idle::idle_connection(plan, server, n, hello, ramp, counters, stop));
