@@ -113,6 +113,8 @@ pub struct RamiMatch {
     /// By seat, after the rounds over.
     pub(crate) totals: Vec<i64>,
     pub(crate) events: Vec<Event>,
+    /// What a table keeps to take back the steps of the turn in play (`table_game::take_back`).
+    pub(crate) take_backs: crate::table_game::TakeBacks<RamiMatch, super::actions::RamiAction>,
 }
 
 impl fmt::Debug for RamiMatch {
@@ -158,6 +160,7 @@ impl RamiMatch {
             phase: Phase::AwaitingDeck,
             totals: vec![0; players],
             events: Vec::new(),
+            take_backs: Default::default(),
         };
         game.deal(1, dealer);
         game

@@ -47,7 +47,7 @@ mod play;
 mod record;
 mod scoring;
 mod search;
-mod view;
+pub(crate) mod view;
 
 pub use actions::{MeldCards, RamiAction};
 pub use check::{RamiIllegal, RamiSetupError};

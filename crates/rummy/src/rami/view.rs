@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::actions::RamiAction;
 use super::game::{Owes, RamiMatch};
 use super::options::RamiOptions;
 use crate::cards::Card;
@@ -115,6 +116,14 @@ pub enum RamiEvent {
         /// Each seat's cards left, by seat.
         hands: Vec<Vec<Card>>,
     },
+    /// `seat` took back the last step of its turn, `action` (table play only, `docs/protocol.md`, "Taking
+    /// back in the rummy family"): the match is again exactly as it was before that action.
+    TookBack {
+        /// The seat whose turn it is.
+        seat: Seat,
+        /// The action taken back, as it was played (it showed nothing hidden).
+        action: RamiAction,
+    },
     /// The match is over (rami §10).
     MatchOver {
         /// The result.
@@ -201,6 +210,10 @@ pub struct RamiView {
     pub rounds: Vec<RoundSummary>,
     /// The match result, once over.
     pub result: Option<MatchResult>,
+    /// Whether the seat to act may take back the last step of its turn now (table play only:
+    /// `docs/protocol.md`, "Taking back in the rummy family").
+    #[serde(default)]
+    pub can_take_back: bool,
 }
 
 impl RamiMatch {
@@ -241,6 +254,7 @@ impl RamiMatch {
                 })
                 .collect(),
             result: self.result(),
+            can_take_back: self.take_backs.any(),
         }
     }
 

@@ -32,6 +32,8 @@ pub struct RommiMatch {
     pub(crate) events: Vec<RommiEvent>,
     /// Counts of the features the tools sum up.
     pub(crate) tally: Tally,
+    /// What a table keeps to take back the steps of the turn in play (`table_game::take_back`).
+    pub(crate) take_backs: crate::table_game::TakeBacks<RommiMatch, RommiAction>,
 }
 
 /// The round in play (or the last one, once over).
@@ -141,6 +143,7 @@ impl RommiMatch {
             },
             ended: None,
             events: Vec::new(),
+            take_backs: Default::default(),
             tally: TALLY_KEYS.iter().map(|&key| (key, u64::from(key == mode))).collect(),
         })
     }

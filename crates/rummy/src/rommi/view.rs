@@ -11,7 +11,7 @@ use crate::melds::{Meld, MeldId};
 use crate::record::RommiRoundResult;
 use crate::seat::{MatchEnd, MatchResult, Seat, Viewer};
 
-use super::actions::Step;
+use super::actions::{RommiAction, Step};
 use super::game::RommiMatch;
 use super::options::RommiOptions;
 
@@ -98,6 +98,14 @@ pub enum RommiEvent {
         /// Every hand as it ended, by seat.
         hands: Vec<Vec<Card>>,
     },
+    /// `seat` took back the last step of its turn, `action` (table play only, `docs/protocol.md`, "Taking
+    /// back in the rummy family"): the match is again exactly as it was before that action.
+    TookBack {
+        /// The seat whose turn it is.
+        seat: Seat,
+        /// The action taken back, as it was played (it showed nothing hidden).
+        action: RommiAction,
+    },
     /// The match ended.
     MatchOver {
         /// `target`, or `abandoned` for a table given up.
@@ -151,6 +159,9 @@ pub struct RommiView {
     pub last_round: Option<(RommiRoundResult, Vec<Vec<Card>>)>,
     /// The match result once over.
     pub result: Option<MatchResult>,
+    /// Whether the seat to act may take back the last step of its turn now (table play only:
+    /// `docs/protocol.md`, "Taking back in the rummy family").
+    pub can_take_back: bool,
 }
 
 impl RommiMatch {
@@ -180,6 +191,7 @@ impl RommiMatch {
             totals: self.totals.clone(),
             last_round,
             result: self.result(),
+            can_take_back: self.take_backs.any(),
         }
     }
 

@@ -161,6 +161,8 @@ pub struct RuminoMatch {
     pub(crate) events: Vec<Event>,
     pub(crate) source: Source,
     pub(crate) outcome: Option<RuminoOutcome>,
+    /// What a table keeps to take back the steps of the turn in play (`table_game::take_back`).
+    pub(crate) take_backs: crate::table_game::TakeBacks<RuminoMatch, crate::rumino::actions::RuminoAction>,
 }
 
 /// Whether `a` and `b` hold the same cards, as many times each, in any order.
@@ -229,6 +231,7 @@ impl RuminoMatch {
             phase: Phase::Over,
             hand_logs: Vec::new(),
             events: Vec::new(),
+            take_backs: Default::default(),
             source,
             outcome: None,
         };

@@ -45,7 +45,7 @@ mod options;
 mod record;
 mod replay;
 mod turn;
-mod view;
+pub(crate) mod view;
 
 pub use actions::{RuminoAction, RuminoEntry};
 pub use check::{RuminoIllegal, RuminoSetupError};

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
-use crate::rumino::actions::RuminoEntry;
+use crate::rumino::actions::{RuminoAction, RuminoEntry};
 use crate::rumino::game::{HandEnd, HandScore, Phase, RuminoMatch, RuminoOutcome};
 use crate::rumino::lays::deadwood;
 use crate::seat::{MatchEnd, Seat, Viewer};
@@ -28,6 +28,7 @@ pub(crate) enum Event {
     Eliminated { seat: Seat },
     RebuyAsked { seat: Seat },
     RebuyChosen { seat: Seat, rebuy: bool },
+    TookBack { seat: Seat, action: RuminoAction },
     MatchOver { ended_by: MatchEnd, winners: Vec<Seat> },
 }
 
@@ -125,6 +126,14 @@ pub enum RuminoEvent {
         /// Whether it rebought.
         rebuy: bool,
     },
+    /// `seat` took back the last step of its turn, `action` (table play only, `docs/protocol.md`, "Taking
+    /// back in the rummy family"): the match is again exactly as it was before that action.
+    TookBack {
+        /// The seat whose turn it is.
+        seat: Seat,
+        /// The action taken back, as it was played (it showed nothing hidden).
+        action: RuminoAction,
+    },
     /// The match is over.
     MatchOver {
         /// How.
@@ -158,6 +167,7 @@ impl Event {
             Event::Eliminated { seat } => RuminoEvent::Eliminated { seat },
             Event::RebuyAsked { seat } => RuminoEvent::RebuyAsked { seat },
             Event::RebuyChosen { seat, rebuy } => RuminoEvent::RebuyChosen { seat, rebuy },
+            Event::TookBack { seat, action } => RuminoEvent::TookBack { seat, action },
             Event::MatchOver { ended_by, winners } => RuminoEvent::MatchOver { ended_by, winners },
         }
     }
@@ -258,6 +268,10 @@ pub struct RuminoView {
     pub outcome: Option<RuminoOutcome>,
     /// Once the match is over: every hand's deck and reshuffles.
     pub decks: Option<Vec<RevealedDeck>>,
+    /// Whether the seat to act may take back the last step of its turn now (table play only:
+    /// `docs/protocol.md`, "Taking back in the rummy family").
+    #[serde(default)]
+    pub can_take_back: bool,
 }
 
 impl RuminoMatch {
@@ -297,6 +311,7 @@ impl RuminoMatch {
             last_end: self.last_end(),
             outcome: self.outcome.clone(),
             decks: self.is_over().then(|| self.revealed_decks()),
+            can_take_back: self.take_backs.any(),
         }
     }
 

@@ -13,13 +13,20 @@
 //! [`RuminoAction::Rebuy`](crate::rumino::RuminoAction::Rebuy) as their legal actions; the last choice
 //! deals the next hand.
 //!
+//! A seat's action at the table is a [`TableAction`]: the game's own action, or `take_back`, which undoes
+//! the last step of the seat's turn while nothing hidden has been shown in it (`take_back.rs` says what
+//! each game allows and why the match keeps copies of itself to do it).
+//!
 //! The options a host gives may leave any key out ([`RommiTableOptions`], [`RamiTableOptions`],
 //! [`RuminoTableOptions`]); the rule book's default takes its place.
 
 mod rami;
 mod rommi;
 mod rumino;
+mod take_back;
 
+#[cfg(test)]
+mod take_back_tests;
 #[cfg(test)]
 mod tests;
 
@@ -34,6 +41,7 @@ use crate::seat::{MatchEnd, MatchResult, Seat};
 pub use rami::RamiTableOptions;
 pub use rommi::RommiTableOptions;
 pub use rumino::RuminoTableOptions;
+pub use take_back::{ActionStyle, TableAction, TakeBacks};
 
 /// The refusal of an action the match's check refused: `over` and `not_your_turn` tell its kind.
 fn refusal(message: String, over: bool, not_your_turn: bool) -> Refusal {

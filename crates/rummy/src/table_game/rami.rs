@@ -3,6 +3,7 @@
 use romirami_game::{Outcome, Refusal, TableGame};
 use serde::{Deserialize, Serialize};
 
+use super::take_back::{self, ActionStyle, TableAction, TakeBacks, Undo};
 use crate::rami::{MatchEnd, Opening, RamiAction, RamiEvent, RamiIllegal, RamiMatch, RamiOptions, RamiView};
 use crate::record::{GameKind, RummyRecord};
 use crate::seat::{MatchResult, Seat, Viewer};
@@ -42,7 +43,7 @@ fn refusal(illegal: RamiIllegal) -> Refusal {
 /// them. The tests measure its length in play (a few dozen actions, bounded well under a few hundred).
 impl TableGame for RamiMatch {
     type Options = RamiTableOptions;
-    type Action = RamiAction;
+    type Action = TableAction<RamiAction>;
     type View = RamiView;
     type Event = RamiEvent;
     type Result = MatchResult;
@@ -73,20 +74,33 @@ impl TableGame for RamiMatch {
         RamiMatch::to_act(self)
     }
 
-    fn check(&self, seat: Seat, action: &RamiAction) -> Result<(), Refusal> {
-        RamiMatch::check(self, seat, action).map_err(refusal)
+    fn check(&self, seat: Seat, action: &TableAction<RamiAction>) -> Result<(), Refusal> {
+        match action {
+            TableAction::TakeBack => take_back::check(self, seat, Self::NAME, self.is_over()),
+            TableAction::Play(action) => RamiMatch::check(self, seat, action).map_err(refusal),
+        }
     }
 
-    fn apply(&mut self, seat: Seat, action: &RamiAction) -> Result<(), Refusal> {
-        RamiMatch::apply(self, seat, action).map_err(refusal)
+    fn apply(&mut self, seat: Seat, action: &TableAction<RamiAction>) -> Result<(), Refusal> {
+        match action {
+            TableAction::TakeBack => take_back::take_back(self, seat, Self::NAME, self.is_over()),
+            TableAction::Play(action) => {
+                take_back::play(self, action, |game| RamiMatch::apply(game, seat, action).map_err(refusal))
+            }
+        }
     }
 
-    fn legal(&self, seat: Seat) -> Vec<RamiAction> {
-        self.legal_actions(seat)
+    /// The match's legal actions, then `take_back` when a step of this turn may be taken back.
+    fn legal(&self, seat: Seat) -> Vec<TableAction<RamiAction>> {
+        let mut legal: Vec<_> = self.legal_actions(seat).into_iter().map(TableAction::Play).collect();
+        if take_back::can(self, seat) {
+            legal.push(TableAction::TakeBack);
+        }
+        legal
     }
 
-    fn bot(&self, seat: Seat) -> Option<RamiAction> {
-        crate::rami::bot::choose(self, seat, &mut super::bot_rng(self.event_count(), seat))
+    fn bot(&self, seat: Seat) -> Option<TableAction<RamiAction>> {
+        crate::rami::bot::choose(self, seat, &mut super::bot_rng(self.event_count(), seat)).map(TableAction::Play)
     }
 
     fn view(&self, viewer: Viewer) -> RamiView {
@@ -141,5 +155,36 @@ impl TableGame for RamiMatch {
         }
         record.check_shape().map_err(|e| e.to_string())?;
         crate::rami::replay(record).map_err(|e| e.to_string())
+    }
+}
+
+impl ActionStyle for RamiAction {
+    const TAGGED: bool = false;
+}
+
+impl Undo for RamiMatch {
+    type Action = RamiAction;
+    type Event = crate::rami::view::Event;
+
+    const FINAL: &'static str = "a card was drawn from the stock (rami §7.1 a)";
+
+    fn undo_parts(&mut self) -> (&mut Vec<crate::rami::view::Event>, &mut TakeBacks<RamiMatch, RamiAction>) {
+        (&mut self.events, &mut self.take_backs)
+    }
+
+    fn take_backs(&self) -> &TakeBacks<RamiMatch, RamiAction> {
+        &self.take_backs
+    }
+
+    fn turn(&self) -> (usize, Option<Seat>) {
+        (self.round_number() as usize, RamiMatch::to_act(self))
+    }
+
+    fn reveals(&self, action: &RamiAction) -> bool {
+        self.reveals_hidden(action)
+    }
+
+    fn took_back(seat: Seat, action: RamiAction) -> crate::rami::view::Event {
+        crate::rami::view::Event::Public(RamiEvent::TookBack { seat, action })
     }
 }

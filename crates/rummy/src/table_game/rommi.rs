@@ -3,6 +3,7 @@
 use romirami_game::{Outcome, Refusal, TableGame};
 use serde::{Deserialize, Serialize};
 
+use super::take_back::{self, ActionStyle, TableAction, TakeBacks, Undo};
 use crate::record::{GameKind, RecordMeta, RoundResult, RummyRecord};
 use crate::rommi::{RommiAction, RommiEvent, RommiIllegal, RommiMatch, RommiOptions, RommiView, Scoring, Variant};
 use crate::seat::{Better, MatchResult, Seat, Viewer};
@@ -66,7 +67,7 @@ fn refusal(illegal: RommiIllegal) -> Refusal {
 /// the tests measure it.
 impl TableGame for RommiMatch {
     type Options = RommiTableOptions;
-    type Action = RommiAction;
+    type Action = TableAction<RommiAction>;
     type View = RommiView;
     type Event = RommiEvent;
     type Result = MatchResult;
@@ -90,23 +91,36 @@ impl TableGame for RommiMatch {
         RommiMatch::to_act(self)
     }
 
-    fn check(&self, seat: Seat, action: &RommiAction) -> Result<(), Refusal> {
-        RommiMatch::check(self, seat, action).map_err(refusal)
+    fn check(&self, seat: Seat, action: &TableAction<RommiAction>) -> Result<(), Refusal> {
+        match action {
+            TableAction::TakeBack => take_back::check(self, seat, Self::NAME, self.is_over()),
+            TableAction::Play(action) => RommiMatch::check(self, seat, action).map_err(refusal),
+        }
     }
 
-    fn apply(&mut self, seat: Seat, action: &RommiAction) -> Result<(), Refusal> {
-        RommiMatch::apply(self, seat, action).map_err(refusal)
+    fn apply(&mut self, seat: Seat, action: &TableAction<RommiAction>) -> Result<(), Refusal> {
+        match action {
+            TableAction::TakeBack => take_back::take_back(self, seat, Self::NAME, self.is_over()),
+            TableAction::Play(action) => {
+                take_back::play(self, action, |game| RommiMatch::apply(game, seat, action).map_err(refusal))
+            }
+        }
     }
 
-    fn legal(&self, seat: Seat) -> Vec<RommiAction> {
-        self.legal_actions(seat)
+    /// The match's legal actions, then `take_back` when a step of this turn may be taken back.
+    fn legal(&self, seat: Seat) -> Vec<TableAction<RommiAction>> {
+        let mut legal: Vec<_> = self.legal_actions(seat).into_iter().map(TableAction::Play).collect();
+        if take_back::can(self, seat) {
+            legal.push(TableAction::TakeBack);
+        }
+        legal
     }
 
-    fn bot(&self, seat: Seat) -> Option<RommiAction> {
+    fn bot(&self, seat: Seat) -> Option<TableAction<RommiAction>> {
         if RommiMatch::to_act(self) != Some(seat) {
             return None;
         }
-        crate::rommi::bot::choose(self, seat, &mut super::bot_rng(self.event_count(), seat))
+        crate::rommi::bot::choose(self, seat, &mut super::bot_rng(self.event_count(), seat)).map(TableAction::Play)
     }
 
     fn view(&self, viewer: Viewer) -> RommiView {
@@ -165,5 +179,36 @@ impl TableGame for RommiMatch {
         }
         record.check_shape().map_err(|e| e.to_string())?;
         crate::rommi::replay_checked(record).map(|(m, _)| m).map_err(|e| e.to_string())
+    }
+}
+
+impl ActionStyle for RommiAction {
+    const TAGGED: bool = true;
+}
+
+impl Undo for RommiMatch {
+    type Action = RommiAction;
+    type Event = RommiEvent;
+
+    const FINAL: &'static str = "a card was drawn from the stock (rommi §6.1 a)";
+
+    fn undo_parts(&mut self) -> (&mut Vec<RommiEvent>, &mut TakeBacks<RommiMatch, RommiAction>) {
+        (&mut self.events, &mut self.take_backs)
+    }
+
+    fn take_backs(&self) -> &TakeBacks<RommiMatch, RommiAction> {
+        &self.take_backs
+    }
+
+    fn turn(&self) -> (usize, Option<Seat>) {
+        (self.rounds.len(), RommiMatch::to_act(self))
+    }
+
+    fn reveals(&self, action: &RommiAction) -> bool {
+        self.reveals_hidden(action)
+    }
+
+    fn took_back(seat: Seat, action: RommiAction) -> RommiEvent {
+        RommiEvent::TookBack { seat, action }
     }
 }

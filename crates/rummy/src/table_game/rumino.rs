@@ -3,6 +3,7 @@
 use romirami_game::{Outcome, Refusal, TableGame};
 use serde::{Deserialize, Serialize};
 
+use super::take_back::{self, ActionStyle, TableAction, TakeBacks, Undo};
 use crate::record::{GameKind, RummyRecord};
 use crate::rumino::{RuminoAction, RuminoEvent, RuminoIllegal, RuminoMatch, RuminoOptions, RuminoView};
 use crate::seat::{MatchResult, Seat, Viewer};
@@ -42,7 +43,7 @@ fn refusal(illegal: RuminoIllegal) -> Refusal {
 /// that ends one. `legal` is the complete list ([`RuminoMatch::legal_actions`]): at most 2 + 2 × 8.
 impl TableGame for RuminoMatch {
     type Options = RuminoTableOptions;
-    type Action = RuminoAction;
+    type Action = TableAction<RuminoAction>;
     type View = RuminoView;
     type Event = RuminoEvent;
     type Result = MatchResult;
@@ -66,21 +67,35 @@ impl TableGame for RuminoMatch {
         RuminoMatch::to_act(self)
     }
 
-    fn check(&self, seat: Seat, action: &RuminoAction) -> Result<(), Refusal> {
-        RuminoMatch::check(self, seat, action).map_err(refusal)
+    fn check(&self, seat: Seat, action: &TableAction<RuminoAction>) -> Result<(), Refusal> {
+        match action {
+            TableAction::TakeBack => take_back::check(self, seat, Self::NAME, self.is_over()),
+            TableAction::Play(action) => RuminoMatch::check(self, seat, action).map_err(refusal),
+        }
     }
 
-    fn apply(&mut self, seat: Seat, action: &RuminoAction) -> Result<(), Refusal> {
-        RuminoMatch::apply(self, seat, action).map_err(refusal)
+    fn apply(&mut self, seat: Seat, action: &TableAction<RuminoAction>) -> Result<(), Refusal> {
+        match action {
+            TableAction::TakeBack => take_back::take_back(self, seat, Self::NAME, self.is_over()),
+            TableAction::Play(action) => {
+                take_back::play(self, action, |game| RuminoMatch::apply(game, seat, action).map_err(refusal))
+            }
+        }
     }
 
-    fn legal(&self, seat: Seat) -> Vec<RuminoAction> {
-        self.legal_actions(seat)
+    /// The match's legal actions, then `take_back` when a step of this turn may be taken back.
+    fn legal(&self, seat: Seat) -> Vec<TableAction<RuminoAction>> {
+        let mut legal: Vec<_> = self.legal_actions(seat).into_iter().map(TableAction::Play).collect();
+        if take_back::can(self, seat) {
+            legal.push(TableAction::TakeBack);
+        }
+        legal
     }
 
-    fn bot(&self, seat: Seat) -> Option<RuminoAction> {
-        (RuminoMatch::to_act(self) == Some(seat))
-            .then(|| crate::rumino::bot::choose(self, seat, &mut super::bot_rng(self.event_count(), seat)))
+    fn bot(&self, seat: Seat) -> Option<TableAction<RuminoAction>> {
+        (RuminoMatch::to_act(self) == Some(seat)).then(|| {
+            TableAction::Play(crate::rumino::bot::choose(self, seat, &mut super::bot_rng(self.event_count(), seat)))
+        })
     }
 
     fn view(&self, viewer: Viewer) -> RuminoView {
@@ -152,5 +167,36 @@ impl TableGame for RuminoMatch {
             (Some(game), _) => Ok(game),
             (None, _) => Err("rumino: a record without a hand verifies, but holds no match to replay".to_owned()),
         }
+    }
+}
+
+impl ActionStyle for RuminoAction {
+    const TAGGED: bool = true;
+}
+
+impl Undo for RuminoMatch {
+    type Action = RuminoAction;
+    type Event = crate::rumino::view::Event;
+
+    const FINAL: &'static str = "a card was drawn from the stock (rumino §6 b)";
+
+    fn undo_parts(&mut self) -> (&mut Vec<crate::rumino::view::Event>, &mut TakeBacks<RuminoMatch, RuminoAction>) {
+        (&mut self.events, &mut self.take_backs)
+    }
+
+    fn take_backs(&self) -> &TakeBacks<RuminoMatch, RuminoAction> {
+        &self.take_backs
+    }
+
+    fn turn(&self) -> (usize, Option<Seat>) {
+        (self.hand_logs().len(), RuminoMatch::to_act(self))
+    }
+
+    fn reveals(&self, action: &RuminoAction) -> bool {
+        self.reveals_hidden(action)
+    }
+
+    fn took_back(seat: Seat, action: RuminoAction) -> crate::rumino::view::Event {
+        crate::rumino::view::Event::TookBack { seat, action }
     }
 }

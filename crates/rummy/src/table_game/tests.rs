@@ -14,6 +14,7 @@ use crate::record::RummyRecord;
 use crate::rommi::{RommiAction, RommiMatch};
 use crate::rumino::{RuminoAction, RuminoMatch};
 use crate::seat::{MatchEnd, MatchResult, Seat, Viewer};
+use crate::table_game::TableAction;
 
 /// What the tests need to look at beyond the trait.
 trait Probe: TableGame<Result = MatchResult, Record = RummyRecord, Action: std::fmt::Debug> + Clone {
@@ -32,8 +33,8 @@ impl Probe for RommiMatch {
     fn spectator_sees_a_hand(&self) -> bool {
         self.view(Viewer::Spectator).hand.is_some()
     }
-    fn is_draw(action: &RommiAction) -> bool {
-        matches!(action, RommiAction::Draw)
+    fn is_draw(action: &TableAction<RommiAction>) -> bool {
+        matches!(action, TableAction::Play(RommiAction::Draw))
     }
 }
 
@@ -44,8 +45,8 @@ impl Probe for RamiMatch {
     fn spectator_sees_a_hand(&self) -> bool {
         self.view(Viewer::Spectator).hand.is_some()
     }
-    fn is_draw(action: &RamiAction) -> bool {
-        matches!(action, RamiAction::Draw)
+    fn is_draw(action: &TableAction<RamiAction>) -> bool {
+        matches!(action, TableAction::Play(RamiAction::Draw))
     }
 }
 
@@ -56,8 +57,8 @@ impl Probe for RuminoMatch {
     fn spectator_sees_a_hand(&self) -> bool {
         self.view(Viewer::Spectator).hand.is_some()
     }
-    fn is_draw(action: &RuminoAction) -> bool {
-        matches!(action, RuminoAction::Draw)
+    fn is_draw(action: &TableAction<RuminoAction>) -> bool {
+        matches!(action, TableAction::Play(RuminoAction::Draw))
     }
 }
 
@@ -89,7 +90,7 @@ fn value(value: &impl serde::Serialize) -> Value {
     serde_json::to_value(value).expect("serializable")
 }
 
-fn meta(players: usize) -> romirami_game::RecordMeta {
+pub(super) fn meta(players: usize) -> romirami_game::RecordMeta {
     romirami_game::RecordMeta {
         id: "5f0c2a9e-1b2c-4d3e-8f90-a1b2c3d4e5f6".parse().expect("a UUID"),
         started_at: time::macros::datetime!(2026-11-21 09:00 UTC),
@@ -354,14 +355,19 @@ fn refusals_say_their_kind_and_cite_the_rule() {
 
     let mut rommi = <RommiMatch as TableGame>::new(2, 3, &Default::default()).expect("a match");
     let seat = TableGame::to_act(&rommi).expect("a seat");
-    let refused = TableGame::check(&rommi, seat, &RommiAction::EndRound).expect_err("the stock is full");
+    let refused =
+        TableGame::check(&rommi, seat, &TableAction::Play(RommiAction::EndRound)).expect_err("the stock is full");
     assert!(refused.message.contains("rommi §6.1 d") && refused.kind == RefusalKind::Illegal);
     TableGame::abandon(&mut rommi);
-    assert_eq!(TableGame::check(&rommi, seat, &RommiAction::Draw).map_err(|r| r.kind), Err(RefusalKind::GameOver));
+    assert_eq!(
+        TableGame::check(&rommi, seat, &TableAction::Play(RommiAction::Draw)).map_err(|r| r.kind),
+        Err(RefusalKind::GameOver)
+    );
 
     let rumino = <RuminoMatch as TableGame>::new(3, 3, &Default::default()).expect("a match");
     let seat = TableGame::to_act(&rumino).expect("a seat");
-    let refused = TableGame::check(&rumino, seat, &RuminoAction::Rebuy { rebuy: true }).expect_err("no rebuy now");
+    let refused = TableGame::check(&rumino, seat, &TableAction::Play(RuminoAction::Rebuy { rebuy: true }))
+        .expect_err("no rebuy now");
     assert!(refused.message.contains("rumino §9") && refused.kind == RefusalKind::Illegal, "{}", refused.message);
 }
 

@@ -16,12 +16,17 @@ pub(crate) struct JsonWs {
 impl JsonWs {
     /// A new guest called `name`, welcomed.
     pub(crate) async fn guest(url: &str, name: &str) -> JsonWs {
+        JsonWs::hello(url, json!({ "type": "hello", "protocol": 1, "name": name })).await.0
+    }
+
+    /// A connection greeted with `hello` (a name, or a returning player's token); the `welcome` too.
+    pub(crate) async fn hello(url: &str, hello: Value) -> (JsonWs, Value) {
         let (socket, _) = tokio_tungstenite::connect_async(url).await.expect("connects");
         let mut client = JsonWs { socket, texts: Vec::new() };
-        client.send(json!({ "type": "hello", "protocol": 1, "name": name })).await;
+        client.send(hello).await;
         let welcome = client.recv().await;
         assert_eq!(welcome["type"], "welcome", "{welcome}");
-        client
+        (client, welcome)
     }
 
     pub(crate) async fn send(&mut self, msg: Value) {
