@@ -65,12 +65,48 @@ start_postgres() {
     fi
 }
 
+# NATS, for the cluster's tests (crates/server/tests/cluster.rs), which read NATS_URL (default
+# nats://127.0.0.1:4222). A running server is used; else nats-server is installed when missing and started
+# on that port for the run. In CI the cluster's tests are mandatory.
+NATS_PID=
+start_nats() {
+    export NATS_URL="${NATS_URL:-nats://127.0.0.1:4222}"
+    local address="${NATS_URL#nats://}"
+    if (exec 3<>"/dev/tcp/${address%:*}/${address##*:}") 2>/dev/null; then
+        log "NATS: using the server at $NATS_URL"
+        return
+    fi
+    if ! command -v nats-server >/dev/null; then
+        log "installing nats-server"
+        if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nats-server; } >&2; then
+            log "could not install nats-server"
+        fi
+    fi
+    if command -v nats-server >/dev/null; then
+        log "starting nats-server on ${address}"
+        nats-server -a "${address%:*}" -p "${address##*:}" -js -sd "$(mktemp -d)" >/dev/null 2>&1 &
+        NATS_PID=$!
+        local tries
+        for tries in $(seq 1 50); do
+            (exec 3<>"/dev/tcp/${address%:*}/${address##*:}") 2>/dev/null && return
+            sleep 0.1
+        done
+    fi
+    if [[ "${CI:-}" == "true" ]]; then
+        log "FAILED: NATS is not reachable at $NATS_URL, and CI must run the cluster's tests"
+        exit 1
+    fi
+    log "WARNING: NATS is not reachable at $NATS_URL; the cluster's tests will be skipped"
+}
+
 setup_services() {
     start_postgres
+    start_nats
 }
 
 stop_services() {
     # Stop what setup_services started (and only that), in reverse order.
+    if [[ -n "$NATS_PID" ]]; then kill "$NATS_PID" 2>/dev/null || true; fi
     local version
     for version in ${POSTGRES_STARTED[@]+"${POSTGRES_STARTED[@]}"}; do
         pg_ctlcluster --skip-systemctl-redirect "$version" main stop >&2 || true

@@ -9,6 +9,8 @@ use std::time::Duration;
 pub struct Config {
     /// The games its tables seat, by name; a table's game is one of them.
     pub games: romirami_game::Games,
+    /// The cluster this server is a node of (NATS and a shared PostgreSQL); `None` for a single server.
+    pub cluster: Option<crate::cluster::ClusterConfig>,
     /// The largest WebSocket message (and frame) a client may send, in bytes.
     pub max_message_bytes: usize,
     /// Messages a connection may send per second, on average.
@@ -157,6 +159,7 @@ impl Default for Config {
             write_queue: 65_536,
             write_batch: 256,
             web_dir: None,
+            cluster: None,
         }
     }
 }

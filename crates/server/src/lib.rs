@@ -35,6 +35,7 @@
 
 pub mod addresses;
 pub mod api;
+pub mod cluster;
 pub mod config;
 pub mod frames;
 mod heartbeat;

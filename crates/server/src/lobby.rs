@@ -3,12 +3,16 @@
 //! Tables publish their summary here whenever it changes; the lobby keeps the public ones and
 //! broadcasts each change, already serialized, to every subscribed connection. A subscriber that falls
 //! behind the broadcast gets the whole list again.
+//!
+//! In a cluster, the lobby also lists the other nodes' public tables: the changes of this node's tables
+//! go out to the cluster (`mirror_into`), and the others' come in (`apply_remote`, `remove_remote`).
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Mutex, RwLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock, RwLock};
 
 use axum::extract::ws::Utf8Bytes;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 use crate::protocol::{PlayerId, TableId, TableState, TableSummary};
 use crate::table::TableHandle;
@@ -17,6 +21,15 @@ use crate::wire::ServerMsg;
 /// Lobby changes buffered per subscriber before it counts as fallen behind.
 const UPDATE_BUFFER: usize = 256;
 
+/// A change of one of this node's public tables, for the rest of the cluster.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Listing {
+    /// Listed, or changed.
+    Listed(TableSummary),
+    /// No longer listed.
+    Removed(TableId),
+}
+
 /// The live tables.
 #[derive(Debug)]
 pub struct Lobby {
@@ -24,6 +37,10 @@ pub struct Lobby {
     public: Mutex<BTreeMap<TableId, TableSummary>>,
     open_by_host: Mutex<HashMap<PlayerId, usize>>,
     updates: broadcast::Sender<Utf8Bytes>,
+    /// Where this node's listing changes go, in a cluster.
+    mirror: OnceLock<mpsc::Sender<Listing>>,
+    /// Whether a change could not be queued for the mirror: it must send every listing again.
+    mirror_behind: AtomicBool,
 }
 
 impl Default for Lobby {
@@ -33,6 +50,8 @@ impl Default for Lobby {
             public: Mutex::default(),
             open_by_host: Mutex::default(),
             updates: broadcast::channel(UPDATE_BUFFER).0,
+            mirror: OnceLock::new(),
+            mirror_behind: AtomicBool::new(false),
         }
     }
 }
@@ -93,15 +112,86 @@ impl Lobby {
             self.remove_public(summary.id);
             return;
         }
-        let changed = lock(&self.public).insert(summary.id, summary.clone()).as_ref() != Some(summary);
-        if changed {
-            let _ = self.updates.send(ServerMsg::LobbyTable { table: summary.clone() }.to_json().into());
+        if self.list(summary) {
+            self.tell_mirror(Listing::Listed(summary.clone()));
         }
     }
 
     fn remove_public(&self, id: TableId) {
-        if lock(&self.public).remove(&id).is_some() {
+        if self.unlist(id) {
+            self.tell_mirror(Listing::Removed(id));
+        }
+    }
+
+    /// Lists `summary`; true when that changed the list.
+    fn list(&self, summary: &TableSummary) -> bool {
+        let changed = lock(&self.public).insert(summary.id, summary.clone()).as_ref() != Some(summary);
+        if changed {
+            let _ = self.updates.send(ServerMsg::LobbyTable { table: summary.clone() }.to_json().into());
+        }
+        changed
+    }
+
+    /// Takes `id` off the list; true when it was listed.
+    fn unlist(&self, id: TableId) -> bool {
+        let listed = lock(&self.public).remove(&id).is_some();
+        if listed {
             let _ = self.updates.send(ServerMsg::LobbyTableRemoved { table: id }.to_json().into());
+        }
+        listed
+    }
+
+    fn is_local(&self, id: TableId) -> bool {
+        self.tables.read().unwrap_or_else(|p| p.into_inner()).contains_key(&id)
+    }
+
+    /// Sends this node's listing changes to `mirror` from now on, starting with every listing it has.
+    pub(crate) fn mirror_into(&self, mirror: mpsc::Sender<Listing>) {
+        if self.mirror.set(mirror).is_ok() {
+            self.mirror_behind.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn tell_mirror(&self, change: Listing) {
+        if let Some(mirror) = self.mirror.get()
+            && mirror.try_send(change).is_err()
+        {
+            // The mirror is behind (NATS is slow or away): it sends every listing again once it catches up.
+            self.mirror_fell_behind();
+        }
+    }
+
+    /// The mirror lost a change: it sends every listing again.
+    pub(crate) fn mirror_fell_behind(&self) {
+        self.mirror_behind.store(true, Ordering::Relaxed);
+    }
+
+    /// When the mirror fell behind since the last call: every public table of this node, to send again.
+    pub(crate) fn listings_to_resend(&self) -> Option<Vec<TableSummary>> {
+        if !self.mirror_behind.swap(false, Ordering::Relaxed) {
+            return None;
+        }
+        let public = lock(&self.public).values().cloned().collect::<Vec<_>>();
+        Some(public.into_iter().filter(|summary| self.is_local(summary.id)).collect())
+    }
+
+    /// Lists another node's public table (a change it sent through the cluster). A table this node runs
+    /// is its own to list.
+    pub(crate) fn apply_remote(&self, summary: &TableSummary) {
+        if self.is_local(summary.id) {
+            return;
+        }
+        if summary.public && summary.state != TableState::Finished {
+            self.list(summary);
+        } else {
+            self.unlist(summary.id);
+        }
+    }
+
+    /// Takes another node's table off the list.
+    pub(crate) fn remove_remote(&self, id: TableId) {
+        if !self.is_local(id) {
+            self.unlist(id);
         }
     }
 

@@ -15,6 +15,8 @@
 //! | `romirami_db_committed_rows_total` | counter | action rows committed |
 //! | `romirami_frames_received_total`, `romirami_frames_sent_total` | counter | WebSocket data frames |
 //! | `romirami_rejected_messages_total{reason}` | counter | errors sent to clients by their code, and connections closed by the server by why |
+//! | `romirami_cluster_owned_tables` | gauge | tables whose lease this node holds (a cluster's node) |
+//! | `romirami_cluster_lease_renewals_total`, `romirami_cluster_leases_lost_total` | counter | leases renewed, and lost (not renewable) |
 //! | `process_*` | | the process's resident memory, CPU time and open files (Linux) |
 
 use std::sync::LazyLock;
@@ -95,6 +97,17 @@ static REJECTED: LazyLock<IntCounterVec> = LazyLock::new(|| {
     )
 });
 
+static OWNED_TABLES: LazyLock<IntGauge> = LazyLock::new(|| {
+    register(
+        IntGauge::new("romirami_cluster_owned_tables", "Tables whose lease this node holds.")
+            .expect("constant gauge options are valid"),
+    )
+});
+static LEASE_RENEWALS: LazyLock<IntCounter> =
+    LazyLock::new(|| counter("romirami_cluster_lease_renewals_total", "Table leases renewed."));
+static LEASES_LOST: LazyLock<IntCounter> =
+    LazyLock::new(|| counter("romirami_cluster_leases_lost_total", "Table leases that could not be renewed."));
+
 /// Creates every metric, so that a scrape lists them all from the start (at zero).
 pub fn init() {
     LazyLock::force(&CONNECTIONS);
@@ -109,6 +122,9 @@ pub fn init() {
     LazyLock::force(&FRAMES_RECEIVED);
     LazyLock::force(&FRAMES_SENT);
     LazyLock::force(&REJECTED);
+    LazyLock::force(&OWNED_TABLES);
+    LazyLock::force(&LEASE_RENEWALS);
+    LazyLock::force(&LEASES_LOST);
 }
 
 /// Everything in the registry, in the Prometheus text format.
@@ -171,6 +187,13 @@ pub fn commit(since: Instant, rows: usize, ok: bool) {
     if ok {
         COMMITTED_ROWS.inc_by(rows as u64);
     }
+}
+
+/// A round of lease renewals kept `renewed` leases and lost `lost`; the node now holds `owned`.
+pub fn lease_renewals(renewed: usize, lost: usize, owned: usize) {
+    LEASE_RENEWALS.inc_by(renewed as u64);
+    LEASES_LOST.inc_by(lost as u64);
+    OWNED_TABLES.set(i64::try_from(owned).unwrap_or(i64::MAX));
 }
 
 /// A data frame was received.

@@ -29,6 +29,7 @@ use tower_http::timeout::TimeoutLayer;
 use tracing::{debug, error, info};
 
 use crate::addresses::Addresses;
+use crate::cluster::{Cluster, ClusterError};
 use crate::config::Config;
 use crate::heartbeat::Heartbeat;
 use crate::lobby::Lobby;
@@ -58,6 +59,19 @@ pub struct AppState {
     /// How many connections are open; the server waits for none after a shutdown.
     pub(crate) connections: Arc<OpenConnections>,
     pub(crate) next_conn: Arc<AtomicU64>,
+    /// This node's part in its cluster; `None` for a single server.
+    pub cluster: Option<Arc<Cluster>>,
+}
+
+/// Why the server could not open.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The store could not be read.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The node could not join its cluster.
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
 }
 
 impl AppState {
@@ -65,15 +79,21 @@ impl AppState {
     /// server last stopped back at its table. Starts the group-commit tasks on the current runtime.
     ///
     /// # Errors
-    /// When the store cannot be read.
-    pub async fn open(config: Config, store: Store) -> Result<AppState, StoreError> {
+    /// When the store cannot be read, or the node cannot join the cluster its configuration names.
+    pub async fn open(config: Config, store: Store) -> Result<AppState, OpenError> {
         let heartbeat = Heartbeat::start(config.ping_interval);
+        let lobby = Arc::new(Lobby::default());
+        // A node joins its cluster before it restores: the tables it restores are those it can lease.
+        let cluster = match &config.cluster {
+            Some(cluster) => Some(Arc::new(Cluster::join(cluster, &store, &lobby).await?)),
+            None => None,
+        };
         let (committer, _task) = Committer::spawn(store.clone(), config.commit_queue, config.commit_batch);
         let (writer, _task) = Writer::spawn(store.clone(), config.write_queue, config.write_batch);
         let state = AppState {
             config: Arc::new(config),
             players: Arc::new(Players::new(store.clone(), writer.clone())),
-            lobby: Arc::new(Lobby::default()),
+            lobby,
             store,
             committer,
             writer,
@@ -81,6 +101,7 @@ impl AppState {
             addresses: Arc::default(),
             connections: Arc::default(),
             next_conn: Arc::new(AtomicU64::new(1)),
+            cluster,
         };
         let restored = table::restore(&state.services()).await?;
         if restored > 0 {
@@ -97,6 +118,7 @@ impl AppState {
             store: self.store.clone(),
             committer: self.committer.clone(),
             writer: self.writer.clone(),
+            ownership: self.cluster.as_ref().map(|cluster| Arc::clone(&cluster.ownership)),
         }
     }
 }

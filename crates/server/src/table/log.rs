@@ -34,6 +34,12 @@ impl TableLog {
         TableLog { table, store, committer, writer, unsure: false, fence: None }
     }
 
+    /// Presents `fence` with every append and truncation from now on: they go through only while it is
+    /// the table's current lease.
+    pub(crate) fn fence_with(&mut self, fence: Option<Fence>) {
+        self.fence = fence;
+    }
+
     /// The store the log is kept in.
     pub(crate) fn store(&self) -> &Store {
         &self.store

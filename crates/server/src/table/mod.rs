@@ -43,10 +43,11 @@ pub use outbox::{ConnId, Outbox, OutboxQueue, Outgoing, TooSlow, TryRecvError};
 
 use self::core::{Effect, OsEntropy, Shared, TableCore, UNAVAILABLE};
 use self::log::TableLog;
+use crate::cluster::Ownership;
 use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::protocol::{Clock, ErrorCode, PlayerInfo, SpectatorPolicy, TableId, TableSummary};
-use crate::store::{Committer, Store, StoreError, TableRow, Writer};
+use crate::store::{Committer, Fence, Store, StoreError, TableRow, Writer};
 
 /// What every table shares with the rest of the server.
 #[derive(Clone, Debug)]
@@ -61,6 +62,8 @@ pub struct Services {
     pub committer: Committer,
     /// Commits the table's other writes (its creation, seats, start and finish) in groups.
     pub writer: Writer,
+    /// In a cluster, the leases on the tables this node owns; `None` for a single server.
+    pub(crate) ownership: Option<Arc<Ownership>>,
 }
 
 impl Services {
@@ -300,6 +303,14 @@ pub async fn create(
     }
     let id = TableId(uuid::Uuid::new_v4());
     let invite = uuid::Uuid::new_v4().simple().to_string();
+    // In a cluster the new table is this node's: its id is fresh, so its lease is free.
+    let fence = match claim(services, id).await {
+        Ok(Some(fence)) => fence,
+        Ok(None) | Err(_) => {
+            lobby.release_hosting(host.id);
+            return Err((ErrorCode::Unavailable, UNAVAILABLE.into()));
+        }
+    };
     let row = TableRow {
         id,
         game: game.kind.name().into(),
@@ -319,7 +330,7 @@ pub async fn create(
     }
     let core = TableCore::open(id, invite.clone(), host, options, game, services.shared(), task::now());
     let summary = core.summary();
-    let handle = launch(core, Vec::new(), services);
+    let handle = launch(core, Vec::new(), fence, services);
     info!(table = %id, seats = options.seats, public = options.public, "table opened");
     Ok(Created { handle, summary, invite })
 }
@@ -336,10 +347,11 @@ pub async fn restore(services: &Services) -> Result<usize, StoreError> {
     let mut restored = 0;
     for unfinished in games {
         let id = unfinished.table.id;
+        let Some(fence) = claim(services, id).await? else { continue };
         match TableCore::restored(unfinished, services.shared(), task::now()) {
             Ok(mut core) => {
                 let effects = core.take_effects();
-                launch(core, effects, services);
+                launch(core, effects, fence, services);
                 restored += 1;
             }
             Err(problem) => error!(table = %id, %problem, "a stored game does not replay; it stays in the store"),
@@ -347,9 +359,10 @@ pub async fn restore(services: &Services) -> Result<usize, StoreError> {
     }
     for waiting in services.store.waiting_tables().await? {
         let id = waiting.table.id;
+        let Some(fence) = claim(services, id).await? else { continue };
         match TableCore::restored_waiting(waiting, services.shared(), task::now()) {
             Ok(core) => {
-                launch(core, Vec::new(), services);
+                launch(core, Vec::new(), fence, services);
                 restored += 1;
             }
             Err(problem) => error!(table = %id, %problem, "a stored table cannot be opened; it stays in the store"),
@@ -358,14 +371,26 @@ pub async fn restore(services: &Services) -> Result<usize, StoreError> {
     Ok(restored)
 }
 
-/// Starts a table's task, lists it in the lobby, and returns its handle.
-fn launch(core: TableCore, effects: Vec<Effect>, services: &Services) -> TableHandle {
+/// Takes `table` for this node: `Some(None)` on a single server (nothing to take), `Some(Some(fence))` in
+/// a cluster when the lease is this node's now, `None` when another node holds it.
+async fn claim(services: &Services, table: TableId) -> Result<Option<Option<Fence>>, StoreError> {
+    match &services.ownership {
+        None => Ok(Some(None)),
+        Some(ownership) => Ok(ownership.claim(table).await?.map(Some)),
+    }
+}
+
+/// Starts a table's task, lists it in the lobby, and returns its handle. `fence` is the node's lease on
+/// the table, in a cluster.
+fn launch(core: TableCore, effects: Vec<Effect>, fence: Option<Fence>, services: &Services) -> TableHandle {
     let (commands, inbox) = mpsc::channel(services.config.table_queue);
     let handle = TableHandle { id: core.id(), commands };
     services.lobby.register(handle.clone());
     services.lobby.publish(&core.summary());
     crate::metrics::table_state(None, Some(core.state()));
-    let log = TableLog::new(core.id(), services.store.clone(), services.committer.clone(), services.writer.clone());
-    tokio::spawn(task::run(core, log, services.lobby.clone(), inbox, effects));
+    let mut log = TableLog::new(core.id(), services.store.clone(), services.committer.clone(), services.writer.clone());
+    log.fence_with(fence);
+    let owner = services.ownership.clone();
+    tokio::spawn(task::run(core, log, services.lobby.clone(), owner, inbox, effects));
     handle
 }

@@ -8,13 +8,15 @@ use std::sync::Arc;
 use time::OffsetDateTime;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
-use tracing::info;
+use tracing::{info, warn};
 
 use super::core::{Effect, Input, Now, TableCore};
 use super::log::TableLog;
 use super::{TableCommand, finished};
+use crate::cluster::Ownership;
 use crate::lobby::Lobby;
 use crate::protocol::{ErrorCode, TableState};
+use crate::store::StoreError;
 use crate::wire::ServerMsg;
 
 /// The time now, for the core.
@@ -27,14 +29,21 @@ pub(super) async fn run(
     mut core: TableCore,
     mut log: TableLog,
     lobby: Arc<Lobby>,
+    ownership: Option<Arc<Ownership>>,
     mut inbox: mpsc::Receiver<TableCommand>,
     effects: Vec<Effect>,
 ) {
     let mut effects = effects;
     let mut result_stored = None;
+    let mut lease_lost = false;
     loop {
-        if carry_out(&mut core, &mut log, effects, &mut result_stored).await {
-            break;
+        match carry_out(&mut core, &mut log, effects, &mut result_stored).await {
+            Closing::No => {}
+            Closing::Yes => break,
+            Closing::LeaseLost => {
+                lease_lost = true;
+                break;
+            }
         }
         let deadline = core.deadline();
         let woke = tokio::select! {
@@ -50,6 +59,15 @@ pub(super) async fn run(
     }
     crate::metrics::table_state(Some(core.state()), None);
     lobby.unregister(core.id());
+    if let Some(ownership) = &ownership {
+        if lease_lost {
+            // Another node has the table, or will: its members find it there when they come back.
+            warn!(table = %core.id(), "the table's lease is lost: it closes here");
+            ownership.forget(core.id());
+        } else {
+            ownership.release(core.id());
+        }
+    }
     // Whoever sent a command while the table was closing learns that it is gone, or reads its finished
     // game from the store.
     inbox.close();
@@ -91,24 +109,39 @@ async fn stored(result: &mut Option<oneshot::Receiver<()>>) {
     }
 }
 
-/// Carries out `effects` in order, and those that the outcomes of their writes lead to; returns
-/// whether the table closes.
+/// Whether the table closes after a round of effects.
+enum Closing {
+    /// It goes on.
+    No,
+    /// Its core says so.
+    Yes,
+    /// Its lease is another node's (a write was fenced): it must not act for the table any more.
+    LeaseLost,
+}
+
+/// Carries out `effects` in order, and those that the outcomes of their writes lead to; says whether
+/// the table closes.
 async fn carry_out(
     core: &mut TableCore,
     log: &mut TableLog,
     effects: Vec<Effect>,
     result_stored: &mut Option<oneshot::Receiver<()>>,
-) -> bool {
+) -> Closing {
     let mut queue = VecDeque::from(effects);
-    let mut close = false;
+    let mut close = Closing::No;
     while let Some(effect) = queue.pop_front() {
         match effect {
             Effect::Write(durable) => {
                 let outcome = log.write(&durable).await;
+                if matches!(outcome, Err(StoreError::Fenced(_))) {
+                    // The core refuses what it asked for (nothing was written); the table stops here.
+                    close = Closing::LeaseLost;
+                }
                 queue.extend(core.step(Input::Stored(outcome), now()));
             }
             Effect::StoreResult(finished) => *result_stored = Some(log.store_result(*finished)),
-            Effect::Close => close = true,
+            Effect::Close if matches!(close, Closing::No) => close = Closing::Yes,
+            Effect::Close => {}
         }
     }
     close

@@ -1,0 +1,113 @@
+//! Several nodes, one site: the server processes of a cluster share one PostgreSQL database and meet on
+//! NATS.
+//!
+//! - **Ownership** (`ownership.rs`): each table is owned by one node at a time, under a lease in
+//!   PostgreSQL that the owner renews (`store::Lease`). Each grant has a new epoch, and every action the
+//!   owner appends is fenced by it: a node that lost a table (paused, cut off from NATS, taken over)
+//!   cannot add to its log. A node renews its leases only while its NATS connection is up, so a node cut
+//!   off from the others lets its tables go.
+//! - **One lobby** (`lobby.rs`): every node publishes its public tables' changes on NATS and lists the
+//!   others', so that every node's lobby lists every node's tables, live.
+//!
+//! A single node with no `--cluster` has none of this: no NATS, no leases, no fences.
+
+mod lobby;
+mod ownership;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+pub(crate) use ownership::Ownership;
+
+use crate::lobby::Lobby;
+use crate::store::{Store, StoreError};
+
+/// How a node joins a cluster.
+#[derive(Clone, Debug)]
+pub struct ClusterConfig {
+    /// The NATS server, `nats://host:port`.
+    pub nats_url: String,
+    /// The cluster's name: the nodes of one site share it, and several sites (or tests) may share one NATS
+    /// server under different names. It starts the cluster's NATS subjects (`NAME.lobby`, `NAME.nodes`).
+    pub name: String,
+    /// This node's id: unique in the cluster, and the same across a node's restarts if its leases are to be
+    /// taken back at once rather than after they run out.
+    pub node: String,
+    /// How long a lease lasts unless renewed; renewed every third of it. A dead node's tables wait this long
+    /// before another node may take them.
+    pub lease_ttl: Duration,
+}
+
+impl ClusterConfig {
+    /// Joining the NATS server at `nats_url` as `node`, or as a node with a fresh random id.
+    pub fn new(nats_url: impl Into<String>, node: Option<String>) -> ClusterConfig {
+        let node = node.unwrap_or_else(|| format!("node-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]));
+        ClusterConfig { nats_url: nats_url.into(), name: "romirami".into(), node, lease_ttl: Duration::from_secs(5) }
+    }
+}
+
+/// Why a node could not join its cluster.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    /// The store is SQLite: the nodes of a cluster must share one PostgreSQL database.
+    #[error("a cluster keeps its tables in PostgreSQL: give --database-url postgres://..., not a SQLite file")]
+    NeedsPostgres,
+    /// NATS could not be reached.
+    #[error("NATS at {url}: {reason}")]
+    Nats {
+        /// The server tried.
+        url: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// This node's part in the cluster.
+#[derive(Debug)]
+pub struct Cluster {
+    /// This node's id.
+    pub node: String,
+    nats: async_nats::Client,
+    pub(crate) ownership: Arc<Ownership>,
+}
+
+impl Cluster {
+    /// Joins the cluster: connects to NATS, starts mirroring `lobby` through it, and starts renewing this
+    /// node's leases.
+    ///
+    /// # Errors
+    /// [`ClusterError::NeedsPostgres`] on SQLite; [`ClusterError::Nats`] when NATS cannot be reached.
+    pub async fn join(config: &ClusterConfig, store: &Store, lobby: &Arc<Lobby>) -> Result<Cluster, ClusterError> {
+        if matches!(store, Store::Sqlite(_)) {
+            return Err(ClusterError::NeedsPostgres);
+        }
+        let nats_error = |reason: String| ClusterError::Nats { url: config.nats_url.clone(), reason };
+        let nats = async_nats::ConnectOptions::new()
+            .name(format!("romirami {}", config.node))
+            .retry_on_initial_connect()
+            .connection_timeout(Duration::from_secs(5))
+            .connect(&config.nats_url)
+            .await
+            .map_err(|e| nats_error(e.to_string()))?;
+        // With `retry_on_initial_connect` the call returns at once: wait for the first connection, briefly.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        while nats.connection_state() != async_nats::connection::State::Connected {
+            if tokio::time::Instant::now() >= deadline {
+                return Err(nats_error("no connection within 5 s".into()));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        lobby::mirror(&nats, &config.name, &config.node, lobby).await.map_err(nats_error)?;
+        let ownership = Ownership::start(config.node.clone(), store.clone(), config.lease_ttl, nats.clone());
+        tracing::info!(node = %config.node, nats = %config.nats_url, "joined the cluster");
+        Ok(Cluster { node: config.node.clone(), nats, ownership })
+    }
+
+    /// Whether the node's NATS connection is up.
+    pub fn connected(&self) -> bool {
+        self.nats.connection_state() == async_nats::connection::State::Connected
+    }
+}

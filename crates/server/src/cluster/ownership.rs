@@ -1,0 +1,102 @@
+//! Which tables this node owns: a lease per table in PostgreSQL (`store::Lease`), claimed when the node
+//! opens or restores a table, renewed every third of its length while NATS is connected, and released
+//! when the table closes or the node stops. A lease that could not be renewed is lost: the table's
+//! appends, fenced by it, are refused from then on, and the table closes (`table::task`).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tracing::{info, warn};
+
+use crate::protocol::TableId;
+use crate::store::{Fence, Store, StoreError};
+
+/// The leases this node holds.
+#[derive(Debug)]
+pub(crate) struct Ownership {
+    node: String,
+    store: Store,
+    ttl: Duration,
+    nats: async_nats::Client,
+    held: Mutex<HashMap<TableId, Fence>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic while holding the lock leaves a plain map behind; carry on with it.
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Ownership {
+    /// The node's ownership, with its renewal task running on the current runtime.
+    pub(super) fn start(node: String, store: Store, ttl: Duration, nats: async_nats::Client) -> Arc<Ownership> {
+        let ownership = Arc::new(Ownership { node, store, ttl, nats, held: Mutex::default() });
+        tokio::spawn(renew_forever(Arc::downgrade(&ownership)));
+        ownership
+    }
+
+    /// Takes `table` for this node: its fence, or `None` when another node's lease on it is current.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub(crate) async fn claim(&self, table: TableId) -> Result<Option<Fence>, StoreError> {
+        let lease = self.store.acquire_lease(table, &self.node, self.ttl).await?;
+        Ok(lease.map(|lease| {
+            lock(&self.held).insert(table, lease.fence.clone());
+            lease.fence
+        }))
+    }
+
+    /// Gives `table` up (it closed): its lease ends now, in the background.
+    pub(crate) fn release(&self, table: TableId) {
+        let Some(fence) = lock(&self.held).remove(&table) else { return };
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            if let Err(error) = store.release_leases(&[(table, fence)]).await {
+                warn!(%table, %error, "a closed table's lease was not released; it runs out by itself");
+            }
+        });
+    }
+
+    /// Forgets `table` without releasing its lease: its lease is lost already.
+    pub(crate) fn forget(&self, table: TableId) {
+        lock(&self.held).remove(&table);
+    }
+
+    /// Renews every lease held; those that could not be renewed are forgotten and returned.
+    async fn renew(&self) -> Result<Vec<TableId>, StoreError> {
+        let held: Vec<(TableId, Fence)> = lock(&self.held).iter().map(|(t, f)| (*t, f.clone())).collect();
+        if held.is_empty() {
+            return Ok(Vec::new());
+        }
+        let renewed = self.store.renew_leases(&held, self.ttl).await?;
+        let kept: std::collections::HashSet<TableId> = renewed.iter().map(|lease| lease.table).collect();
+        let lost: Vec<TableId> = held.iter().map(|(t, _)| *t).filter(|t| !kept.contains(t)).collect();
+        let mut map = lock(&self.held);
+        for table in &lost {
+            map.remove(table);
+        }
+        crate::metrics::lease_renewals(renewed.len(), lost.len(), map.len());
+        Ok(lost)
+    }
+}
+
+/// Renews the leases every third of their length while the node lives and NATS is connected: a node cut
+/// off from NATS lets its leases run out, so that the nodes the players can reach take its tables.
+async fn renew_forever(ownership: std::sync::Weak<Ownership>) {
+    loop {
+        let Some(this) = ownership.upgrade() else { return };
+        let pause = this.ttl / 3;
+        if this.nats.connection_state() == async_nats::connection::State::Connected {
+            match this.renew().await {
+                Ok(lost) if !lost.is_empty() => info!(node = %this.node, lost = lost.len(), "leases lost"),
+                Ok(_) => {}
+                Err(error) => warn!(node = %this.node, %error, "the leases could not be renewed"),
+            }
+        } else {
+            warn!(node = %this.node, "NATS is disconnected: the leases are not renewed");
+        }
+        drop(this);
+        tokio::time::sleep(pause).await;
+    }
+}
