@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 
 use anyhow::Context;
+use romirami_server::cluster::ClusterConfig;
 use romirami_server::config::Config;
 use romirami_server::store::Store;
 use romirami_server::{AppState, run};
@@ -55,6 +56,20 @@ pub struct ServeArgs {
     /// the round's result); the crash harness and the load generator's bots need none.
     #[arg(long, env = "ROMIRAMI_ROUND_PAUSE_MS", default_value_t = 4000)]
     pub round_pause_ms: u64,
+    /// Run as a node of a cluster that meets on this NATS server (`nats://HOST:PORT`); needs a PostgreSQL
+    /// `--database-url` shared by every node (docs/architecture.md, "Several nodes").
+    #[arg(long, env = "ROMIRAMI_CLUSTER")]
+    pub cluster: Option<String>,
+    /// The cluster's name, shared by its nodes (several clusters may meet on one NATS server).
+    #[arg(long, env = "ROMIRAMI_CLUSTER_NAME", default_value = "romirami")]
+    pub cluster_name: String,
+    /// This node's id in the cluster (default: a fresh random one). A node restarted with the same id takes
+    /// its tables back at once instead of after their leases run out.
+    #[arg(long, env = "ROMIRAMI_NODE_ID")]
+    pub node_id: Option<String>,
+    /// How long a table's lease lasts unless renewed, in milliseconds: a dead node's tables wait this long.
+    #[arg(long, default_value_t = 5000)]
+    pub lease_ms: u64,
 }
 
 /// Serves until ctrl-c or SIGTERM, then shuts down gracefully.
@@ -88,15 +103,25 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             max_live_tables: args.max_live_tables,
             bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
             round_pause: std::time::Duration::from_millis(args.round_pause_ms),
+            cluster: args.cluster.as_ref().map(|nats| {
+                let mut cluster = ClusterConfig::new(nats.clone(), args.node_id.clone());
+                cluster.name = args.cluster_name.clone();
+                cluster.lease_ttl = std::time::Duration::from_millis(args.lease_ms.max(300));
+                cluster
+            }),
             ..Config::default()
         };
-        let state = AppState::open(config, store).await.context("restoring the games in play")?;
+        let state =
+            AppState::open(config, store).await.context("opening the server (its cluster, the games in play)")?;
         // One write, whose failure is not the server's (whoever reads standard output may have stopped).
-        let banner = format!(
+        let mut banner = format!(
             "Romi Rami Online is listening on http://{address}/ (WebSocket at ws://{address}/ws)\n\
              Games are stored in {}\n",
             redact_url(&args.database_url)
         );
+        if let (Some(cluster), Some(nats)) = (&state.cluster, &args.cluster) {
+            banner += &format!("Node {} of the cluster {} (NATS at {nats})\n", cluster.node, args.cluster_name);
+        }
         let _ = std::io::Write::write_all(&mut std::io::stdout(), banner.as_bytes());
         run(listener, state, shutdown_signal()).await.context("serving")
     })
