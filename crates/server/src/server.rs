@@ -85,7 +85,7 @@ impl AppState {
         let lobby = Arc::new(Lobby::default());
         // A node joins its cluster before it restores: the tables it restores are those it can lease.
         let cluster = match &config.cluster {
-            Some(cluster) => Some(Arc::new(Cluster::join(cluster, &store, &lobby).await?)),
+            Some(cluster) => Some(Arc::new(Cluster::join(cluster, &store, &lobby, &config.games).await?)),
             None => None,
         };
         let (committer, _task) = Committer::spawn(store.clone(), config.commit_queue, config.commit_batch);

@@ -464,7 +464,12 @@ impl Connection {
 
     /// Hands a request to its table, remembering the table so the connection can detach from it.
     async fn forward(&mut self, table: TableId, id: Option<u64>, command: TableCommand) -> Result<(), Close> {
-        let Some(handle) = self.tables.get(&table).cloned().or_else(|| self.state.lobby.table(table)) else {
+        let mut handle = self.tables.get(&table).cloned().or_else(|| self.state.lobby.table(table));
+        if let (None, Some(cluster)) = (&handle, &self.state.cluster) {
+            // Another node's table: its commands go there (cluster/forward.rs).
+            handle = cluster.forwarding.table(table).await;
+        }
+        let Some(handle) = handle else {
             if self.answer_from_store(table, &command).await {
                 return Ok(());
             }

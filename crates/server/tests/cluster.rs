@@ -2,7 +2,8 @@
 //! `NATS_URL` or 127.0.0.1:4222; with `CI=true` both must be there). Each test names a cluster of its own,
 //! so tests sharing the NATS server do not see each other's tables.
 //!
-//! What is shown here: one lobby (a public table of one node is listed live by every node's lobby and
+//! What is shown here: any node, any table (players connected to different nodes play a whole game at one
+//! table while a spectator on a third node watches); one lobby (a public table of one node is listed live by every node's lobby and
 //! `/api/tables`, and unlisted when it closes); one owner per table (a node restores only the tables whose
 //! lease it can take); fencing (a node whose lease was taken cannot acknowledge another action: the action
 //! is refused, not written, and the table closes there); and a cluster on SQLite refused with a clear error.
@@ -11,7 +12,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{PgDatabase, TestServer, create_table, fast, guest, send};
+use common::{Follower, PgDatabase, TestServer, create_table, fast, guest, send};
 use romirami_client::Client;
 use romirami_server::AppState;
 use romirami_server::cluster::{ClusterConfig, ClusterError};
@@ -61,6 +62,48 @@ async fn lobby_until(client: &mut Client, listed: &mut Vec<TableId>, done: impl 
             _ => {}
         }
     }
+}
+
+#[tokio::test]
+async fn players_on_different_nodes_play_one_table_that_a_third_node_watches() {
+    let (Some(nats), Some(db)) = (nats_url().await, PgDatabase::create().await) else { return };
+    let name = cluster_name();
+    let a = node(&nats, &name, "a", &db.url, Duration::from_secs(5)).await;
+    let b = node(&nats, &name, "b", &db.url, Duration::from_secs(5)).await;
+    let c = node(&nats, &name, "c", &db.url, Duration::from_secs(5)).await;
+
+    // Ana hosts on a; Bruno joins from b with the invite link; Cleo watches from c.
+    let (mut ana, _, _) = guest(&a.url, "Ana").await;
+    let (table, invite) = create_table(&mut ana, 2, true, SpectatorPolicy::Everyone).await;
+    let (mut bruno, _, _) = guest(&b.url, "Bruno").await;
+    send(&mut bruno, ClientMsg::Join { table: table.id, invite: Some(invite), since: None }).await;
+    let mut ana = Follower::new(ana, table.id, 0);
+    let mut bruno = Follower::new(bruno, table.id, 0);
+    ana.until(|f| f.to_act.is_some()).await;
+    bruno.until(|f| f.to_act.is_some()).await;
+    assert_eq!(bruno.seat, Some(romirami_game::Seat(1)), "Bruno, on b, sits at a's table");
+    let (cleo, _, _) = guest(&c.url, "Cleo").await;
+    let mut cleo = Follower::new(cleo, table.id, 0);
+    send(&mut cleo.client, ClientMsg::Watch { table: table.id, invite: None, since: None }).await;
+    cleo.until(|f| !f.views.is_empty()).await;
+    assert!(cleo.views[0].hand.is_none(), "a spectator on another node sees no hand");
+    for server in [&a, &b, &c] {
+        let listed = common::http_get(&format!("{}/api/tables", server.http()), "application/json").await;
+        assert!(listed.body.contains(&table.id.0.to_string()), "every node lists the table: {}", listed.body);
+    }
+
+    // They play to the end, each on their own node; everyone sees every event, once, in order.
+    let (ana_result, bruno_result) = tokio::join!(ana.play_to_end(), bruno.play_to_end());
+    assert_eq!(ana_result, bruno_result);
+    cleo.until(|f| f.result.is_some()).await;
+    assert_eq!(cleo.result.as_ref(), Some(&ana_result));
+    assert_eq!((ana.next, bruno.next), (cleo.next, cleo.next), "every node's members have every event");
+    assert!(!bruno.acks.is_empty(), "Bruno's actions were acknowledged through b");
+
+    a.shutdown().await;
+    b.shutdown().await;
+    c.shutdown().await;
+    db.drop_database().await;
 }
 
 #[tokio::test]

@@ -6,17 +6,21 @@
 //!   owner appends is fenced by it: a node that lost a table (paused, cut off from NATS, taken over)
 //!   cannot add to its log. A node renews its leases only while its NATS connection is up, so a node cut
 //!   off from the others lets its tables go.
+//! - **Any node, any table** (`forward.rs`): a node forwards its connections' commands for another node's
+//!   table to that node, which sends each message for such a connection back to its node alone.
 //! - **One lobby** (`lobby.rs`): every node publishes its public tables' changes on NATS and lists the
 //!   others', so that every node's lobby lists every node's tables, live.
 //!
 //! A single node with no `--cluster` has none of this: no NATS, no leases, no fences.
 
+mod forward;
 mod lobby;
 mod ownership;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+pub(crate) use forward::Forwarding;
 pub(crate) use ownership::Ownership;
 
 use crate::lobby::Lobby;
@@ -72,6 +76,7 @@ pub struct Cluster {
     pub node: String,
     nats: async_nats::Client,
     pub(crate) ownership: Arc<Ownership>,
+    pub(crate) forwarding: Arc<Forwarding>,
 }
 
 impl Cluster {
@@ -80,7 +85,12 @@ impl Cluster {
     ///
     /// # Errors
     /// [`ClusterError::NeedsPostgres`] on SQLite; [`ClusterError::Nats`] when NATS cannot be reached.
-    pub async fn join(config: &ClusterConfig, store: &Store, lobby: &Arc<Lobby>) -> Result<Cluster, ClusterError> {
+    pub async fn join(
+        config: &ClusterConfig,
+        store: &Store,
+        lobby: &Arc<Lobby>,
+        games: &romirami_game::Games,
+    ) -> Result<Cluster, ClusterError> {
         if matches!(store, Store::Sqlite(_)) {
             return Err(ClusterError::NeedsPostgres);
         }
@@ -101,9 +111,11 @@ impl Cluster {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         lobby::mirror(&nats, &config.name, &config.node, lobby).await.map_err(nats_error)?;
+        let forwarding =
+            Forwarding::start(&nats, &config.name, &config.node, store, lobby, games).await.map_err(nats_error)?;
         let ownership = Ownership::start(config.node.clone(), store.clone(), config.lease_ttl, nats.clone());
         tracing::info!(node = %config.node, nats = %config.nats_url, "joined the cluster");
-        Ok(Cluster { node: config.node.clone(), nats, ownership })
+        Ok(Cluster { node: config.node.clone(), nats, ownership, forwarding })
     }
 
     /// Whether the node's NATS connection is up.

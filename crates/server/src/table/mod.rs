@@ -176,6 +176,17 @@ pub struct TableHandle {
 }
 
 impl TableHandle {
+    /// A handle whose commands go to `commands`: a table's task, or (in a cluster) the task that forwards
+    /// them to the node that runs the table.
+    pub(crate) fn new(id: TableId, commands: mpsc::Sender<TableCommand>) -> TableHandle {
+        TableHandle { id, commands }
+    }
+
+    /// Whether whoever took the commands has stopped.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.commands.is_closed()
+    }
+
     /// Sends a command to the table; false when the table is gone.
     pub async fn send(&self, command: TableCommand) -> bool {
         self.commands.send(command).await.is_ok()
