@@ -17,6 +17,7 @@
 //! | `romirami_rejected_messages_total{reason}` | counter | errors sent to clients by their code, and connections closed by the server by why |
 //! | `romirami_cluster_owned_tables` | gauge | tables whose lease this node holds (a cluster's node) |
 //! | `romirami_cluster_lease_renewals_total`, `romirami_cluster_leases_lost_total` | counter | leases renewed, and lost (not renewable) |
+//! | `romirami_cluster_takeovers_total` | counter | tables taken over from nodes whose leases ran out |
 //! | `process_*` | | the process's resident memory, CPU time and open files (Linux) |
 
 use std::sync::LazyLock;
@@ -105,6 +106,8 @@ static OWNED_TABLES: LazyLock<IntGauge> = LazyLock::new(|| {
 });
 static LEASE_RENEWALS: LazyLock<IntCounter> =
     LazyLock::new(|| counter("romirami_cluster_lease_renewals_total", "Table leases renewed."));
+static TAKEOVERS: LazyLock<IntCounter> =
+    LazyLock::new(|| counter("romirami_cluster_takeovers_total", "Tables taken over from nodes whose leases ran out."));
 static LEASES_LOST: LazyLock<IntCounter> =
     LazyLock::new(|| counter("romirami_cluster_leases_lost_total", "Table leases that could not be renewed."));
 
@@ -125,6 +128,7 @@ pub fn init() {
     LazyLock::force(&OWNED_TABLES);
     LazyLock::force(&LEASE_RENEWALS);
     LazyLock::force(&LEASES_LOST);
+    LazyLock::force(&TAKEOVERS);
 }
 
 /// Everything in the registry, in the Prometheus text format.
@@ -194,6 +198,11 @@ pub fn lease_renewals(renewed: usize, lost: usize, owned: usize) {
     LEASE_RENEWALS.inc_by(renewed as u64);
     LEASES_LOST.inc_by(lost as u64);
     OWNED_TABLES.set(i64::try_from(owned).unwrap_or(i64::MAX));
+}
+
+/// This node took over `count` tables.
+pub fn takeovers(count: usize) {
+    TAKEOVERS.inc_by(count as u64);
 }
 
 /// A data frame was received.

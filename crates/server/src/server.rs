@@ -107,6 +107,9 @@ impl AppState {
         if restored > 0 {
             info!(restored, "games in play restored from the store");
         }
+        if let Some(cluster) = &state.cluster {
+            cluster.start_takeovers(state.services());
+        }
         Ok(state)
     }
 
@@ -256,6 +259,11 @@ pub async fn run(
     stopping.closed().await;
     state.connections.all_closed().await;
     info!("every connection closed");
+    if let Some(cluster) = &state.cluster {
+        // The other nodes take this node's tables over at their next round, rather than after the leases run out.
+        cluster.hand_over().await;
+        info!("the tables are handed over to the cluster");
+    }
     Ok(())
 }
 

@@ -39,7 +39,7 @@ async fn node(nats: &str, name: &str, node: &str, database: &str, lease: Duratio
     let mut cluster = ClusterConfig::new(nats, Some(node.into()));
     cluster.name = name.into();
     cluster.lease_ttl = lease;
-    let config = Config { cluster: Some(cluster), ..fast() };
+    let config = Config { cluster: Some(cluster), bot_delay: Duration::from_millis(10), ..fast() };
     let store = Store::connect(database).await.expect("the database opens");
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
     TestServer::start_with(listener, config, store).await
@@ -195,6 +195,54 @@ async fn a_node_restores_only_the_tables_it_can_lease_and_a_lost_lease_acknowled
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert!(a.state.lobby.table(table.id).is_none(), "the table closed on the node that lost it");
+
+    a.shutdown().await;
+    b.shutdown().await;
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn a_table_whose_lease_runs_out_is_taken_over_and_its_player_resumes_on_another_node() {
+    let (Some(nats), Some(db)) = (nats_url().await, PgDatabase::create().await) else { return };
+    let name = cluster_name();
+    let a = node(&nats, &name, "a", &db.url, Duration::from_secs(30)).await;
+    let b = node(&nats, &name, "b", &db.url, Duration::from_millis(600)).await;
+    let (ana, _, token) = guest(&a.url, "Ana").await;
+    let mut ana = Follower::new(ana, TableId(uuid::Uuid::nil()), 0);
+    let (table, _) = create_table(&mut ana.client, 2, false, SpectatorPolicy::Link).await;
+    ana.table = table.id;
+    send(&mut ana.client, ClientMsg::AddBot { table: table.id }).await;
+    ana.until(|f| f.turn.is_some() && f.seat.is_some()).await;
+    let legal = ana.turn.clone().expect("her turn");
+    ana.act(legal[0]).await;
+    ana.until(|f| !f.acks.is_empty()).await;
+    let acknowledged = ana.acks[0].1;
+
+    // a is gone for the cluster (its lease runs out, as when it is killed): b takes the table over from the
+    // action log, with Ana's acknowledged action in it.
+    sqlx::query("UPDATE table_leases SET expires_at = now() - interval '1 second' WHERE table_id = $1")
+        .bind(table.id.0)
+        .execute(match &b.state.store {
+            Store::Postgres(pg) => pg.pool(),
+            Store::Sqlite(_) => unreachable!("a cluster is on PostgreSQL"),
+        })
+        .await
+        .expect("expire the lease");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while b.state.lobby.table(table.id).is_none() {
+        assert!(tokio::time::Instant::now() < deadline, "b takes the table over within a few seconds");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(b.state.store.lease(table.id).await.expect("read").map(|l| l.fence.node).as_deref(), Some("b"));
+
+    // Ana comes back on b and catches up by event number: nothing lost, nothing doubled; she plays on.
+    let (again, _) = Client::returning(&b.url, &token).await.expect("Ana is known on b");
+    let mut again = Follower::new(again, table.id, ana.next);
+    send(&mut again.client, ClientMsg::Join { table: table.id, invite: None, since: Some(ana.next) }).await;
+    again.until(|f| f.turn.is_some() || f.result.is_some()).await;
+    assert!(again.next >= acknowledged, "the events up to her acknowledged action are there");
+    let result = again.play_to_end().await;
+    assert!(!result.scores.is_empty());
 
     a.shutdown().await;
     b.shutdown().await;

@@ -8,6 +8,8 @@
 //!   off from the others lets its tables go.
 //! - **Any node, any table** (`forward.rs`): a node forwards its connections' commands for another node's
 //!   table to that node, which sends each message for such a connection back to its node alone.
+//! - **Takeover** (`takeover.rs`): the open tables of a node whose leases ran out (it died, or lost NATS)
+//!   are taken over by the others from PostgreSQL's action log.
 //! - **One lobby** (`lobby.rs`): every node publishes its public tables' changes on NATS and lists the
 //!   others', so that every node's lobby lists every node's tables, live.
 //!
@@ -16,6 +18,7 @@
 mod forward;
 mod lobby;
 mod ownership;
+mod takeover;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -77,6 +80,7 @@ pub struct Cluster {
     nats: async_nats::Client,
     pub(crate) ownership: Arc<Ownership>,
     pub(crate) forwarding: Arc<Forwarding>,
+    lease_ttl: Duration,
 }
 
 impl Cluster {
@@ -115,7 +119,18 @@ impl Cluster {
             Forwarding::start(&nats, &config.name, &config.node, store, lobby, games).await.map_err(nats_error)?;
         let ownership = Ownership::start(config.node.clone(), store.clone(), config.lease_ttl, nats.clone());
         tracing::info!(node = %config.node, nats = %config.nats_url, "joined the cluster");
-        Ok(Cluster { node: config.node.clone(), nats, ownership, forwarding })
+        Ok(Cluster { node: config.node.clone(), nats, ownership, forwarding, lease_ttl: config.lease_ttl })
+    }
+
+    /// Starts taking over the tables of nodes whose leases ran out (once this node has restored its own).
+    pub(crate) fn start_takeovers(&self, services: crate::table::Services) {
+        takeover::start(services, self.lease_ttl, self.nats.clone());
+    }
+
+    /// Hands this node's tables over at once (a graceful stop): their leases end now, so another node
+    /// takes them at its next round; this node's tables can write nothing more.
+    pub async fn hand_over(&self) {
+        self.ownership.release_all().await;
     }
 
     /// Whether the node's NATS connection is up.

@@ -58,6 +58,14 @@ impl Ownership {
         });
     }
 
+    /// Releases every lease this node holds, now.
+    pub(crate) async fn release_all(&self) {
+        let held: Vec<(TableId, Fence)> = lock(&self.held).drain().collect();
+        if let Err(error) = self.store.release_leases(&held).await {
+            warn!(node = %self.node, %error, "the leases were not released; they run out by themselves");
+        }
+    }
+
     /// Forgets `table` without releasing its lease: its lease is lost already.
     pub(crate) fn forget(&self, table: TableId) {
         lock(&self.held).remove(&table);

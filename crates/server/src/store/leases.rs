@@ -63,6 +63,18 @@ impl Store {
         }
     }
 
+    /// Open tables (in play, or waiting with seats taken) whose lease ran out, at most `limit`: a dead node's,
+    /// for another node to take over.
+    ///
+    /// # Errors
+    /// When the database fails, or the store is SQLite.
+    pub async fn expired_leases(&self, limit: u32) -> Result<Vec<TableId>, StoreError> {
+        match self {
+            Store::Postgres(s) => s.expired_leases(i64::from(limit)).await,
+            Store::Sqlite(_) => Err(needs_postgres()),
+        }
+    }
+
     /// The current lease of `table`, if it ever had one.
     ///
     /// # Errors

@@ -354,9 +354,24 @@ pub async fn create(
 /// # Errors
 /// When the store cannot be read.
 pub async fn restore(services: &Services) -> Result<usize, StoreError> {
+    restore_where(services, |_| true).await
+}
+
+/// Takes over the tables `ids` (open tables whose lease ran out: a dead node's), as [`restore`] brings
+/// them back: those whose lease this node gets. Returns how many it took.
+///
+/// # Errors
+/// When the store cannot be read.
+pub async fn adopt(services: &Services, ids: &[TableId]) -> Result<usize, StoreError> {
+    restore_where(services, |id| ids.contains(&id)).await
+}
+
+async fn restore_where(services: &Services, wanted: impl Fn(TableId) -> bool) -> Result<usize, StoreError> {
     let games = services.store.unfinished_games().await?;
     let mut restored = 0;
-    for unfinished in games {
+    // A table this node runs already is not restored twice (its lease may have lapsed for a moment).
+    let wanted = |id: TableId| wanted(id) && services.lobby.table(id).is_none();
+    for unfinished in games.into_iter().filter(|game| wanted(game.table.id)) {
         let id = unfinished.table.id;
         let Some(fence) = claim(services, id).await? else { continue };
         match TableCore::restored(unfinished, services.shared(), task::now()) {
@@ -368,7 +383,7 @@ pub async fn restore(services: &Services) -> Result<usize, StoreError> {
             Err(problem) => error!(table = %id, %problem, "a stored game does not replay; it stays in the store"),
         }
     }
-    for waiting in services.store.waiting_tables().await? {
+    for waiting in services.store.waiting_tables().await?.into_iter().filter(|table| wanted(table.table.id)) {
         let id = waiting.table.id;
         let Some(fence) = claim(services, id).await? else { continue };
         match TableCore::restored_waiting(waiting, services.shared(), task::now()) {

@@ -168,6 +168,24 @@ impl PgStore {
         Ok(())
     }
 
+    /// Tables still open (a game in play, or seats taken before the start) whose lease ran out: a dead or
+    /// cut-off node's, for another node to take over. At most `limit`.
+    pub(in crate::store) async fn expired_leases(&self, limit: i64) -> Result<Vec<TableId>, StoreError> {
+        let ids: Vec<Uuid> = sqlx::query_scalar(
+            "SELECT l.table_id FROM table_leases l
+             WHERE l.expires_at <= now()
+               AND (EXISTS (SELECT 1 FROM games g WHERE g.table_id = l.table_id AND g.finished_at IS NULL)
+                    OR (NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = l.table_id)
+                        AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = l.table_id)))
+             ORDER BY l.expires_at
+             LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(ids.into_iter().map(TableId).collect())
+    }
+
     /// The current lease of `table`, if it has had one.
     pub(in crate::store) async fn lease(&self, table: TableId) -> Result<Option<Lease>, StoreError> {
         let row: Option<(String, i64, OffsetDateTime)> =
