@@ -290,6 +290,13 @@ pub struct TableSummary {
     /// Left out before the start, and for a game stored before the server sent one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shuffle: Option<String>,
+    /// The game's table options as the game wrote them in full (every default filled in), so that the
+    /// lobby and the table can say how the game is played: `{}` for Romi Rami, e.g.
+    /// `{"variant": "basic", "scoring": "positive", …, "target": 100}` for Rommi. Left out by servers
+    /// that did not send it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub options: Option<serde_json::Value>,
 }
 
 /// The recipient's place at a table.
@@ -590,6 +597,7 @@ mod round_trip {
             clock: None,
             bots: vec![false; 3],
             shuffle: Some("8172b88cfc15a4642043f9a7e644221bd959cd1057625a00a13e07b037182384".into()),
+            options: Some(serde_json::json!({})),
         };
         let messages = [
             ServerMsg::Table {

@@ -26,10 +26,17 @@ async fn play(server: &TestServer, game: &str, options: Value, seats: u8) -> (St
     let mut host = JsonWs::guest(&server.url, "Ana").await;
     // The host runs out of time at once, and the bot stands in for them for the rest of the match.
     host.send(json!({ "type": "create_table", "seats": seats, "public": true, "spectators": "everyone",
-                      "clock": { "turn_ms": 100, "reserve_ms": 0 }, "game": game, "options": options }))
+                      "clock": { "turn_ms": 100, "reserve_ms": 0 }, "game": game, "options": &options }))
         .await;
     let created = host.wait_for_type("table_created", Duration::from_secs(10)).await;
     assert_eq!(created["table"]["game"], game, "{created}");
+    // The summary says how the game is played: the options given, the game's defaults around them.
+    for (key, value) in options.as_object().expect("options are an object") {
+        assert_eq!(&created["table"]["options"][key], value, "{game}: the summary's options hold {key}: {created}");
+    }
+    if game == "rommi" {
+        assert_eq!(created["table"]["options"]["variant"], "basic", "rommi §2's default variant: {created}");
+    }
     let id = created["table"]["id"].as_str().expect("an id").to_owned();
     let mut watcher = JsonWs::guest(&server.url, "Cleo").await;
     watcher.send(json!({ "type": "watch", "table": id })).await;

@@ -162,6 +162,9 @@ pub struct RommiView {
     /// Whether the seat to act may take back the last step of its turn now (table play only:
     /// `docs/protocol.md`, "Taking back in the rummy family").
     pub can_take_back: bool,
+    /// How many events the match has had: the number the next event will have (protocol section 7), so
+    /// that a client given this view can ask for the events after it, or the history before it.
+    pub event_count: usize,
 }
 
 impl RommiMatch {
@@ -192,6 +195,7 @@ impl RommiMatch {
             last_round,
             result: self.result(),
             can_take_back: self.take_backs.any(),
+            event_count: self.events.len(),
         }
     }
 

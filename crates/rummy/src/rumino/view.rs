@@ -272,6 +272,10 @@ pub struct RuminoView {
     /// `docs/protocol.md`, "Taking back in the rummy family").
     #[serde(default)]
     pub can_take_back: bool,
+    /// How many events the match has had: the number the next event will have (protocol section 7), so
+    /// that a client given this view can ask for the events after it, or the history before it.
+    #[serde(default)]
+    pub event_count: usize,
 }
 
 impl RuminoMatch {
@@ -312,6 +316,7 @@ impl RuminoMatch {
             outcome: self.outcome.clone(),
             decks: self.is_over().then(|| self.revealed_decks()),
             can_take_back: self.take_backs.any(),
+            event_count: self.events.len(),
         }
     }
 

@@ -165,6 +165,10 @@ fn play<G: Probe>(players: usize, seed: u64, options: Value, cap: usize) -> Meas
         measured.actions += 1;
         assert_eq!(any.event_count(), game.event_count(), "{tag}");
         assert!(!game.spectator_sees_a_hand(), "{tag}: a spectator sees a hand");
+        // Every view says how many events there were, so a client given it knows where the events resume.
+        for viewer in [Viewer::Spectator, Viewer::Seat(seat)] {
+            assert_eq!(value(&game.view(viewer))["event_count"], json!(game.event_count()), "{tag}");
+        }
 
         // A card drawn from the stock: nobody else sees it, until the round ends.
         if G::is_draw(&action) && game.round() == round && !game.is_over() {

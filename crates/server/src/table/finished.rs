@@ -86,6 +86,7 @@ pub(crate) async fn answer(
         clock: table.clock,
         bots: finished.players.iter().map(|p| p.bot).collect(),
         shuffle: commitment(&finished.record),
+        options: serde_json::from_str(&table.options).ok(),
     };
     from.out.send_msg(&ServerMsg::Table { table: summary, role, view: Some(game.view(viewer)) });
     true

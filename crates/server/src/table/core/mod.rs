@@ -483,6 +483,7 @@ impl TableCore {
                 Phase::Playing(play) | Phase::Finished(play) => play.commitment(),
                 Phase::Waiting => None,
             },
+            options: serde_json::from_str(self.game_options.get()).ok(),
         }
     }
 
