@@ -10,7 +10,7 @@
 # throwaway database, runs web/e2e/e2e.mjs against it and stops the server.
 #
 # Environment: CHROME (the browser, default /usr/bin/chromium); E2E_SCREENSHOTS (a folder to save the
-# screenshots in, e.g. docs/screenshots; default a temporary folder); E2E_TIMEOUT_MS (default 480000);
+# screenshots in, e.g. docs/screenshots; default a temporary folder); E2E_TIMEOUT_MS (default 600000);
 # E2E_SEED (repeat a run's choices); E2E_ONLY (scenario names, comma-separated, as listed in web/e2e/e2e.mjs: run only those).
 set -euo pipefail
 

@@ -23,6 +23,7 @@ import {
   BASE, CHROME, check, chooseName, desktop, hook, log, logShows, logText, openGamePage, openPage, phone, random,
   shot, startSeed, tabTo, timeLeft,
 } from './support.mjs';
+import { rummy } from './rummy.mjs';
 
 const pageState = (page) => hook(page, () => {
   const p = window.__romirami?.page;
@@ -652,6 +653,7 @@ async function abandoned(dora) {
 const SCENARIOS = [
   ['players', twoPlayers],
   ['bots', async (browser) => abandoned(await againstBots(browser))],
+  ['rummy', rummy],
 ];
 const ONLY = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : null;
 

@@ -9,7 +9,7 @@ export const BASE = (process.env.ROMIRAMI_URL ?? 'http://127.0.0.1:8080').replac
 export const CHROME = process.env.CHROME ?? '/usr/bin/chromium';
 const shotsArg = process.argv.indexOf('--screenshots');
 export const SHOTS = shotsArg > 0 ? process.argv[shotsArg + 1] : process.env.E2E_SCREENSHOTS ?? null;
-export const LIMIT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 8 * 60 * 1000);
+export const LIMIT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 10 * 60 * 1000);
 const started = Date.now();
 
 export function log(...args) {

@@ -9,12 +9,15 @@
 import en from './i18n/en.js';
 import it from './i18n/it.js';
 import fr from './i18n/fr.js';
+import rummyEn from './i18n/rummy-en.js';
+import rummyIt from './i18n/rummy-it.js';
+import rummyFr from './i18n/rummy-fr.js';
 
 /** @typedef {'en' | 'it' | 'fr'} Lang */
 /** @typedef {Record<string, string | ((p: any) => string)>} Catalog */
 
 /** @type {Record<Lang, Catalog>} */
-const CATALOGS = { en, it, fr };
+const CATALOGS = { en: { ...en, ...rummyEn }, it: { ...it, ...rummyIt }, fr: { ...fr, ...rummyFr } };
 
 /** The languages offered, each named in itself. */
 export const LANGUAGES = /** @type {const} */ ([
@@ -75,7 +78,7 @@ export const num = (n) => new Intl.NumberFormat(lang).format(n);
  * @returns {string}
  */
 export function t(key, params = {}) {
-  const msg = CATALOGS[lang][key] ?? en[key];
+  const msg = CATALOGS[lang][key] ?? CATALOGS.en[key];
   if (msg == null) return key;
   if (typeof msg === 'function') return msg(params);
   return msg.replace(/\{(\w+)\}/g, (_, k) => {
@@ -106,7 +109,7 @@ export function tParts(key, params = {}) {
 }
 
 /** Whether the current catalogue has this key (for optional messages). @param {string} key */
-export const has = (key) => CATALOGS[lang][key] != null || en[key] != null;
+export const has = (key) => CATALOGS[lang][key] != null || CATALOGS.en[key] != null;
 
 /** A date and time the locale's way. @param {string | null | undefined} iso */
 export function dateTime(iso) {

@@ -10,6 +10,7 @@ import { CLOCK_PRESETS, clockTimes, clockWords, presetName } from './clock.js';
 import { t } from './i18n.js';
 import { explainError } from './errors.js';
 import { nameForm, botBadge } from './widgets.js';
+import { GAMES, gameInfo, gameName, optionFields, optionWords, readOptions } from './game-options.js';
 
 /** @typedef {import('./table/state.js').Summary} Summary */
 
@@ -20,10 +21,6 @@ function seatsText(summary) {
     : t('lobby.players', { n: taken });
 }
 
-// The games a table may seat, by the name the server gives them (the table summary's `game`).
-/** @type {Record<string, string>} */
-const GAME_NAMES = { 'romi-rami': 'Romi Rami' };
-
 /** @param {Summary} summary @param {{id: string} | null} me */
 function tableRow(summary, me) {
   const mine = summary.seats.some((s) => s?.id === me?.id);
@@ -33,11 +30,13 @@ function tableRow(summary, me) {
   /** @param {number} i */
   const bot = (i) => summary.bots?.[i] === true;
   const watching = summary.spectator_count ? ` · ${t('lobby.watching', { n: summary.spectator_count })}` : '';
+  const options = optionWords(summary.game, summary.options);
   return h('li.table-row', { 'data-table': summary.id },
     h('div.who',
       h('span.badge', { class: `state-${summary.state}` }, t(summary.state === 'waiting' ? 'lobby.waiting' : 'lobby.playing')),
       h('strong', t('lobby.hostTable', { host })),
-      h('span.muted', ` · ${GAME_NAMES[summary.game ?? 'romi-rami'] ?? summary.game}`),
+      h('span.muted.game-name', { 'data-game': summary.game ?? 'romi-rami' }, ` · ${gameName(summary.game)}`),
+      options ? h('span.muted.small.game-options', ` (${options})`) : null,
       h('span.muted', ` · ${seatsText(summary)}${watching}`),
       h('span.muted.small.clock-words', clockWords(summary.clock))),
     h('ul.seat-list', { 'aria-label': t('lobby.seats') }, summary.seats.map((s, i) => h('li',
@@ -91,7 +90,20 @@ export function mountLobby(root) {
   }
 
   function drawCreate() {
-    const seats = h('select', { id: 'opt-seats', name: 'seats' }, [2, 3, 4].map((n) => h('option', { value: n }, t('create.nPlayers', { n }))));
+    // The seats follow the game's player range, and its options appear under it.
+    const seats = /** @type {HTMLSelectElement} */ (h('select', { id: 'opt-seats', name: 'seats' }));
+    const gameOptions = h('div.game-options-fields');
+    const game = /** @type {HTMLSelectElement} */ (h('select', { id: 'opt-game', name: 'game', onchange: () => chooseGame() },
+      GAMES.map((g) => h('option', { value: g.id }, g.name))));
+    const chooseGame = () => {
+      const info = gameInfo(game.value);
+      const was = Number(seats.value) || 2;
+      const counts = Array.from({ length: info.max - info.min + 1 }, (_, i) => info.min + i);
+      replace(seats, counts.map((n) => h('option', { value: n, selected: n === Math.min(was, info.max) },
+        t('create.nPlayers', { n }))));
+      replace(gameOptions, optionFields(game.value));
+    };
+    chooseGame();
     const visibility = h('select', { id: 'opt-public', name: 'public' },
       h('option', { value: 'false' }, t('create.private')), h('option', { value: 'true' }, t('create.public')));
     const spectators = h('select', { id: 'opt-spectators', name: 'spectators' },
@@ -125,15 +137,20 @@ export function mountLobby(root) {
           error.textContent = '';
           const chosen = chosenClock();
           if (typeof chosen === 'string') { error.textContent = chosen; return; }
+          const options = readOptions(game.value, gameOptions);
+          if (typeof options === 'string') { error.textContent = options; return; }
           /** @type {Record<string, any>} */
           const msg = { type: 'create_table', seats: Number(/** @type {HTMLSelectElement} */ (seats).value),
             public: /** @type {HTMLSelectElement} */ (visibility).value === 'true',
             spectators: /** @type {HTMLSelectElement} */ (spectators).value };
           if (chosen) msg.clock = chosen;
+          if (game.value !== 'romi-rami') { msg.game = game.value; msg.options = options; }
           const sent = connection.send(msg);
           if (!sent) error.textContent = t('create.offline');
         },
       },
+      h('label', { for: 'opt-game' }, t('create.game')), game,
+      gameOptions,
       h('label', { for: 'opt-seats' }, t('create.seats')), seats,
       h('label', { for: 'opt-public' }, t('create.table')), visibility,
       h('label', { for: 'opt-spectators' }, t('create.spectators')), spectators,

@@ -23,7 +23,7 @@ const LOG_CAP = 1000;
  * @returns {import('../game-log.js').Line | null}
  */
 export function lineOf(ctx, entry) {
-  if (entry.event) return describe(entry.event, ctx.who, ctx.mySeat());
+  if (entry.event) return (ctx.describe ?? describe)(entry.event, ctx.who, ctx.mySeat());
   return { kind: entry.kind, parts: tParts(/** @type {string} */ (entry.key), entry.params ?? {}) };
 }
 

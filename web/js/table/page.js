@@ -32,8 +32,9 @@ const BOT_NAME = /^Bot \d+$/;
  * @param {HTMLElement} root
  * @param {string} tableId
  * @param {URLSearchParams} params
+ * @param {((msg: any) => void) | null} [otherGame] takes the table over when it seats another game (the rummy family)
  */
-export function mountTable(root, tableId, params) {
+export function mountTable(root, tableId, params, otherGame = null) {
   const invite = params.get('invite') || inviteFor(tableId);
   if (params.get('invite')) rememberInvite(tableId, params.get('invite'));
   let mode = params.get('watch') ? 'watch' : 'join';
@@ -111,6 +112,7 @@ export function mountTable(root, tableId, params) {
   const offs = [
     connection.on('table', (msg) => {
       if (!mine(msg)) return;
+      if (otherGame && msg.table.game && msg.table.game !== 'romi-rami') { otherGame(msg); return; }
       const before = st.summary;
       st.summary = msg.table;
       st.role = msg.role;

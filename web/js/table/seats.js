@@ -23,7 +23,7 @@ function seatClock(ctx, seat) {
 }
 
 /** The clock of the seat to act, for the status line. @param {import('./state.js').Ctx} ctx */
-function turnClock(ctx) {
+export function turnClock(ctx) {
   const c = ctx.liveClocks();
   if (!c || c.toAct == null || ctx.isBot(c.toAct)) return null;
   const reserve = c.reserves[c.toAct] ?? 0;
@@ -32,7 +32,7 @@ function turnClock(ctx) {
 }
 
 /** @param {import('./state.js').Ctx} ctx @param {number} seat */
-function clockChip(ctx, seat) {
+export function clockChip(ctx, seat) {
   const c = seatClock(ctx, seat);
   return c ? h('span.seat-clock', { 'data-clock-seat': seat, class: `${c.running ? 'running' : ''}${c.low ? ' low' : ''}`,
     title: t('clock.title') }, c.text) : null;

@@ -16,6 +16,7 @@
  * @property {number} spectator_count
  * @property {import('../clock.js').Clock} [clock]
  * @property {boolean[]} [bots]
+ * @property {Record<string, any>} [options] the game's table options, every default filled in
  */
 /** @typedef {{contracts: number, trophies: number, star: number, public_total: number, suit_bonus?: number, total?: number}} SeatScore */
 /** @typedef {{seat: number, contracts: number[], hand_size: number, star_used: boolean, score: SeatScore}} SeatView */
@@ -102,6 +103,8 @@
  * @property {() => void} reclaim
  * @property {() => void} sit
  * @property {() => ({toAct: number | null, turn: number | null, reserves: number[]} | null)} liveClocks
+ * @property {(event: any, who: (seat: number) => string, me: number | null) => import('../game-log.js').Line | null} [describe]
+ *   the log's words for another game's events (the rummy family's table)
  */
 
 export {};

@@ -1,0 +1,204 @@
+// The rummy family at the table (issue 25): a complete Rommi match between two players who meet through the
+// invite link, with a low target so that it ends soon, watched by a spectator; then one complete Rami round
+// and one complete Rumino hand, each against a bot. Every move is made by clicking the page's controls (the
+// stock, the discard pile, the hand's cards, the move buttons, a meld to lay off on); the test asks the page
+// which moves are legal (window.__romirami.page.legal(), the server's own list) only to choose one.
+
+import {
+  BASE, check, chooseName, desktop, hook, log, openPage, random, shot, timeLeft,
+} from './support.mjs';
+
+/** The server's legal actions in one shape (the page's own js/meld-table/legal.js does the same). */
+function normalize(raw) {
+  if (typeof raw === 'string') return { kind: raw, cards: [], raw };
+  if (raw.type) {
+    const cards = raw.cards ?? (raw.type === 'discard' ? [raw.card] : []);
+    return { kind: raw.type, cards, id: raw.id, card: raw.card, gin: raw.gin, rebuy: raw.rebuy, raw };
+  }
+  const [kind] = Object.keys(raw);
+  const v = raw[kind];
+  if (kind === 'open') return { kind, cards: v.flatMap((m) => m.cards), raw };
+  if (kind === 'discard') return { kind, cards: [v], card: v, raw };
+  if (kind === 'exchange') return { kind, cards: [v.card], id: v.id, raw };
+  return { kind, cards: v.cards, id: v.id, raw };
+}
+
+const state = (page) => hook(page, () => {
+  const p = window.__romirami?.page;
+  if (!p || p.name !== 'meld-table') return null;
+  return { legal: p.legal(), over: p.result() != null, n: p.eventCount(), error: p.error(), role: p.role(),
+    view: p.view() };
+});
+
+// The move a hurried player makes: lay down whatever can be laid down, else draw, then discard at random.
+const PREFERENCE = ['rebuy', 'knock', 'open', 'meld', 'lay_off', 'exchange', 'draw', 'end_round', 'take', 'discard'];
+function choose(legal) {
+  const moves = legal.map(normalize);
+  const gin = moves.find((m) => m.kind === 'discard' && m.gin);
+  if (gin) return gin;
+  for (const kind of PREFERENCE) {
+    const pool = moves.filter((m) => m.kind === kind && (kind !== 'rebuy' || m.rebuy));
+    if (pool.length) return pool[Math.floor(random() * pool.length)];
+  }
+  return moves[0];
+}
+
+// Makes the move with the page's controls: picks its cards in the hand, then the button (or the meld) that
+// plays them.
+async function perform(page, move) {
+  for (const card of move.cards.filter(() => !['take', 'draw'].includes(move.kind))) {
+    await page.locator(`.meld-hand button.rcard[data-card="${card}"][aria-pressed="false"]`).first().click();
+  }
+  switch (move.kind) {
+    case 'draw': return page.click('#act-stock');
+    case 'take': return move.card ? page.locator('.pile button.rcard').last().click() : page.click('#act-take');
+    case 'end_round': return page.click('#act-end-round');
+    case 'knock': return page.click('#act-knock');
+    case 'rebuy': return page.click('#act-rebuy');
+    case 'open': return page.click('#act-open');
+    case 'meld': return page.click('#act-meld');
+    case 'lay_off': return page.click(`.melds button.meld[data-meld="${move.id}"]`);
+    case 'exchange': return page.click(`#act-exchange-${move.id}`);
+    case 'discard': return page.click(move.gin ? '#act-gin' : '#act-discard');
+    default: throw new Error(`unknown move ${JSON.stringify(move.raw)}`);
+  }
+}
+
+// Plays every seat these pages hold until `done` says so; returns how many moves were made.
+async function playUntil(pages, done, what) {
+  let moves = 0;
+  for (;;) {
+    timeLeft();
+    if (await done()) return moves;
+    let acted = false;
+    for (const page of pages) {
+      const s = await state(page);
+      if (!s?.legal || s.over) continue;
+      const move = choose(s.legal);
+      await perform(page, move);
+      await page.waitForFunction((n) => window.__romirami.page.eventCount() > n || window.__romirami.page.error(), s.n,
+        { timeout: Math.min(20000, timeLeft()) });
+      const error = await hook(page, () => window.__romirami.page.error());
+      check(!error, `${what}: the move ${JSON.stringify(move.raw)} was played, not refused: ${error}`);
+      moves += 1;
+      acted = true;
+    }
+    if (!acted) await pages[0].waitForTimeout(60);
+  }
+}
+
+// A host creates a table of `game` with its options set in the lobby's form; returns the invite link.
+async function createTable(page, game, seats, options) {
+  await page.goto(`${BASE}/#/`);
+  await page.waitForSelector('#opt-game');
+  await page.selectOption('#opt-game', game);
+  await page.selectOption('#opt-seats', String(seats));
+  for (const [selector, value] of Object.entries(options)) {
+    if (await page.locator(selector).evaluate((el) => el.tagName) === 'SELECT') await page.selectOption(selector, value);
+    else await page.fill(selector, value);
+  }
+  await page.selectOption('#opt-public', 'true');
+  await page.click('#create-table');
+  await page.waitForSelector('#invite-link');
+  return page.inputValue('#invite-link');
+}
+
+async function rommiMatch(browser) {
+  const [ana, ben, cleo] = await Promise.all([0, 1, 2].map(() => openPage(browser, desktop)));
+  await ana.goto(`${BASE}/#/`);
+  await chooseName(ana, 'Ana');
+  await ana.waitForSelector('[data-testid=my-name]');
+  // The lobby offers each game's player range and its options with the rule book's defaults.
+  await ana.selectOption('#opt-game', 'rumino');
+  check(await ana.locator('#opt-seats option').count() === 5, 'Rumino seats 2 to 6');
+  check(await ana.inputValue('#opt-rebuys') === '1', 'one rebuy by default (rumino §2)');
+  await ana.selectOption('#opt-game', 'rami');
+  check(await ana.locator('#opt-seats option').count() === 4, 'Rami seats 2 to 5');
+  check(await ana.inputValue('#opt-opening') === '51', 'Rami 51 by default (rami §2)');
+  const invite = await createTable(ana, 'rommi', 2, { '#opt-target': '1' });
+  const tableId = invite.match(/#\/table\/([0-9a-f-]+)/)[1];
+
+  // The lobby lists the table with its game and options.
+  await cleo.goto(`${BASE}/#/`);
+  await chooseName(cleo, 'Cleo');
+  const row = cleo.locator(`.table-row[data-table="${tableId}"]`);
+  await row.waitFor();
+  const rowText = await row.textContent();
+  check(/Rommi/.test(rowText) && /Basic rummy/.test(rowText) && /to 1/.test(rowText),
+    `the lobby names the game and options: ${rowText}`);
+  await shot(cleo, 'lobby-rummy');
+
+  await ben.goto(invite);
+  await chooseName(ben, 'Ben');
+  await ana.waitForSelector('.meld-board');
+  await ben.waitForSelector('.meld-board');
+  await cleo.goto(`${BASE}/#/table/${tableId}?watch=1`);
+  await cleo.waitForSelector('.meld-board');
+  log('Ana and Ben play Rommi to 1 point, Cleo watches');
+
+  let shotTaken = false;
+  const moves = await playUntil([ana, ben], async () => {
+    const s = await state(ana);
+    if (!shotTaken && s?.view?.melds?.length >= 2 && s.legal && s.view.step === 'play') {
+      shotTaken = true;
+      await shot(ana, 'table-rommi');
+    }
+    return s?.over === true;
+  }, 'rommi');
+  log(`the Rommi match is over after ${moves} moves`);
+  for (const page of [ana, ben, cleo]) {
+    await page.waitForSelector('#match-end');
+    const text = await page.textContent('#match-end');
+    check(/wins? the match/.test(text), `the match end names the winner: ${text}`);
+    check(await page.locator('#match-end .round-scores tbody tr').count() === 2, 'the last round scores both players');
+    check(await page.locator('#match-end .totals li').count() === 2, 'the totals of both players');
+  }
+  const watched = await state(cleo);
+  check(watched.role === 'spectator' && watched.view.hand === null, 'the spectator is sent no hand');
+  check(await cleo.locator('.meld-hand').count() === 0 && await cleo.locator('.hand-watch').count() === 1,
+    'the spectator sees no hand');
+  // The scores in Italian and French, as the rest of the page.
+  await cleo.selectOption('#lang-select', 'it');
+  await cleo.waitForSelector('#match-end:has-text("La partita è finita")');
+  await cleo.selectOption('#lang-select', 'fr');
+  await cleo.waitForSelector('#match-end:has-text("La partie est finie")');
+  await cleo.selectOption('#lang-select', 'en');
+  if (!shotTaken) await shot(ana, 'table-rommi');
+  await Promise.all([ana, ben, cleo].map((p) => p.context().close()));
+}
+
+// One round (or hand) against a bot, from the host's seat: `done` says when it is complete.
+async function againstBot(browser, name, game, options, doneWhat) {
+  const page = await openPage(browser, desktop);
+  await page.goto(`${BASE}/#/`);
+  await chooseName(page, name);
+  await page.waitForSelector('[data-testid=my-name]');
+  await createTable(page, game, 2, options);
+  await page.click('#add-bot');
+  await page.waitForSelector('.meld-board');
+  log(`${name} plays ${game} against a bot`);
+  let shotTaken = false;
+  const moves = await playUntil([page], async () => {
+    const s = await state(page);
+    const ready = game === 'rumino' ? s?.view?.step === 'discard' : s?.view?.melds.length >= 2 && s.view.step === 'play';
+    if (!shotTaken && s?.legal && ready) {
+      shotTaken = true;
+      await shot(page, `table-${game}`);
+    }
+    return s?.over || (s?.view?.last != null);
+  }, game);
+  await page.waitForSelector('#round-end, #match-end');
+  const text = await page.textContent('#round-end, #match-end');
+  log(`${doneWhat} after ${moves} moves: ${text.slice(0, 120)}`);
+  check(await page.locator('.round-scores tbody tr').count() === 2, `${game}: the scores of both players`);
+  check(await page.locator('.scores .totals li').count() === 2 || await page.locator('#match-end .totals li').count() === 2,
+    `${game}: the running totals`);
+  if (!shotTaken) await shot(page, `table-${game}`);
+  await page.context().close();
+}
+
+export async function rummy(browser) {
+  await rommiMatch(browser);
+  await againstBot(browser, 'Dora', 'rami', { '#opt-end': 'rounds', '#opt-end-n': '1' }, 'the Rami round is over');
+  await againstBot(browser, 'Eli', 'rumino', {}, 'the Rumino hand is over');
+}
