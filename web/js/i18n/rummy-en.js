@@ -135,6 +135,7 @@ export default {
   'rl.rebuyAsked': '{who} may rebuy.',
   'rl.rebought': '{who} rebought.',
   'rl.noRebuy': '{who} did not rebuy.',
+  'rl.tookBack': '{who} took a move back.',
   'rl.matchOver': 'The match is over.',
 
   // Scores.

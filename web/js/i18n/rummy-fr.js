@@ -133,6 +133,7 @@ export default {
   'rl.rebuyAsked': '{who} peut se recaver.',
   'rl.rebought': '{who} s’est recavé.',
   'rl.noRebuy': '{who} ne s’est pas recavé.',
+  'rl.tookBack': '{who} a repris un coup.',
   'rl.matchOver': 'La partie est finie.',
 
   'rs.roundOver': 'La manche {n} est finie',

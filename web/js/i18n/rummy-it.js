@@ -131,6 +131,7 @@ export default {
   'rl.rebuyAsked': '{who} può rientrare.',
   'rl.rebought': '{who} è rientrato.',
   'rl.noRebuy': '{who} non è rientrato.',
+  'rl.tookBack': '{who} ha ripreso una mossa.',
   'rl.matchOver': 'La partita è finita.',
 
   'rs.roundOver': 'La smazzata {n} è finita',

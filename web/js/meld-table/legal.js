@@ -8,7 +8,7 @@ import { sameCards } from '../multiset.js';
 
 /**
  * @typedef {object} Move
- * @property {string} kind draw, take, end_round, knock, open, meld, lay_off, exchange, discard, rebuy
+ * @property {string} kind draw, take, end_round, knock, open, meld, lay_off, exchange, discard, rebuy, take_back
  * @property {string[]} cards the hand cards it plays (for a take from the pile: the card taken)
  * @property {number} [id] the meld it goes on
  * @property {string} [card] a take's deepest card, a discard, the card exchanged for a joker

@@ -124,6 +124,9 @@ function moveButtons(ctx) {
         : moveButton('act-discard', t('rt.discard', { card: short(picked[0]) }), mv.raw, ctx));
     }
   }
+  for (const mv of ofKind(moves, 'take_back')) {
+    items.push(moveButton('act-take-back', t('act.takeBack'), mv.raw, ctx));
+  }
   return items;
 }
 

@@ -67,6 +67,8 @@ export function describeRummy(e, who, me) {
       return line('', 'rl.rebuyAsked', { who: w });
     case 'rebuy_chosen':
       return line('', e.rebuy ? 'rl.rebought' : 'rl.noRebuy', { who: w });
+    case 'took_back':
+      return line('alert', 'rl.tookBack', { who: w });
     case 'match_over':
       return line('good', 'rl.matchOver');
     default:

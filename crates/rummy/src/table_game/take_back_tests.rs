@@ -13,11 +13,19 @@ use crate::rumino::{RuminoAction, RuminoMatch};
 use crate::seat::{Seat, Viewer};
 use crate::table_game::TableAction;
 
-/// Every viewer's view as JSON text: the seats', then the spectator's.
+/// Every viewer's view as JSON text: the seats', then the spectator's. Without `event_count`, which a take
+/// back raises like any action (its `took_back` event is new; nothing sent is withdrawn).
 fn views<G: TableGame>(game: &G, players: usize) -> Vec<String> {
     let mut viewers: Vec<Viewer> = Seat::all(players).map(Viewer::Seat).collect();
     viewers.push(Viewer::Spectator);
-    viewers.iter().map(|&v| serde_json::to_string(&game.view(v)).expect("serializable")).collect()
+    viewers
+        .iter()
+        .map(|&v| {
+            let mut view = serde_json::to_value(game.view(v)).expect("serializable");
+            view.as_object_mut().expect("a view is an object").remove("event_count");
+            view.to_string()
+        })
+        .collect()
 }
 
 fn text(value: &impl Serialize) -> String {
