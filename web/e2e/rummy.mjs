@@ -194,6 +194,11 @@ async function againstBot(browser, name, game, options, doneWhat) {
   check(await page.locator('.scores .totals li').count() === 2 || await page.locator('#match-end .totals li').count() === 2,
     `${game}: the running totals`);
   if (!shotTaken) await shot(page, `table-${game}`);
+  // The table links the game's own rules.
+  const help = await page.getAttribute('#help-link', 'href');
+  check(help === `#/help/${game}`, `the table links ${game}'s rules: ${help}`);
+  await page.goto(`${BASE}/#/help/${game}`);
+  await page.waitForSelector('#rule-turn');
   await page.context().close();
 }
 

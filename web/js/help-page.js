@@ -8,12 +8,15 @@ import { t, language } from './i18n.js';
 import en from './help/en.js';
 import it from './help/it.js';
 import fr from './help/fr.js';
+import rummyEn from './help/rummy-en.js';
+import rummyIt from './help/rummy-it.js';
+import rummyFr from './help/rummy-fr.js';
 
 /** @typedef {{id: string, title: string, body: string[]}} Section */
 /** @typedef {Record<string, {title: string, intro: string, sections: Section[]}>} HelpBook */
 
 /** @type {Record<string, HelpBook>} */
-const BOOKS = { en, it, fr };
+const BOOKS = { en: { ...en, ...rummyEn }, it: { ...it, ...rummyIt }, fr: { ...fr, ...rummyFr } };
 
 /** @param {HTMLElement} root @param {string} game @param {string} [anchor] */
 export function mountHelp(root, game, anchor = '') {

@@ -42,13 +42,4 @@ export default {
       ] },
     ],
   },
-  rommi: { title: 'Rommi', intro: 'Rummy with two decks and jokers: meld sets and runs, lay off on the table, and be the first to go out.', sections: [
-    { id: 'play', title: 'In short', body: ['Draw a card from the stock or the discard pile, meld or lay off cards, and discard one. Your first meld must reach the opening score. The first player to empty their hand wins the deal; the others count the cards they still hold.'] },
-  ] },
-  rami: { title: 'Rami', intro: 'French rummy (51 or 30): open with enough points, then meld and lay off until one player goes out.', sections: [
-    { id: 'play', title: 'In short', body: ['Each turn draw, meld or lay off, and discard. Your first melds together must be worth at least the opening value. Jokers stand in for any card and may be exchanged. Going out ends the deal.'] },
-  ] },
-  rumino: { title: 'Rumino', intro: 'The Italian family of rummy: melds of sets and runs, with its own openings and rebuys.', sections: [
-    { id: 'play', title: 'In short', body: ['Draw, meld, discard. Players who pass the score limit are out, unless they rebuy. The last player in wins the match.'] },
-  ] },
 };

@@ -42,13 +42,4 @@ export default {
       ] },
     ],
   },
-  rommi: { title: 'Rommi', intro: 'Le rami à deux jeux avec jokers : posez des séries et des suites, complétez celles de la table, et videz votre main le premier.', sections: [
-    { id: 'play', title: 'En bref', body: ['Piochez à la pioche ou à la défausse, posez ou complétez, puis défaussez une carte. Votre première pose doit atteindre le score d’ouverture. Le premier qui vide sa main gagne la donne ; les autres comptent les cartes qu’il leur reste.'] },
-  ] },
-  rami: { title: 'Rami', intro: 'Le rami français (51 ou 30) : ouvrez avec assez de points, puis posez et complétez jusqu’à ce qu’un joueur sorte.', sections: [
-    { id: 'play', title: 'En bref', body: ['À chaque tour, piochez, posez ou complétez, et défaussez. Vos premières poses ensemble doivent valoir au moins la valeur d’ouverture. Les jokers remplacent n’importe quelle carte et peuvent être échangés. Sortir termine la donne.'] },
-  ] },
-  rumino: { title: 'Rumino', intro: 'La famille italienne du rami : séries et suites, avec ses ouvertures et ses rachats.', sections: [
-    { id: 'play', title: 'En bref', body: ['Piochez, posez, défaussez. Les joueurs qui dépassent la limite de points sont éliminés, sauf s’ils se rachètent. Le dernier joueur en lice gagne la partie.'] },
-  ] },
 };

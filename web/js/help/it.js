@@ -42,13 +42,4 @@ export default {
       ] },
     ],
   },
-  rommi: { title: 'Rommi', intro: 'Ramino con due mazzi e jolly: cala serie e scale, attacca sul tavolo e chiudi per primo.', sections: [
-    { id: 'play', title: 'In breve', body: ['Pesca dal mazzo o dagli scarti, cala o attacca, poi scarta una carta. La prima calata deve raggiungere il punteggio d’apertura. Chi svuota per primo la mano vince la mano; gli altri contano le carte che tengono.'] },
-  ] },
-  rami: { title: 'Rami', intro: 'Il ramino francese (51 o 30): apri con abbastanza punti, poi cala e attacca finché qualcuno chiude.', sections: [
-    { id: 'play', title: 'In breve', body: ['A ogni turno pesca, cala o attacca, e scarta. Le prime calate insieme devono valere almeno il valore d’apertura. I jolly sostituiscono qualsiasi carta e si possono scambiare. Chi chiude finisce la mano.'] },
-  ] },
-  rumino: { title: 'Rumino', intro: 'Il ramino all’italiana: serie e scale, con le sue aperture e i suoi rientri.', sections: [
-    { id: 'play', title: 'In breve', body: ['Pesca, cala, scarta. Chi supera il limite di punti è fuori, a meno che rientri. L’ultimo giocatore rimasto vince la partita.'] },
-  ] },
 };
