@@ -5,7 +5,7 @@
 // which moves are legal (window.__romirami.page.legal(), the server's own list) only to choose one.
 
 import {
-  BASE, check, chooseName, desktop, hook, log, openPage, random, shot, timeLeft,
+  BASE, check, chooseName, desktop, hook, log, openGamePage, openPage, random, shot, timeLeft,
 } from './support.mjs';
 
 /** The server's legal actions in one shape (the page's own js/meld-table/legal.js does the same). */
@@ -164,6 +164,15 @@ async function rommiMatch(browser) {
   await cleo.waitForSelector('#match-end:has-text("La partie est finie")');
   await cleo.selectOption('#lang-select', 'en');
   if (!shotTaken) await shot(ana, 'table-rommi');
+  // The finished match has its page, with its record.
+  const stored = await openGamePage(ana);
+  check(stored.game === 'rommi' && stored.players.length === 2, `the game page shows the match: ${JSON.stringify(stored).slice(0, 200)}`);
+  log(`the game page: ${(await ana.textContent('#game-title'))}`);
+  const meta = await ana.textContent('.game-page');
+  check(/a total reached the target/.test(meta) && await ana.locator('table.round-scores tbody tr').count() === 2,
+    `the game page says how the match ended and scores its rounds: ${meta.slice(0, 300)}`);
+  check(await ana.locator('#replay-link').count() === 0, 'no replay is offered for a rummy record');
+  await shot(ana, 'game-page-rommi');
   await Promise.all([ana, ben, cleo].map((p) => p.context().close()));
 }
 

@@ -11,7 +11,8 @@ import { t, dateTime, list, num } from './i18n.js';
 import { scoreTable, botBadge, aheadAt, errorBox } from './widgets.js';
 
 /** @typedef {{seat: number, name: string, id: string, bot?: boolean}} GamePlayer */
-/** @typedef {import('./widgets.js').Result & {id: string, players: GamePlayer[], bot_actions?: number[], started_at: string, finished_at: string, places?: number[]}} Game */
+/** @typedef {import('./widgets.js').Result & {id: string, players: GamePlayer[], bot_actions?: number[], started_at: string, finished_at: string, places?: number[],
+ *   game?: string}} Game */
 
 /** An instant as the API wants it: RFC 3339 in UTC, whole seconds. @param {Date} date */
 const rfc3339 = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -37,7 +38,8 @@ function botNote(game, seat, short = false) {
 function gameRow(game) {
   const winners = new Set(game.winners);
   const abandoned = game.ended_by === 'abandoned';
-  const bySeat = new Map(game.scores.map((s) => [s.seat, s]));
+  // A rummy game's scores carry no seat: they are in seat order.
+  const bySeat = new Map(game.scores.map((s, i) => [s.seat ?? i, s]));
   const lineup = game.players.map((p) => `${p.name} ${bySeat.get(p.seat)?.total ?? ''}`).join(', ');
   return h('li.game-row', { 'data-game': game.id },
     h('a.game-link', { href: `#/games/${game.id}`, 'aria-label': t('games.rowLabel', { when: dateTime(game.finished_at), lineup }) },
@@ -115,6 +117,24 @@ export function mountGames(root, params) {
 }
 
 /** @param {HTMLElement} root @param {string} id */
+/**
+ * A rummy match's scores (Rommi, Rami, Rumino): each round's score and the total, by seat; `scores[i]` is seat
+ * i's `{total, rounds}` as the server stores the game's outcome.
+ * @param {Game} game @param {(seat: number) => string} nameOf
+ */
+function roundScores(game, nameOf) {
+  const rows = /** @type {any[]} */ (game.scores);
+  const rounds = Math.max(0, ...rows.map((s) => s.rounds?.length ?? 0));
+  const winners = new Set(game.ended_by === 'abandoned' ? [] : game.winners);
+  return h('table.scores.round-scores', { 'aria-label': t('scores.caption') },
+    h('thead', h('tr', h('th', t('rs.player')), Array.from({ length: rounds }, (_, r) => h('th.num', `${r + 1}`)),
+      h('th.num', t('rs.total')))),
+    h('tbody', rows.map((s, seat) => h('tr', { class: winners.has(seat) ? 'winner' : '' },
+      h('th', { scope: 'row' }, nameOf(seat), botNote(game, seat)),
+      Array.from({ length: rounds }, (_, r) => h('td.num', s.rounds?.[r] ?? '–')),
+      h('td.num', h('b', s.total))))));
+}
+
 export function mountGame(root, id) {
   let alive = true;
   const box = h('div.game-page', h('p.muted', t('loading')));
@@ -130,7 +150,10 @@ export function mountGame(root, id) {
       const nameOf = (seat) => names.get(seat) ?? '';
       const winners = game.winners.map(nameOf);
       const abandoned = game.ended_by === 'abandoned';
-      const leaders = aheadAt(game).map(nameOf);
+      const rummy = Boolean(game.game && game.game !== 'romi-rami');
+      // Who was ahead: a rummy game's places say it (its scores carry no seat and no suit bonus).
+      const ahead = rummy ? (game.places ?? []).flatMap((place, seat) => (place === 1 ? [seat] : [])) : aheadAt(game);
+      const leaders = ahead.map(nameOf);
       replace(box,
         h('p', h('a', { href: '#/games' }, t('games.back'))),
         h('section.card-panel',
@@ -140,9 +163,11 @@ export function mountGame(root, id) {
             finished: dateTime(game.finished_at), why: endedBy(game.ended_by) })),
           h('p', t('game.players'), game.players.flatMap((p, i) => [i ? ', ' : '', playerLink(p), botNote(game, p.seat),
             game.places ? ` (${t('ordinal', { n: game.places[i] })})` : ''])),
-          scoreTable({ scores: game.scores, winners: abandoned ? [] : game.winners }, nameOf, (seat) => botNote(game, seat)),
+          rummy ? roundScores(game, nameOf)
+            : scoreTable({ scores: game.scores, winners: abandoned ? [] : game.winners }, nameOf, (seat) => botNote(game, seat)),
           h('div.row.buttons',
-            h('a.button.primary', { href: `#/replay/${id}`, id: 'replay-link' }, t('end.replay')),
+            // The replay viewer reads romirami-record/1 only; a rummy-record/1 is offered for download.
+            rummy ? null : h('a.button.primary', { href: `#/replay/${id}`, id: 'replay-link' }, t('end.replay')),
             h('a.button', { href: recordUrl(id), download: `romirami-${id}.json`, id: 'download-record' }, t('game.download')),
             h('a.button', { href: '#/' }, t('game.another')))));
       window.__romirami.page = { name: 'game', game: () => game, shuffle: () => shuffleBox.dataset.status ?? null };

@@ -176,4 +176,20 @@ export default {
   'rr.meld': 'Those cards do not make a meld, or do not fit that meld.',
   'rr.knock': 'You may knock only with little enough deadwood.',
   'rr.discard': 'That card cannot be discarded now.',
+
+  // How a match of the rummy family ended (the game page's words).
+  'ended.target': 'a total reached the target',
+  'ended.rounds': 'the last round was played',
+  'ended.limit': 'a total reached the penalty limit',
+  'ended.last_player': 'one player was left',
+  'ended.all_eliminated': 'everybody was out in the same hand',
+  'ended.rumino': 'a rumino',
+  'ended.three_gins': 'three gins in the first three hands',
+  'endedShort.target': 'Target reached',
+  'endedShort.rounds': 'Last round',
+  'endedShort.limit': 'Penalty limit',
+  'endedShort.last_player': 'Last player in',
+  'endedShort.all_eliminated': 'All out',
+  'endedShort.rumino': 'Rumino',
+  'endedShort.three_gins': 'Three gins',
 };

@@ -172,4 +172,20 @@ export default {
   'rr.meld': 'Ces cartes ne forment pas une combinaison, ou ne vont pas sur celle-ci.',
   'rr.knock': 'Vous ne pouvez frapper qu’avec assez peu de points morts.',
   'rr.discard': 'Cette carte ne peut pas être défaussée maintenant.',
+
+  // How a match of the rummy family ended (the game page's words).
+  'ended.target': 'un total a atteint l’objectif',
+  'ended.rounds': 'la dernière manche a été jouée',
+  'ended.limit': 'un total a atteint la limite de pénalités',
+  'ended.last_player': 'il ne restait qu’un joueur',
+  'ended.all_eliminated': 'tous ont été éliminés dans la même main',
+  'ended.rumino': 'un rumino',
+  'ended.three_gins': 'trois gins dans les trois premières mains',
+  'endedShort.target': 'Objectif atteint',
+  'endedShort.rounds': 'Dernière manche',
+  'endedShort.limit': 'Limite de pénalités',
+  'endedShort.last_player': 'Dernier en jeu',
+  'endedShort.all_eliminated': 'Tous éliminés',
+  'endedShort.rumino': 'Rumino',
+  'endedShort.three_gins': 'Trois gins',
 };

@@ -170,4 +170,20 @@ export default {
   'rr.meld': 'Quelle carte non formano una combinazione, o non si attaccano a quella.',
   'rr.knock': 'Puoi bussare solo con pochi punti morti.',
   'rr.discard': 'Quella carta non si può scartare ora.',
+
+  // How a match of the rummy family ended (the game page's words).
+  'ended.target': 'un totale ha raggiunto il traguardo',
+  'ended.rounds': 'si è giocata l’ultima smazzata',
+  'ended.limit': 'un totale ha raggiunto il limite di penalità',
+  'ended.last_player': 'è rimasto un solo giocatore',
+  'ended.all_eliminated': 'tutti sono usciti nella stessa mano',
+  'ended.rumino': 'un rumino',
+  'ended.three_gins': 'tre gin nelle prime tre mani',
+  'endedShort.target': 'Traguardo',
+  'endedShort.rounds': 'Ultima smazzata',
+  'endedShort.limit': 'Limite di penalità',
+  'endedShort.last_player': 'Ultimo in gioco',
+  'endedShort.all_eliminated': 'Tutti fuori',
+  'endedShort.rumino': 'Rumino',
+  'endedShort.three_gins': 'Tre gin',
 };
