@@ -17,6 +17,9 @@ use romirami_engine::{Action, GameResult, Seat, View, VisibleEvent};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+mod together;
+pub use together::{CHAT_HISTORY, ChatChannel, ChatLine, MAX_CHAT_CHARS, Presence, PresenceChange};
+
 /// The name of the game Romi Rami, as tables, stored games and the REST API name it.
 pub const ROMI_RAMI: &str = "romi-rami";
 
@@ -169,6 +172,24 @@ pub enum ClientMsg<A = Action> {
         /// own form (`A` is Romi Rami's [`Action`] unless a client of another game says otherwise).
         action: A,
     },
+    /// Say something in the table's chat: the players' chat from a seat, the spectators' chat from a
+    /// spectator. Answered by the `chat` message that carries it, or `error`.
+    Chat {
+        /// The table the sender is at.
+        table: TableId,
+        /// At most [`MAX_CHAT_CHARS`] characters; the same characters as a display name may hold.
+        text: String,
+    },
+    /// Stop (or start again) receiving another member's chat messages, for oneself only. Answered by
+    /// `muted`.
+    Mute {
+        /// The table the sender is at.
+        table: TableId,
+        /// Whose messages.
+        player: PlayerId,
+        /// `true` to mute, `false` to hear them again.
+        muted: bool,
+    },
 }
 
 impl<A> ClientMsg<A> {
@@ -187,6 +208,8 @@ impl<A> ClientMsg<A> {
             ClientMsg::AddBot { .. } => "add_bot",
             ClientMsg::History { .. } => "history",
             ClientMsg::Act { .. } => "act",
+            ClientMsg::Chat { .. } => "chat",
+            ClientMsg::Mute { .. } => "mute",
         }
     }
 
@@ -200,7 +223,9 @@ impl<A> ClientMsg<A> {
             | ClientMsg::AddBot { table }
             | ClientMsg::Kick { table, .. }
             | ClientMsg::History { table, .. }
-            | ClientMsg::Act { table, .. } => Some(*table),
+            | ClientMsg::Act { table, .. }
+            | ClientMsg::Chat { table, .. }
+            | ClientMsg::Mute { table, .. } => Some(*table),
             _ => None,
         }
     }
@@ -297,6 +322,10 @@ pub struct TableSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub options: Option<serde_json::Value>,
+    /// For each seat, where its player is (`null` while the seat is free): connected, away (their
+    /// connection is gone; in play their clock runs), or replaced by the server's bot.
+    #[serde(default)]
+    pub presence: Vec<Option<Presence>>,
 }
 
 /// The recipient's place at a table.
@@ -350,6 +379,10 @@ pub enum ErrorCode {
     /// The display name is empty, too long, has invisible or control characters, or reads as a
     /// server bot's.
     BadName,
+    /// A chat message is empty, too long, or has invisible or control characters.
+    BadChat,
+    /// A `mute` names the sender or someone who is not at the table.
+    BadMute,
     /// No such table (or it is private and the invite key is wrong).
     NoSuchTable,
     /// The seat count or options are not allowed.
@@ -497,6 +530,41 @@ pub enum ServerMsg<V = Box<View>, E = VisibleEvent, L = Vec<Action>, R = GameRes
         /// The result, every part revealed.
         result: R,
     },
+    /// A seat's player came or went (during the game): where they are now, and why it changed.
+    Presence {
+        /// The table.
+        table: TableId,
+        /// The seat.
+        seat: Seat,
+        /// Where its player is now.
+        presence: Presence,
+        /// What happened, for the game log.
+        change: PresenceChange,
+    },
+    /// New chat messages the recipient may read.
+    Chat {
+        /// The table whose chat it is.
+        table: TableId,
+        /// The messages, in order.
+        lines: Vec<ChatLine>,
+    },
+    /// Every chat message the recipient may read, in place of what it had: on joining or watching, and
+    /// when the game ends (the players then read the spectators' chat too).
+    ChatHistory {
+        /// The table whose chat it is.
+        table: TableId,
+        /// The last [`CHAT_HISTORY`] messages at most, in order, without those of muted players.
+        lines: Vec<ChatLine>,
+    },
+    /// The answer to `mute`: the recipient no longer receives (or again receives) this player's messages.
+    Muted {
+        /// The table.
+        table: TableId,
+        /// The player.
+        player: PlayerId,
+        /// Whether they are muted now.
+        muted: bool,
+    },
     /// The recipient no longer is at the table (it left, or the host removed it).
     Left {
         /// The table the recipient is no longer at.
@@ -596,6 +664,7 @@ mod round_trip {
             spectator_count: 2,
             clock: None,
             bots: vec![false; 3],
+            presence: vec![None, Some(Presence::Away), None],
             shuffle: Some("8172b88cfc15a4642043f9a7e644221bd959cd1057625a00a13e07b037182384".into()),
             options: Some(serde_json::json!({})),
         };

@@ -34,12 +34,31 @@ const MAX_MARKS_PER_CHAR: usize = 3;
 /// # Errors
 /// A sentence saying what is wrong, safe to send back.
 pub fn clean_name(name: &str) -> Result<String, String> {
+    let cleaned = clean_text(name, MAX_NAME_CHARS, "a display name")?;
+    if looks_like_a_bot(&cleaned) {
+        return Err("that name reads as one of the server's bots; choose another".into());
+    }
+    Ok(cleaned)
+}
+
+/// Checks and tidies a chat message by the same rules as a display name ([`clean_name`]: normal form
+/// C, runs of spaces made one, the same characters refused), with up to
+/// [`crate::protocol::MAX_CHAT_CHARS`] visible characters; a message may read like anything.
+///
+/// # Errors
+/// A sentence saying what is wrong, safe to send back.
+pub fn clean_chat(text: &str) -> Result<String, String> {
+    clean_text(text, crate::protocol::MAX_CHAT_CHARS, "a chat message")
+}
+
+/// The rules [`clean_name`] and [`clean_chat`] share, for `what` with at most `max` visible characters.
+fn clean_text(text: &str, max: usize, what: &str) -> Result<String, String> {
     use unicode_normalization::UnicodeNormalization;
     use unicode_properties::{GeneralCategory as G, GeneralCategoryGroup, UnicodeGeneralCategory};
 
-    let mut cleaned = String::with_capacity(name.len());
+    let mut cleaned = String::with_capacity(text.len());
     let (mut visible, mut marks) = (0, 0);
-    for c in name.nfc() {
+    for c in text.nfc() {
         match c.general_category() {
             G::Control
             | G::Format
@@ -49,7 +68,7 @@ pub fn clean_name(name: &str) -> Result<String, String> {
             | G::LineSeparator
             | G::ParagraphSeparator => {
                 return Err(format!(
-                    "a display name cannot hold invisible, control or private-use characters (U+{:04X})",
+                    "{what} cannot hold invisible, control or private-use characters (U+{:04X})",
                     u32::from(c)
                 ));
             }
@@ -62,7 +81,7 @@ pub fn clean_name(name: &str) -> Result<String, String> {
             _ if c.general_category_group() == GeneralCategoryGroup::Mark => {
                 marks += 1;
                 if cleaned.is_empty() || cleaned.ends_with(' ') || marks > MAX_MARKS_PER_CHAR {
-                    return Err("a display name's accents must each sit on a letter, a few at most".into());
+                    return Err(format!("{what}'s accents must each sit on a letter, a few at most"));
                 }
                 cleaned.push(c);
             }
@@ -72,16 +91,13 @@ pub fn clean_name(name: &str) -> Result<String, String> {
                 cleaned.push(c);
             }
         }
-        if visible > MAX_NAME_CHARS {
-            return Err(format!("a display name has at most {MAX_NAME_CHARS} characters"));
+        if visible > max {
+            return Err(format!("{what} has at most {max} characters"));
         }
     }
     let cleaned = cleaned.trim_end().to_owned();
     if cleaned.is_empty() {
-        return Err("a display name needs at least one character".into());
-    }
-    if looks_like_a_bot(&cleaned) {
-        return Err("that name reads as one of the server's bots; choose another".into());
+        return Err(format!("{what} needs at least one character"));
     }
     Ok(cleaned)
 }

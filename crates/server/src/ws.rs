@@ -388,6 +388,10 @@ impl Connection {
                 }
                 self.forward(table, Some(id), TableCommand::Act { from, id, action }).await
             }
+            ClientMsg::Chat { table, text } => self.forward(table, None, TableCommand::Chat { from, text }).await,
+            ClientMsg::Mute { table, player, muted } => {
+                self.forward(table, None, TableCommand::Mute { from, player, muted }).await
+            }
         }
     }
 

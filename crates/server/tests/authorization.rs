@@ -4,8 +4,9 @@
 //! who asks again sees the same table (no new event, the same view or the same seats).
 //!
 //! Each cell gets a fresh table, so that accepted messages cannot disturb the next cell. `join`,
-//! `watch`, `leave` and `act` are sent at a 2-seat table whose game is on, at the owner's turn; `start`
-//! and `kick` at a 3-seat table that waits with 2 players seated; the others beside the playing table.
+//! `watch`, `leave`, `act`, `chat` and `mute` are sent at a 2-seat table whose game is on, at the
+//! owner's turn (`mute` names the seated player); `start` and `kick` at a 3-seat table that waits with 2
+//! players seated; the others beside the playing table.
 
 mod common;
 
@@ -18,7 +19,7 @@ use romirami_engine::bot::choose;
 use romirami_engine::{Action, Cards, Seat};
 use romirami_server::config::Config;
 use romirami_server::protocol::{
-    ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg, SpectatorPolicy, TableId, TableSummary,
+    ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerId, ServerMsg, SpectatorPolicy, TableId, TableSummary,
 };
 
 /// The `id` of the probe act that marks the end of a cell's answers.
@@ -67,9 +68,11 @@ enum Kind {
     Kick,
     AddBot,
     Act,
+    Chat,
+    Mute,
 }
 
-const KINDS: [Kind; 11] = [
+const KINDS: [Kind; 13] = [
     Kind::Hello,
     Kind::LobbySubscribe,
     Kind::LobbyUnsubscribe,
@@ -81,6 +84,8 @@ const KINDS: [Kind; 11] = [
     Kind::Kick,
     Kind::AddBot,
     Kind::Act,
+    Kind::Chat,
+    Kind::Mute,
 ];
 
 impl Kind {
@@ -97,6 +102,8 @@ impl Kind {
             Kind::Kick => "kick",
             Kind::AddBot => "add_bot",
             Kind::Act => "act",
+            Kind::Chat => "chat",
+            Kind::Mute => "mute",
         }
     }
 
@@ -167,7 +174,12 @@ fn expected(sender: Sender, kind: Kind) -> Outcome {
         (Sender::Spectator | Sender::Stranger, Kind::Watch) => Ok(Some("table")),
         (Sender::Spectator, Kind::Leave) => Ok(Some("left")),
         (Sender::OtherTable, Kind::Join | Kind::Watch) => Refused(E::NoSuchTable),
-        (_, Kind::Leave | Kind::Act) => Refused(E::NotSeated),
+        // Whoever is at the table chats: the players in their chat, a spectator in the spectators'.
+        (Sender::Owner | Sender::Seated | Sender::Spectator, Kind::Chat) => Ok(Some("chat")),
+        // Anyone at the table mutes another player for themselves; nobody mutes themselves.
+        (Sender::Owner | Sender::Spectator, Kind::Mute) => Ok(Some("muted")),
+        (Sender::Seated, Kind::Mute) => Refused(E::BadMute),
+        (_, Kind::Leave | Kind::Act | Kind::Chat | Kind::Mute) => Refused(E::NotSeated),
         (_, Kind::Start | Kind::Kick | Kind::AddBot) => Refused(E::NotHost),
         (Sender::BadToken, _)
         | (_, Kind::Hello | Kind::LobbySubscribe | Kind::LobbyUnsubscribe | Kind::CreateTable) => {
@@ -252,6 +264,8 @@ struct Scene {
     spectator: Client,
     stranger: Client,
     observer: Client,
+    /// The seated player, whom `mute` names.
+    seated_id: PlayerId,
     /// The table as the observer saw it before the cell: its summary and, in play, its view as JSON.
     before: (TableSummary, Option<serde_json::Value>),
     /// The other table as the observer saw it before the cell.
@@ -277,7 +291,7 @@ async fn look(
 impl Scene {
     async fn new(url: &str, waiting: bool, other: &OtherTable, cast: &Cast) -> Scene {
         let (mut owner, _, _) = guest(url, "Owner").await;
-        let mut seated = cast.connect(url, &cast.seated).await;
+        let (mut seated, seated_player) = Client::returning(url, &cast.seated).await.expect("welcomed back");
         let seats = if waiting { 3 } else { 2 };
         let (summary, _) = create_table(&mut owner, seats, true, SpectatorPolicy::Everyone).await;
         let table = summary.id;
@@ -311,7 +325,8 @@ impl Scene {
         let before = look(&mut observer, table, None).await;
         let other_before = look(&mut observer, other.id, Some(other.invite.clone())).await;
         let events = owner.next;
-        Scene { table, owner, seated, spectator, stranger, observer, before, other_before, events }
+        let seated_id = seated_player.id;
+        Scene { table, owner, seated, spectator, stranger, observer, seated_id, before, other_before, events }
     }
 }
 
@@ -345,6 +360,8 @@ fn message(kind: Kind, sender: Sender, scene: &Scene, other: &OtherTable, unknow
             let action = scene.owner.turn.as_deref().and_then(choose).unwrap_or(Action::Pass);
             ClientMsg::Act { table, id: 1, action }
         }
+        Kind::Chat => ClientMsg::Chat { table, text: "hello".into() },
+        Kind::Mute => ClientMsg::Mute { table, player: scene.seated_id, muted: true },
     }
 }
 

@@ -11,7 +11,8 @@ use romirami_engine::bot::choose;
 use romirami_engine::{Action, GameResult, Phase, Seat, View, VisibleEvent};
 use romirami_server::config::Config;
 use romirami_server::protocol::{
-    ClientMsg, ErrorCode, NumberedEvent, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableSummary,
+    ClientMsg, ErrorCode, NumberedEvent, PlayerInfo, Presence, PresenceChange, Role, ServerMsg, SpectatorPolicy,
+    TableId, TableSummary,
 };
 use romirami_server::store::Store;
 use romirami_server::{AppState, run};
@@ -198,6 +199,8 @@ pub(crate) struct Follower {
     pub(crate) next_id: u64,
     /// The commitment to the game's seed, as the last `table` message that had one told it.
     pub(crate) shuffle: Option<String>,
+    /// Every `presence` message: whose seat, where its player is now, and why.
+    pub(crate) presence: Vec<(Seat, Presence, PresenceChange)>,
 }
 
 impl Follower {
@@ -216,6 +219,7 @@ impl Follower {
             acks: Vec::new(),
             next_id: 1,
             shuffle: None,
+            presence: Vec::new(),
         }
     }
 
@@ -256,6 +260,9 @@ impl Follower {
             ServerMsg::YourTurn { table, legal } if *table == self.table => self.turn = Some(legal.clone()),
             ServerMsg::GameOver { table, result } if *table == self.table => self.result = Some(result.clone()),
             ServerMsg::Ack { table, id, events } if *table == self.table => self.acks.push((*id, *events)),
+            ServerMsg::Presence { table, seat, presence, change } if *table == self.table => {
+                self.presence.push((*seat, *presence, *change));
+            }
             _ => {}
         }
     }

@@ -9,7 +9,9 @@ use romirami_client::Client;
 use romirami_engine::bot::choose;
 use romirami_engine::{Action, Seat, Viewer, VisibleEvent};
 use romirami_server::config::Config;
-use romirami_server::protocol::{ClientMsg, ErrorCode, Role, ServerMsg, SpectatorPolicy, TableId};
+use romirami_server::protocol::{
+    ClientMsg, ErrorCode, Presence, PresenceChange, Role, ServerMsg, SpectatorPolicy, TableId,
+};
 
 /// Connects again with `token`, asks for `table` from `since`, and returns the connection.
 async fn come_back(url: &str, token: &str, table: TableId, since: Option<usize>) -> Client {
@@ -110,6 +112,15 @@ async fn a_player_who_drops_mid_game_catches_up_and_plays_on() {
     assert_eq!(ben.result.as_ref(), Some(&result), "both seats saw the same game end");
     assert_eq!(last.next, ben.next);
 
+    // Ben was told each time Ana's seat lost its last connection and got one again (a connection may
+    // close after the next one joined: then her seat never was without one, and nothing is told).
+    let expected =
+        [(Seat(0), Presence::Away, PresenceChange::Disconnected), (Seat(0), Presence::Here, PresenceChange::Back)];
+    for (n, change) in ben.presence.iter().enumerate() {
+        assert_eq!(*change, expected[n % 2], "presence alternates away and back: {:?}", ben.presence);
+    }
+    assert!(ben.presence.len() % 2 == 0, "Ana's last connection is here at the end: {:?}", ben.presence);
+
     // What she missed is what Ben saw, as her seat sees it.
     for event in &missed {
         let his = ben.events.iter().find(|e| e.n == event.n).expect("Ben saw every event");
@@ -197,6 +208,7 @@ async fn one_seat_can_be_played_from_two_connections() {
 
     let ben = ben.await.expect("Ben plays to the end");
     assert_eq!(ben.result, first.result);
+    assert!(ben.presence.is_empty(), "Ana's seat always had a connection: {:?}", ben.presence);
     assert_eq!(ben.next, first.next);
     assert!(!overlap.is_empty());
     for event in &overlap {

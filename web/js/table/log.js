@@ -1,6 +1,7 @@
 // @ts-check
-// The game log: every event in words (game-log.js), with the page's own lines (who left, ran out of
-// time or came back; the connection). Lines are kept as events and message keys, and put into words
+// The game log: every event in words (game-log.js), with the page's own lines (who lost their
+// connection, left, ran out of time or came back, as the server's `presence` messages say; the
+// connection). Lines are kept as events and message keys, and put into words
 // when drawn, so a language switch rewrites the whole log. After a reload, a re-entry or for a late
 // spectator the log is rebuilt from the events the server replays to a `join` or `watch` with `since`
 // (protocol section 9): at most its catch-up limit of 500, the game's latest events.
@@ -86,22 +87,32 @@ export function takeHistory(ctx, events, ask) {
 }
 
 /**
- * Who plays each seat, as the table summary tells (`bots`): a seat the bot takes over or hands back is
- * said in the log.
+ * Who plays the reader's own seat, as the table summary tells (`bots`): the bot taking it over or
+ * handing it back is said in the log. The other seats' comings and goings come as `presence`
+ * messages ([`presenceLine`]).
  * @param {import('./state.js').Ctx} ctx
  * @param {import('./state.js').Summary | null} before
  * @param {import('./state.js').Summary} after
  */
 export function presence(ctx, before, after) {
   const { st } = ctx;
-  if (!before?.bots || !after.bots || !st.gs || st.result) return;
-  after.bots.forEach((bot, seat) => {
-    if (bot === before.bots?.[seat] || ctx.isBotPlayer(seat)) return;
-    const name = ctx.nameOf(seat);
-    if (seat === ctx.mySeat()) note(ctx, 'alert', bot ? 'log.botForMe' : 'log.mineAgain');
-    else if (!bot) note(ctx, 'alert', 'log.back', { name });
-    else note(ctx, 'alert', st.clocks?.reserves_ms?.[seat] === 0 ? 'log.outOfTime' : 'log.left', { name });
-  });
+  const seat = ctx.mySeat();
+  if (!before?.bots || !after.bots || !st.gs || st.result || seat == null) return;
+  const bot = after.bots[seat];
+  if (bot !== before.bots[seat]) note(ctx, 'alert', bot ? 'log.botForMe' : 'log.mineAgain');
+}
+
+/** @type {Record<string, string>} */
+const PRESENCE_KEYS = { disconnected: 'log.disconnected', left: 'log.left', out_of_time: 'log.outOfTime', back: 'log.back' };
+
+/**
+ * Another seat's player came or went (a `presence` message, protocol section 11b): said in the log.
+ * @param {import('./state.js').Ctx} ctx
+ * @param {{seat: number, presence: string, change: string}} msg
+ */
+export function presenceLine(ctx, msg) {
+  const key = PRESENCE_KEYS[msg.change];
+  if (key && msg.seat !== ctx.mySeat()) note(ctx, 'alert', key, { name: ctx.nameOf(msg.seat) });
 }
 
 /** The log's panel. @param {import('./state.js').Ctx} ctx */

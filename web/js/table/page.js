@@ -1,9 +1,9 @@
 // @ts-check
 // The table page: joins (or watches) one table and draws it as the server describes it: the waiting
-// room before the start, then the game (players, the felt, the hand, the actions, the log) and the end
-// screen. This file keeps the page's state current from the server's messages and hands one context to
-// the parts that draw it (seats.js, market.js, contracts.js, hand.js, actions.js, log.js, waiting.js,
-// end.js). Moves are built with the page's buttons, by mouse or keyboard, and only legal ones can be
+// room before the start, then the game (players, the felt, the hand, the actions, the log, the chat) and
+// the end screen. This file keeps the page's state current from the server's messages and hands one
+// context to the parts that draw it (seats.js, market.js, contracts.js, hand.js, actions.js, log.js,
+// chat.js, waiting.js, end.js). Moves are built with the page's buttons, by mouse or keyboard, and only legal ones can be
 // sent; the server still decides, and a refusal is shown in words.
 
 import { connection } from '../connection.js';
@@ -19,7 +19,8 @@ import { playersPanel, tickClocks } from './seats.js';
 import { board } from './market.js';
 import { handPanel } from './hand.js';
 import { actionPanel } from './actions.js';
-import { logPanel, lineText, note, addLine, askHistory, takeHistory, presence } from './log.js';
+import { logPanel, lineText, note, addLine, askHistory, takeHistory, presence, presenceLine } from './log.js';
+import { tableChat } from './chat.js';
 import { invitePanel, waitingRoom } from './waiting.js';
 import { endPanel } from './end.js';
 import { remember, animate } from './motion.js';
@@ -87,6 +88,7 @@ export function mountTable(root, tableId, params, otherGame = null) {
     sit: () => { mode = 'join'; enter(); },
     liveClocks: () => (st.clocks && !st.result ? clocksAt(st.clocks, performance.now() - st.clocksAt) : null),
   };
+  const chat = tableChat(ctx);
 
   /** @param {string} kind @param {boolean} [withSince] @param {number} [since] */
   function request(kind, withSince = true, since = st.eventCount) {
@@ -203,6 +205,27 @@ export function mountTable(root, tableId, params, otherGame = null) {
       st.legal = null;
       draw();
     }),
+    connection.on('presence', (msg) => {
+      if (!mine(msg) || !st.summary) return;
+      if (st.summary.presence) st.summary.presence[msg.seat] = msg.presence;
+      presenceLine(ctx, msg);
+      draw();
+    }),
+    connection.on('chat', (msg) => {
+      if (!mine(msg)) return;
+      chat.add(msg.lines);
+      draw();
+    }),
+    connection.on('chat_history', (msg) => {
+      if (!mine(msg)) return;
+      chat.replace(msg.lines);
+      draw();
+    }),
+    connection.on('muted', (msg) => {
+      if (!mine(msg)) return;
+      chat.muted(msg.player, msg.muted);
+      draw();
+    }),
     connection.on('left', (msg) => {
       if (!mine(msg)) return;
       st.gone = t('table.gone');
@@ -222,6 +245,7 @@ export function mountTable(root, tableId, params, otherGame = null) {
         draw();
         return;
       }
+      if (msg.id == null && chat.refused(msg, words)) { draw(); return; }
       if (msg.id != null && msg.id === st.pending) st.pending = null;
       st.error = words;
       draw();
@@ -257,6 +281,7 @@ export function mountTable(root, tableId, params, otherGame = null) {
       h('aside.side',
         actionPanel(ctx),
         logPanel(ctx),
+        chat.panel(),
         h('div.table-info',
           h('p.muted.small.table-clock', `${clockWords(st.summary?.clock)}.`),
           h('p.small', h('a', { href: '#/help/romi-rami', target: '_blank', id: 'help-link' }, t('nav.help'))),
@@ -274,7 +299,7 @@ export function mountTable(root, tableId, params, otherGame = null) {
     } else if (!st.summary) {
       replace(el, h('p.loading', t('table.joining')));
     } else if (!st.gs) {
-      replace(el, waitingRoom(ctx));
+      replace(el, waitingRoom(ctx), chat.panel());
     } else {
       replace(el, gameScreen());
       const log = el.querySelector('.log ol');
@@ -300,6 +325,8 @@ export function mountTable(root, tableId, params, otherGame = null) {
     // Sends an action the page's controls would not let anyone build, to see how a refusal is shown.
     actUnchecked: (/** @type {import('./state.js').Action} */ action) => act(action),
     log: () => st.log.map((e) => lineText(ctx, e)).filter(Boolean),
+    chat: () => chat.texts(),
+    presence: () => st.summary?.presence ?? null,
   };
 
   draw();

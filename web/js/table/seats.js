@@ -89,10 +89,13 @@ function playerArea(ctx, s) {
   const total = score.total != null ? score.total : score.public_total;
   const botSeat = ctx.isBotPlayer(s.seat);
   const away = ctx.isStandIn(s.seat);
-  const note = botSeat ? t('seat.noteBot') : away ? t('seat.noteAway') : '';
+  // Not connected, though the seat is still theirs: their clock runs (protocol section 11b).
+  const offline = !botSeat && !away && !ctx.st.result && ctx.st.summary?.presence?.[s.seat] === 'away';
+  const note = botSeat ? t('seat.noteBot') : away ? t('seat.noteAway') : offline ? t('seat.noteOffline') : '';
   const label = t('seat.label', { who: ctx.who(s.seat), note, contracts: s.contracts.length, cards: s.hand_size,
     star: t(s.star_used ? 'star.used' : 'star.unused'), score: total });
-  const classes = ['player', turn && 'turn', me && 'me', (botSeat || away) && 'bot', away && 'away'].filter(Boolean).join(' ');
+  const classes = ['player', turn && 'turn', me && 'me', (botSeat || away) && 'bot', away && 'away', offline && 'offline']
+    .filter(Boolean).join(' ');
   return h('section', { class: classes, 'data-seat': s.seat, 'aria-label': label },
     h('header',
       h('span.pname', me ? t('seat.you', { name: ctx.nameOf(s.seat) }) : ctx.nameOf(s.seat)),
@@ -100,6 +103,7 @@ function playerArea(ctx, s) {
       botSeat ? botBadge() : null,
       away ? h('span.badge.bot.away', { title: me ? t('seat.botForYouTitle') : t('seat.awayTitle') },
         me ? t('seat.botForYou') : t('seat.away')) : null,
+      offline ? h('span.badge.offline', { title: t('seat.offlineTitle'), 'data-presence': 'away' }, t('seat.offline')) : null,
       turn ? h('span.badge.turn', t('seat.toPlay')) : null,
       clockChip(ctx, s.seat)),
     h('div.pstats',

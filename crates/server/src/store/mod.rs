@@ -40,6 +40,7 @@
 //! ```
 
 mod batch;
+mod chat;
 mod codec;
 mod committer;
 mod error;
@@ -49,6 +50,7 @@ pub mod sqlite;
 mod types;
 mod writer;
 
+pub use chat::ChatRow;
 pub use committer::{Committer, CommitterStats};
 pub use error::StoreError;
 pub use leases::Lease;

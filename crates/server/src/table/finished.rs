@@ -87,6 +87,8 @@ pub(crate) async fn answer(
         bots: finished.players.iter().map(|p| p.bot).collect(),
         shuffle: commitment(&finished.record),
         options: serde_json::from_str(&table.options).ok(),
+        // Nobody is at a closed table: where its players are is not told.
+        presence: Vec::new(),
     };
     from.out.send_msg(&ServerMsg::Table { table: summary, role, view: Some(game.view(viewer)) });
     true

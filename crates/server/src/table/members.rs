@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use axum::extract::ws::Utf8Bytes;
 
 use super::outbox::{ConnId, Outbox, Outgoing};
-use crate::protocol::{PlayerInfo, Role};
+use crate::protocol::{PlayerId, PlayerInfo, Role};
 use crate::wire::ServerMsg;
 
 /// A connection at the table.
@@ -88,6 +88,35 @@ impl Members {
     pub(crate) fn send_all(&mut self, msg: &ServerMsg) {
         let text: Utf8Bytes = msg.to_json().into();
         self.send_where(|_| true, &text);
+    }
+
+    /// Whether any connection is `player`'s.
+    pub(crate) fn has_player(&self, player: PlayerId) -> bool {
+        self.members.values().any(|m| m.player.id == player)
+    }
+
+    /// Sends each member the message `build` makes for it (serialized for each member: for what
+    /// differs from one member to the next, such as the chat without whom they muted).
+    pub(crate) fn send_each(&mut self, mut build: impl FnMut(&Member) -> Option<ServerMsg>) {
+        let slow: Vec<ConnId> = self
+            .members
+            .iter()
+            .filter(|(_, m)| build(m).is_some_and(|msg| !m.out.send_msg(&msg)))
+            .map(|(conn, _)| *conn)
+            .collect();
+        self.drop_all(&slow);
+    }
+
+    /// Sends `msg` to every member but `except`.
+    pub(crate) fn send_all_but(&mut self, except: Option<ConnId>, msg: &ServerMsg) {
+        let text: Utf8Bytes = msg.to_json().into();
+        let slow: Vec<ConnId> = self
+            .members
+            .iter()
+            .filter(|(conn, m)| Some(**conn) != except && !m.out.send(Outgoing::Text(text.clone())))
+            .map(|(conn, _)| *conn)
+            .collect();
+        self.drop_all(&slow);
     }
 
     /// Sends `msg` to every connection of `role`.

@@ -23,6 +23,7 @@
 //! A [`TableHandle`] is a cheap clone that sends [`TableCommand`]s on a bounded channel; the task
 //! applies them one at a time, so a table never needs a lock.
 
+mod chat;
 mod clock;
 mod core;
 pub(crate) mod finished;
@@ -148,6 +149,22 @@ pub enum TableCommand {
         /// The action, as JSON for the table's game to read.
         action: serde_json::Value,
     },
+    /// Say something in the table's chat.
+    Chat {
+        /// Who.
+        from: Sender,
+        /// What, as the client sent it (the table checks it).
+        text: String,
+    },
+    /// Mute another player's chat for oneself, or hear them again.
+    Mute {
+        /// Who.
+        from: Sender,
+        /// Whom.
+        player: crate::protocol::PlayerId,
+        /// Mute, or hear again.
+        muted: bool,
+    },
 }
 
 impl TableCommand {
@@ -161,7 +178,9 @@ impl TableCommand {
             | TableCommand::Kick { from, .. }
             | TableCommand::AddBot { from }
             | TableCommand::History { from, .. }
-            | TableCommand::Act { from, .. } => Some(from),
+            | TableCommand::Act { from, .. }
+            | TableCommand::Chat { from, .. }
+            | TableCommand::Mute { from, .. } => Some(from),
             TableCommand::Detach { .. } => None,
         }
     }
@@ -374,8 +393,10 @@ async fn restore_where(services: &Services, wanted: impl Fn(TableId) -> bool) ->
     for unfinished in games.into_iter().filter(|game| wanted(game.table.id)) {
         let id = unfinished.table.id;
         let Some(fence) = claim(services, id).await? else { continue };
+        let chat = services.store.chat(id).await?;
         match TableCore::restored(unfinished, services.shared(), task::now()) {
             Ok(mut core) => {
+                core.restore_chat(chat);
                 let effects = core.take_effects();
                 launch(core, effects, fence, services);
                 restored += 1;
@@ -386,8 +407,10 @@ async fn restore_where(services: &Services, wanted: impl Fn(TableId) -> bool) ->
     for waiting in services.store.waiting_tables().await?.into_iter().filter(|table| wanted(table.table.id)) {
         let id = waiting.table.id;
         let Some(fence) = claim(services, id).await? else { continue };
+        let chat = services.store.chat(id).await?;
         match TableCore::restored_waiting(waiting, services.shared(), task::now()) {
-            Ok(core) => {
+            Ok(mut core) => {
+                core.restore_chat(chat);
                 launch(core, Vec::new(), fence, services);
                 restored += 1;
             }

@@ -19,7 +19,10 @@
 
 mod entropy;
 mod play;
+mod presence;
+mod restore;
 mod seats;
+mod talk;
 #[cfg(test)]
 mod tests;
 mod views;
@@ -34,14 +37,15 @@ use time::OffsetDateTime;
 use tokio::time::Instant;
 use tracing::info;
 
+use super::chat::Chat;
 use super::clock::TurnClock;
 use super::members::Members;
 use super::seating::{Control, Occupant, Seating};
 use super::{GameChoice, Sender, TableCommand, TableOptions};
 use crate::config::Config;
 use crate::lobby::Lobby;
-use crate::protocol::{ErrorCode, PlayerId, PlayerInfo, Role, TableId, TableState, TableSummary};
-use crate::store::{ActionRow, FinishedGame, GamePlayer, StoreError, UnfinishedGame};
+use crate::protocol::{ChatLine, ErrorCode, PlayerId, PlayerInfo, Role, TableId, TableState, TableSummary};
+use crate::store::{ActionRow, ChatRow, FinishedGame, GamePlayer, StoreError};
 use crate::wire::ServerMsg;
 
 /// The sentence sent with [`ErrorCode::Unavailable`].
@@ -83,6 +87,8 @@ pub(crate) enum Durable {
     Start { shuffle: ShuffleProof, players: Vec<GamePlayer>, started_at: OffsetDateTime },
     /// The next action of the game's log.
     Action(ActionRow),
+    /// A chat message, kept with the table.
+    Chat(ChatRow),
 }
 
 /// What the table's task must do.
@@ -126,6 +132,8 @@ enum Pending {
     Start { from: Sender, shuffle: ShuffleProof, started_at: OffsetDateTime },
     /// `seat` plays `action`.
     Action { seat: Seat, action: Json, by: Actor },
+    /// `from` said `line` in the chat.
+    Chat { from: Sender, line: ChatLine },
     /// A write whose failure is only logged (a seat freed: the seat is free either way).
     Logged,
 }
@@ -181,6 +189,10 @@ pub(crate) struct TableCore {
     game_options: Json,
     seating: Seating,
     members: Members,
+    /// The players' and the spectators' chats.
+    chat: Chat,
+    /// Each seat's presence as the members were last told it during the game.
+    told_presence: Vec<Option<crate::protocol::Presence>>,
     phase: Phase,
     pending: Option<Pending>,
     /// When a waiting table closes because no seated person is connected.
@@ -213,97 +225,6 @@ impl TableCore {
         core
     }
 
-    /// A waiting table read back from the store after a restart, with its seats; its players have the
-    /// usual grace to come back before it closes.
-    ///
-    /// # Errors
-    /// When the server does not seat the table's game, or its options do not read.
-    pub(crate) fn restored_waiting(
-        stored: crate::store::WaitingTable,
-        services: Shared,
-        now: Now,
-    ) -> Result<TableCore, String> {
-        let crate::store::WaitingTable { table, seats } = stored;
-        let options = TableOptions::of(&table);
-        let game = GameChoice::of(&table, &services.config.games)?;
-        let seating = Seating::from_occupants(
-            seats
-                .into_iter()
-                .map(|seat| {
-                    seat.map(|(player, bot)| Occupant {
-                        player,
-                        control: if bot { Control::Bot } else { Control::Player },
-                    })
-                })
-                .collect(),
-        );
-        let mut core =
-            TableCore::new(table.id, table.invite, table.host, (options, game), seating, Phase::Waiting, services);
-        core.lobby.reserve_hosting(core.host, usize::MAX);
-        core.check_waiting(now);
-        Ok(core)
-    }
-
-    /// A game read back from the store after a restart, as it stood after its last stored action. Its
-    /// players get their seats back (the clock takes them over again if they do not come); the running
-    /// turn starts afresh.
-    ///
-    /// # Errors
-    /// When the stored game does not replay, or the server does not seat its game.
-    pub(crate) fn restored(stored: UnfinishedGame, services: Shared, now: Now) -> Result<TableCore, String> {
-        let UnfinishedGame { table, seed, salt, started_at, players, actions } = stored;
-        if players.iter().zip(0u8..).any(|(p, seat)| p.seat != Seat(seat)) {
-            return Err("the stored players are not seats 0 to n-1".into());
-        }
-        let choice = GameChoice::of(&table, &services.config.games)?;
-        let mut game = choice.kind.new_game(players.len(), seed, &choice.options)?;
-        let mut reserves = vec![None; players.len()];
-        for (n, stored) in actions.iter().enumerate() {
-            game.apply(stored.seat, &stored.action).map_err(|e| format!("stored action {n} is refused: {e}"))?;
-            if let Some(reserve) = reserves.get_mut(stored.seat.index()) {
-                *reserve = stored.reserve_ms.or(*reserve);
-            }
-        }
-        let options = (TableOptions::of(&table), choice);
-        let seating = Seating::from_occupants(
-            players
-                .into_iter()
-                .map(|p| {
-                    let control = if p.bot { Control::Bot } else { Control::Player };
-                    Some(Occupant { player: PlayerInfo { id: p.id, name: p.name }, control })
-                })
-                .collect(),
-        );
-        let play = Play {
-            clock: options.0.clock.map(|clock| TurnClock::new(clock, reserves)),
-            round: game.round(),
-            pause_until: None,
-            game,
-            to_act: None,
-            bot_due: None,
-            abandon_due: None,
-            actions: u32::try_from(actions.len()).map_err(|_| "too many stored actions".to_owned())?,
-            started_at,
-            shuffle: salt.map(|salt| ShuffleProof::new(seed, salt)),
-        };
-        let over = play.game.is_over();
-        let phase = if over { Phase::Finished(Box::new(play)) } else { Phase::Playing(Box::new(play)) };
-        let mut core = TableCore::new(table.id, table.invite, table.host, options, seating, phase, services);
-        if over {
-            core.store_result(now);
-        } else {
-            // The host's count of open tables includes a game in play.
-            core.lobby.reserve_hosting(core.host, usize::MAX);
-        }
-        if over {
-        } else {
-            core.turn_changed(now);
-            // Nobody is connected yet: the players have the usual while to come back.
-            core.check_presence(now);
-        }
-        Ok(core)
-    }
-
     fn new(
         id: TableId,
         invite: String,
@@ -323,6 +244,8 @@ impl TableCore {
             game_options: game.options,
             seating,
             members: Members::default(),
+            chat: Chat::default(),
+            told_presence: Vec::new(),
             phase,
             pending: None,
             waiting_due: None,
@@ -333,6 +256,11 @@ impl TableCore {
             entropy,
             effects: Vec::new(),
         }
+    }
+
+    /// The chat as the store kept it, for a table brought back after a restart.
+    pub(crate) fn restore_chat(&mut self, lines: Vec<ChatLine>) {
+        self.chat = Chat::restored(lines);
     }
 
     /// The table's id.
@@ -373,6 +301,7 @@ impl TableCore {
             Input::Stored(outcome) => self.stored(outcome, now),
             Input::ResultStored => self.result_stored = true,
         }
+        self.sweep_presence();
         // A finished table keeps its game while someone looks at it; once nobody does and its result
         // is stored, it closes: whoever comes later reads the game from the store (`super::finished`).
         if self.result_stored && self.members.is_empty() && !self.closed {
@@ -411,6 +340,8 @@ impl TableCore {
             TableCommand::AddBot { from } => self.add_bot(from),
             TableCommand::History { from, from_event } => self.history(&from, from_event),
             TableCommand::Act { from, id, action } => self.act(from, id, action, now),
+            TableCommand::Chat { from, text } => self.say(from, &text, now),
+            TableCommand::Mute { from, player, muted } => self.mute(&from, player, muted),
         }
     }
 
@@ -425,6 +356,7 @@ impl TableCore {
                 self.start_stored(from, shuffle, started_at, outcome, now);
             }
             Pending::Action { seat, action, by } => self.action_stored(seat, &action, by, outcome, now),
+            Pending::Chat { from, line } => self.said(&from, line, outcome),
             Pending::Logged => {
                 if let Err(error) = outcome {
                     tracing::warn!(table = %self.id, %error, "a freed seat could not be stored");
@@ -484,6 +416,7 @@ impl TableCore {
                 Phase::Waiting => None,
             },
             options: serde_json::from_str(self.game_options.get()).ok(),
+            presence: self.presences(),
         }
     }
 

@@ -5,7 +5,7 @@ use tokio::time::Instant;
 use tracing::{error, info, warn};
 
 use super::{Actor, Control, Durable, Effect, Now, Pending, Phase, Play, TableCore, UNAVAILABLE};
-use crate::protocol::{ErrorCode, Role, TableState};
+use crate::protocol::{ErrorCode, PresenceChange, Role, TableState};
 use crate::store::{ActionRow, FinishedGame, StoreError};
 use crate::table::Sender;
 use crate::wire::ServerMsg;
@@ -235,6 +235,7 @@ impl TableCore {
                     }
                 }
                 self.stand_in(seat, now);
+                self.presence_changed(seat, PresenceChange::OutOfTime, None);
             }
             Timer::Abandon => {
                 if let Phase::Playing(play) = &mut self.phase {
@@ -329,6 +330,7 @@ impl TableCore {
             info!(table = %self.id, "game over");
             self.members.send_all(&ServerMsg::GameOver { table: self.id, result });
         }
+        self.merge_chats();
         self.publish();
     }
 

@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 use tracing::{debug, info, warn};
 
 use super::{Control, Durable, Effect, Now, Occupant, Pending, Phase, Play, TableCore, UNAVAILABLE};
-use crate::protocol::{ErrorCode, PlayerId, Role, SpectatorPolicy, TableState};
+use crate::protocol::{ErrorCode, PlayerId, PresenceChange, Role, SpectatorPolicy, TableState};
 use crate::store::{GamePlayer, StoreError};
 use crate::table::clock::TurnClock;
 use crate::table::members::Member;
@@ -70,6 +70,7 @@ impl TableCore {
             }
         } else {
             self.catch_up(conn, since, now);
+            self.presence_changed(seat, PresenceChange::Back, Some(conn));
         }
     }
 
@@ -108,6 +109,7 @@ impl TableCore {
             (Role::Seat(seat), TableState::Playing) => {
                 info!(table = %self.id, %seat, "a player left: the bot plays the seat");
                 self.stand_in(seat, now);
+                self.presence_changed(seat, PresenceChange::Left, None);
             }
             _ => {}
         }
@@ -125,7 +127,10 @@ impl TableCore {
             match member.role {
                 Role::Spectator => self.publish(),
                 Role::Seat(_) if self.state() == TableState::Waiting => self.check_waiting(now),
-                Role::Seat(_) => self.check_presence(now),
+                Role::Seat(seat) => {
+                    self.presence_changed(seat, PresenceChange::Disconnected, None);
+                    self.check_presence(now);
+                }
             }
         }
     }
@@ -314,6 +319,7 @@ impl TableCore {
         };
         crate::metrics::table_state(Some(TableState::Waiting), Some(TableState::Playing));
         self.phase = Phase::Playing(Box::new(play));
+        self.reset_presence();
         self.waiting_due = None;
         info!(table = %self.id, players = seats, "game started");
         self.turn_changed(now);

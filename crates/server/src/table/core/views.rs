@@ -49,6 +49,7 @@ impl TableCore {
         if let Role::Seat(seat) = role {
             messages.extend(self.turn_msg().filter(|(to_act, _)| *to_act == seat).map(|(_, msg)| msg));
         }
+        messages.extend(self.chat_history_msg(conn));
         self.members.send_to(conn, &messages);
     }
 

@@ -320,3 +320,4 @@ impl Client {
 mod play;
 mod seating;
 mod shuffle;
+mod together;
