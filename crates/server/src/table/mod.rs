@@ -359,7 +359,7 @@ pub async fn create(
         return Err((ErrorCode::Unavailable, UNAVAILABLE.into()));
     }
     let core = TableCore::open(id, invite.clone(), host, options, game, services.shared(), task::now());
-    let summary = core.summary();
+    let summary = core.public_summary();
     let handle = launch(core, Vec::new(), fence, services);
     info!(table = %id, seats = options.seats, public = options.public, "table opened");
     Ok(Created { handle, summary, invite })
@@ -435,7 +435,7 @@ fn launch(core: TableCore, effects: Vec<Effect>, fence: Option<Fence>, services:
     let (commands, inbox) = mpsc::channel(services.config.table_queue);
     let handle = TableHandle { id: core.id(), commands };
     services.lobby.register(handle.clone());
-    services.lobby.publish(&core.summary());
+    services.lobby.publish(&core.public_summary());
     crate::metrics::table_state(None, Some(core.state()));
     let mut log = TableLog::new(core.id(), services.store.clone(), services.committer.clone(), services.writer.clone());
     log.fence_with(fence);

@@ -395,10 +395,16 @@ impl TableCore {
     }
 
     fn publish(&self) {
-        self.lobby.publish(&self.summary());
+        self.lobby.publish(&self.public_summary());
     }
 
-    /// The table as the lobby and its members see it.
+    /// The table as the lobby lists it: without its seats' presence, which is its members' business
+    /// (and would send every lobby subscriber an update each time a player's connection comes or goes).
+    pub(crate) fn public_summary(&self) -> TableSummary {
+        TableSummary { presence: Vec::new(), ..self.summary() }
+    }
+
+    /// The table as its members see it.
     pub(crate) fn summary(&self) -> TableSummary {
         TableSummary {
             id: self.id,
