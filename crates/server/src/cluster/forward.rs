@@ -67,6 +67,8 @@ enum Command {
     AddBot,
     History { from_event: usize },
     Act { id: u64, action: serde_json::Value },
+    Chat { text: String },
+    Mute { player: crate::protocol::PlayerId, muted: bool },
 }
 
 /// This node's forwarding, both ways.
@@ -284,6 +286,8 @@ fn wire(command: TableCommand) -> Command {
         TableCommand::AddBot { .. } => Command::AddBot,
         TableCommand::History { from_event, .. } => Command::History { from_event },
         TableCommand::Act { id, action, .. } => Command::Act { id, action },
+        TableCommand::Chat { text, .. } => Command::Chat { text },
+        TableCommand::Mute { player, muted, .. } => Command::Mute { player, muted },
     }
 }
 
@@ -299,5 +303,7 @@ fn unwire(command: Command, from: Sender) -> TableCommand {
         Command::AddBot => TableCommand::AddBot { from },
         Command::History { from_event } => TableCommand::History { from, from_event },
         Command::Act { id, action } => TableCommand::Act { from, id, action },
+        Command::Chat { text } => TableCommand::Chat { from, text },
+        Command::Mute { player, muted } => TableCommand::Mute { from, player, muted },
     }
 }
