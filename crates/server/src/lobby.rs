@@ -24,8 +24,8 @@ const UPDATE_BUFFER: usize = 256;
 /// A change of one of this node's public tables, for the rest of the cluster.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Listing {
-    /// Listed, or changed.
-    Listed(TableSummary),
+    /// Listed, or changed (boxed: a summary is much larger than an id).
+    Listed(Box<TableSummary>),
     /// No longer listed.
     Removed(TableId),
 }
@@ -113,7 +113,7 @@ impl Lobby {
             return;
         }
         if self.list(summary) {
-            self.tell_mirror(Listing::Listed(summary.clone()));
+            self.tell_mirror(Listing::Listed(Box::new(summary.clone())));
         }
     }
 

@@ -127,7 +127,7 @@ impl Mirror {
                     self.beat(false).await;
                     if let Some(listings) = self.lobby.listings_to_resend() {
                         for table in listings {
-                            self.send(Listing::Listed(table)).await;
+                            self.send(Listing::Listed(Box::new(table))).await;
                         }
                     }
                     // A node silent for too long is gone: its tables leave the lobby until their new owner
@@ -148,7 +148,7 @@ impl Mirror {
 
     async fn send(&self, listing: Listing) {
         let change = match listing {
-            Listing::Listed(table) => Change { node: self.node.clone(), listed: Some(table), removed: None },
+            Listing::Listed(table) => Change { node: self.node.clone(), listed: Some(*table), removed: None },
             Listing::Removed(id) => Change { node: self.node.clone(), listed: None, removed: Some(id) },
         };
         self.publish(&self.subjects.lobby, &change).await;
