@@ -136,6 +136,20 @@ async function rommiMatch(browser) {
   await cleo.waitForSelector('.meld-board');
   log('Ana and Ben play Rommi to 1 point, Cleo watches');
 
+  // The first player takes the top discard by clicking it, then takes it back (the online tables allow taking
+  // back the steps of one's turn, protocol "Taking back in the rummy family").
+  await ana.waitForFunction(() => window.__romirami.page.legal() != null, null, { timeout: 20000 }).catch(() => {});
+  const first = (await state(ana))?.legal ? ana : ben;
+  await first.waitForFunction(() => window.__romirami.page.legal() != null, null, { timeout: 20000 });
+  const before = (await state(first)).n;
+  await first.locator('.pile button.rcard').last().click();
+  await first.waitForFunction(() => window.__romirami.page.legal()?.some((a) => a.type === 'take_back'), null,
+    { timeout: 20000 });
+  await first.click('#act-take-back');
+  await first.waitForFunction((n) => window.__romirami.page.log().some((l) => /took a move back/.test(l))
+    && window.__romirami.page.legal() != null && window.__romirami.page.eventCount() >= n + 2, before, { timeout: 20000 });
+  log('a take from the discard pile was taken back');
+
   let shotTaken = false;
   const moves = await playUntil([ana, ben], async () => {
     const s = await state(ana);
@@ -166,7 +180,8 @@ async function rommiMatch(browser) {
   if (!shotTaken) await shot(ana, 'table-rommi');
   // The finished match has its page, with its record.
   const stored = await openGamePage(ana);
-  check(stored.game === 'rommi' && stored.players.length === 2, `the game page shows the match: ${JSON.stringify(stored).slice(0, 200)}`);
+  check(stored.game === 'rommi' && stored.players.length === 2,
+    `the game page shows the match: ${JSON.stringify(stored).slice(0, 200)}`);
   log(`the game page: ${(await ana.textContent('#game-title'))}`);
   const meta = await ana.textContent('.game-page');
   check(/a total reached the target/.test(meta) && await ana.locator('table.round-scores tbody tr').count() === 2,
