@@ -24,6 +24,7 @@ import {
   shot, startSeed, tabTo, timeLeft,
 } from './support.mjs';
 import { rummy } from './rummy.mjs';
+import { together } from './together.mjs';
 
 const pageState = (page) => hook(page, () => {
   const p = window.__romirami?.page;
@@ -654,6 +655,7 @@ const SCENARIOS = [
   ['players', twoPlayers],
   ['bots', async (browser) => abandoned(await againstBots(browser))],
   ['rummy', rummy],
+  ['together', together],
 ];
 const ONLY = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : null;
 

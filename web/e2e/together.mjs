@@ -1,0 +1,118 @@
+// Being at a table together (issue 27's table part): two players chat during a game while a spectator's
+// chat stays apart, a player whose page closes shows as away to the other (and the log says so, and that
+// they came back), and once the game is over the spectator's words reach the players too. The moves are
+// sent through the page's test hook (the quickest way to the end of a game; the `players` scenario
+// plays by clicking); the chat is typed and sent with the keyboard.
+
+import { BASE, check, chooseName, desktop, hook, log, logShows, openPage, timeLeft } from './support.mjs';
+
+const chatOf = (page) => hook(page, () => window.__romirami.page.chat());
+
+// Waits until the page's chat shows `line` (`Name: text`).
+async function chatShows(page, line, what) {
+  const ok = await page.waitForFunction((l) => window.__romirami.page.chat().includes(l), line,
+    { timeout: Math.min(20000, timeLeft()) }).then(() => true, () => false);
+  check(ok, `${what}: the chat shows “${line}”\n${(await chatOf(page)).join('\n')}`);
+}
+
+// Types a message into the chat and sends it with Enter.
+async function say(page, text) {
+  await page.fill('#chat-input', text);
+  await page.press('#chat-input', 'Enter');
+}
+
+// The next move from the page's list: the biggest contract, else a discard, else the biggest take.
+function choose(legal) {
+  const by = (type) => legal.filter((a) => a.type === type);
+  const most = (list) => list.reduce((a, b) => ((b.cards?.length ?? 0) > (a.cards?.length ?? 0) ? b : a));
+  const completes = by('complete').filter((a) => !a.star);
+  if (completes.length) return most(completes);
+  if (by('discard').length) return by('discard')[0];
+  if (by('take').length) return most(by('take'));
+  return by('pass')[0] ?? legal.find((a) => a.type !== 'take_back') ?? legal[0];
+}
+
+// Plays the game to its end through the hook, whoever's turn it is.
+async function playToEnd(pages) {
+  let moves = 0;
+  for (;;) {
+    timeLeft();
+    const states = await Promise.all(pages.map((p) => hook(p, () => {
+      const page = window.__romirami.page;
+      return { legal: page.legal(), over: page.result() != null, n: page.eventCount() };
+    })));
+    if (states.some((s) => s.over)) return moves;
+    const i = states.findIndex((s) => s.legal?.length);
+    if (i < 0) {
+      await pages[0].waitForTimeout(50);
+      continue;
+    }
+    await hook(pages[i], (action) => window.__romirami.page.actUnchecked(action), choose(states[i].legal));
+    await pages[i].waitForFunction((n) => {
+      const p = window.__romirami.page;
+      return p.eventCount() > n || p.result() != null || (p.error() && p.pending() == null);
+    }, states[i].n, { timeout: Math.min(20000, timeLeft()) });
+    moves += 1;
+  }
+}
+
+export async function together(browser) {
+  const ana = await openPage(browser, desktop);
+  const ben = await openPage(browser, desktop);
+  const cleo = await openPage(browser, desktop);
+
+  // Ana opens a private two-seat table that people with the link may watch; Ben sits, Cleo watches.
+  await ana.goto(`${BASE}/#/`);
+  await chooseName(ana, 'Ana');
+  await ana.waitForSelector('[data-testid=my-name]');
+  await ana.selectOption('#opt-seats', '2');
+  await ana.selectOption('#opt-public', 'false');
+  await ana.selectOption('#opt-spectators', 'link');
+  await ana.selectOption('#opt-clock', 'none');
+  await ana.click('#create-table');
+  await ana.waitForSelector('#invite-link');
+  const link = await ana.inputValue('#invite-link');
+  const tableId = link.match(/#\/table\/([0-9a-f-]+)/)[1];
+  await ben.goto(link);
+  await chooseName(ben, 'Ben');
+  for (const p of [ana, ben]) await p.waitForSelector('.board');
+  await cleo.goto(`${link}&watch=1`);
+  await chooseName(cleo, 'Cleo');
+  await cleo.waitForSelector('.board');
+  log(`together: table ${tableId} in play, Cleo watching`);
+
+  // The players talk; Cleo reads them, and her words stay with the spectators while the game is on.
+  await say(ana, 'Good luck, Ben!');
+  for (const p of [ana, ben, cleo]) await chatShows(p, 'Ana: Good luck, Ben!', 'everyone reads the players');
+  await say(cleo, 'Ana holds the Star');
+  await chatShows(cleo, 'Cleo: Ana holds the Star', 'Cleo reads her own message');
+  await say(ben, '<img src=x onerror=alert(1)> thanks');
+  for (const p of [ana, cleo]) await chatShows(p, 'Ben: <img src=x onerror=alert(1)> thanks', 'markup is shown as text');
+  // The server sends in order: had Cleo's message reached Ana, it would have come before Ben's.
+  const anaChat = await chatOf(ana);
+  check(!anaChat.some((l) => l.startsWith('Cleo:')), `the spectators' chat stays apart during the game: ${anaChat.join(' | ')}`);
+  check(await ana.locator('.chat img').count() === 0, 'no markup from the chat reaches the page');
+  log('together: chat apart during the game');
+
+  // Ben's page closes: Ana sees him away and the log says so; he comes back through the link.
+  const benContext = ben.context();
+  await ben.close();
+  await ana.waitForSelector('.player[data-seat="1"] .badge.offline, .player[data-seat="0"] .badge.offline');
+  await logShows(ana, /Ben lost their connection/, 'Ana is told Ben is away');
+  const benAgain = await benContext.newPage();
+  benAgain.setDefaultTimeout(20000);
+  await benAgain.goto(`${BASE}/#/table/${tableId}`);
+  await benAgain.waitForSelector('.board');
+  await logShows(ana, /Ben is back/, 'Ana is told Ben came back');
+  check(await ana.locator('.badge.offline').count() === 0, 'Ben no longer shows as away');
+  await chatShows(benAgain, 'Ana: Good luck, Ben!', 'Ben, back, reads the chat so far');
+  log('together: away and back');
+
+  // They play to the end; then the spectators' chat is the players' too.
+  const moves = await playToEnd([ana, benAgain]);
+  log(`together: game over after ${moves} moves`);
+  for (const p of [ana, benAgain]) await chatShows(p, 'Cleo: Ana holds the Star', 'after the game the chats are one');
+  await say(benAgain, 'well played');
+  await chatShows(cleo, 'Ben: well played', 'Cleo reads the players after the game');
+  for (const p of [ana, benAgain, cleo]) await p.context().close();
+}
