@@ -422,6 +422,9 @@ pub enum ErrorCode {
     ShuttingDown,
     /// The database did not answer: nothing was done (an action was not played); try again shortly.
     Unavailable,
+    /// The table moved to another server node of the site (its node stopped, or lost touch with the
+    /// others): nothing was lost; join it again, with `since`, to carry on.
+    TableMoved,
     /// Something went wrong on the server; nothing about it is shown.
     Internal,
 }

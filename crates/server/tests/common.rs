@@ -559,8 +559,12 @@ pub(crate) async fn http_get(url: &str, accept: &str) -> HttpAnswer {
 
 #[path = "support/pg.rs"]
 mod pg;
+#[path = "support/proxy.rs"]
+mod proxy;
 #[allow(unused_imports, reason = "each test file uses a different part")]
 pub(crate) use pg::PgDatabase;
+#[allow(unused_imports, reason = "each test file uses a different part")]
+pub(crate) use proxy::Proxy;
 
 impl RawWs {
     /// Sends one frame with `opcode` (1 text, 2 binary) and `payload` exactly as given, masked with the

@@ -11,59 +11,12 @@ mod common;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::{Bystander, Follower, PgDatabase, TestServer, create_table, fast, guest, http_get, send};
+use common::{Bystander, Follower, PgDatabase, Proxy, TestServer, create_table, fast, guest, http_get, send};
 use romirami_engine::bot::choose;
 use romirami_engine::{Action, Record, Seat};
 use romirami_server::protocol::{ClientMsg, ErrorCode, ServerMsg, SpectatorPolicy, TableId};
 use romirami_server::store::{ActionRow, Store};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
-
-/// A TCP proxy to one upstream address that can be cut and restored.
-struct Proxy {
-    addr: SocketAddr,
-    up: watch::Sender<bool>,
-    accepted: std::sync::Arc<std::sync::atomic::AtomicU64>,
-}
-
-impl Proxy {
-    async fn start(upstream: String) -> Proxy {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-        let addr = listener.local_addr().expect("bound");
-        let (up, watching) = watch::channel(true);
-        let accepted = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-        let count = accepted.clone();
-        tokio::spawn(async move {
-            while let Ok((mut client, _)) = listener.accept().await {
-                if !*watching.borrow() {
-                    // Cut: the connection is closed at once, as a database that is gone would.
-                    drop(client);
-                    continue;
-                }
-                count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let mut cut = watching.clone();
-                let upstream = upstream.clone();
-                tokio::spawn(async move {
-                    let Ok(mut server) = TcpStream::connect(&upstream).await else { return };
-                    tokio::select! {
-                        _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
-                        _ = cut.wait_for(|up| !*up) => {}
-                    }
-                    // Both sockets drop here: the cut closes every proxied connection.
-                });
-            }
-        });
-        Proxy { addr, up, accepted }
-    }
-
-    fn cut(&self) {
-        self.up.send_replace(false);
-    }
-
-    fn restore(&self) {
-        self.up.send_replace(true);
-    }
-}
+use tokio::net::TcpListener;
 
 /// `url` with its host and port replaced by `addr`; and the host and port it named.
 fn through(url: &str, addr: SocketAddr) -> (String, String) {

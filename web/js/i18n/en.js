@@ -117,6 +117,7 @@ export default {
   'error.rate_limited': 'Too many moves at once: wait a moment and try again.',
   'error.malformed': 'The page sent something the server could not read. Reload the page.',
   'error.unavailable': 'The server could not store that just now. Try again in a moment.',
+  'error.table_moved': 'The table is moving to another server. Joining it again…',
   'error.no_such_table': 'This table does not exist, or it has closed.',
   'error.no_such_table.private': 'This table is private: to watch it you need its invite link. Ask a player at the table for it.',
   'error.no_such_table.join': 'This table does not exist, or it is private and you need its invite link.',

@@ -113,6 +113,7 @@ export default {
   'error.rate_limited': 'Trop de coups à la fois : attendez un instant et réessayez.',
   'error.malformed': 'La page a envoyé quelque chose que le serveur ne comprend pas. Rechargez la page.',
   'error.unavailable': 'Le serveur n’a pas pu l’enregistrer. Réessayez dans un instant.',
+  'error.table_moved': 'La table change de serveur. Nouvelle connexion à la table…',
   'error.no_such_table': 'Cette table n’existe pas, ou elle a fermé.',
   'error.no_such_table.private': 'Cette table est privée : pour la regarder, il faut son lien d’invitation. Demandez-le à un joueur de la table.',
   'error.no_such_table.join': 'Cette table n’existe pas, ou elle est privée et il faut son lien d’invitation.',

@@ -111,6 +111,7 @@ export default {
   'error.rate_limited': 'Troppe mosse in una volta: aspetta un momento e riprova.',
   'error.malformed': 'La pagina ha mandato qualcosa che il server non capisce. Ricarica la pagina.',
   'error.unavailable': 'Il server non ha potuto registrarlo. Riprova fra un momento.',
+  'error.table_moved': 'Il tavolo si sta spostando su un altro server. Rientro in corso…',
   'error.no_such_table': 'Questo tavolo non esiste, o è stato chiuso.',
   'error.no_such_table.private': 'Questo tavolo è privato: per guardarlo serve il link d’invito. Chiedilo a un giocatore del tavolo.',
   'error.no_such_table.join': 'Questo tavolo non esiste, o è privato e serve il link d’invito.',

@@ -107,6 +107,9 @@ export function mountTable(root, tableId, params, otherGame = null) {
     unanswered = setTimeout(() => { if (!st.summary && !st.gone) enter(); }, 4000);
   };
   const resync = () => request(mode === 'watch' ? 'watch' : 'join', false);
+  // Tries left to find the table on its new server after a `table_moved` (protocol section 13).
+  const MOVE_TRIES = 15;
+  let moving = 0;
   const askFrom = (/** @type {number} */ from) => connection.send({ type: 'history', table: tableId, from });
 
   // --- server messages ---------------------------------------------------------------------------------
@@ -118,6 +121,7 @@ export function mountTable(root, tableId, params, otherGame = null) {
       const before = st.summary;
       st.summary = msg.table;
       st.role = msg.role;
+      moving = 0;
       if (before) presence(ctx, before, msg.table);
       if (!botPlaysForMe()) st.reclaiming = false;
       else st.legal = null;
@@ -233,6 +237,18 @@ export function mountTable(root, tableId, params, otherGame = null) {
     }),
     connection.on('error', (msg) => {
       if (msg.table && msg.table !== tableId) return;
+      // The table moved to another server of the site: join it again (with `since`) until its new server has it.
+      if (msg.code === 'table_moved' || (moving > 0 && msg.code === 'no_such_table')) {
+        if (msg.code === 'table_moved') {
+          moving = MOVE_TRIES;
+          note(ctx, 'alert', 'error.table_moved');
+          st.pending = null;
+          draw();
+        }
+        moving -= 1;
+        if (moving >= 0) setTimeout(() => request(mode === 'watch' ? 'watch' : 'join'), 1000);
+        return;
+      }
       if (!st.summary && msg.code === 'already_started' && mode === 'join') {
         mode = 'watch';
         st.notice = t('table.startedWatching');

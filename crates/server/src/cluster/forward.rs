@@ -12,14 +12,14 @@
 //! forwards; ws.rs does not know the difference. On the owner, each remote connection is a member of the
 //! table like a local one, whose outbox a small task drains onto NATS.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
 use tracing::{debug, warn};
 
 use crate::lobby::Lobby;
@@ -83,10 +83,21 @@ pub(crate) struct Forwarding {
     /// Origin side: this node's connections that have commands at remote tables, by number.
     local: Mutex<HashMap<ConnId, Outbox>>,
     /// Origin side: the remote tables in use, by id.
-    remote: Mutex<HashMap<TableId, TableHandle>>,
+    remote: Mutex<HashMap<TableId, Remote>>,
+    /// Origin side: this node's connections that joined or watch each remote table.
+    members: Mutex<HashMap<TableId, HashSet<ConnId>>>,
     /// Owner side: the other nodes' connections at this node's tables.
     proxies: Mutex<HashMap<(String, u64), Sender>>,
     next_proxy: AtomicU64,
+}
+
+/// A remote table, on the origin.
+#[derive(Debug)]
+struct Remote {
+    handle: TableHandle,
+    owner: String,
+    /// Stops the forwarding task: the owner is gone.
+    stop: Arc<Notify>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -115,6 +126,7 @@ impl Forwarding {
             games: games.clone(),
             local: Mutex::default(),
             remote: Mutex::default(),
+            members: Mutex::default(),
             proxies: Mutex::default(),
             next_proxy: AtomicU64::new(FIRST_PROXY),
         });
@@ -125,8 +137,8 @@ impl Forwarding {
 
     /// The table `id` when another node owns it: a handle whose commands go to that node.
     pub(crate) async fn table(self: &Arc<Self>, id: TableId) -> Option<TableHandle> {
-        if let Some(handle) = lock(&self.remote).get(&id).filter(|h| !h.is_closed()).cloned() {
-            return Some(handle);
+        if let Some(remote) = lock(&self.remote).get(&id).filter(|r| !r.handle.is_closed()) {
+            return Some(remote.handle.clone());
         }
         let lease = match self.store.lease(id).await {
             Ok(lease) => lease?,
@@ -140,23 +152,69 @@ impl Forwarding {
         }
         let (commands, inbox) = mpsc::channel(QUEUE);
         let handle = TableHandle::new(id, commands);
-        lock(&self.remote).insert(id, handle.clone());
-        tokio::spawn(Arc::clone(self).forward(id, lease.fence.node, inbox));
+        let stop = Arc::new(Notify::new());
+        let remote = Remote { handle: handle.clone(), owner: lease.fence.node.clone(), stop: Arc::clone(&stop) };
+        lock(&self.remote).insert(id, remote);
+        tokio::spawn(Arc::clone(self).forward(id, lease.fence.node, inbox, stop));
         Some(handle)
     }
 
+    /// A node is gone (it stopped saying it is alive): this node's connections at its tables are told that
+    /// their table moves, and join it again wherever it is taken over.
+    pub(crate) fn node_gone(&self, node: &str) {
+        let gone: Vec<(TableId, Arc<Notify>)> = lock(&self.remote)
+            .iter()
+            .filter(|(_, remote)| remote.owner == node)
+            .map(|(id, remote)| (*id, Arc::clone(&remote.stop)))
+            .collect();
+        for (table, stop) in gone {
+            lock(&self.remote).remove(&table);
+            stop.notify_one();
+            let conns = lock(&self.members).remove(&table).unwrap_or_default();
+            let moved = ServerMsg::error(
+                Some(table),
+                None,
+                ErrorCode::TableMoved,
+                "this table moved to another server of the site; join it again to carry on",
+            );
+            for conn in conns {
+                if let Some(outbox) = lock(&self.local).get(&conn) {
+                    outbox.send_msg(&moved);
+                }
+            }
+        }
+    }
+
     /// Origin side: forwards a remote table's commands to its owner, until idle.
-    async fn forward(self: Arc<Self>, table: TableId, owner: String, mut commands: mpsc::Receiver<TableCommand>) {
+    async fn forward(
+        self: Arc<Self>,
+        table: TableId,
+        owner: String,
+        mut commands: mpsc::Receiver<TableCommand>,
+        stop: Arc<Notify>,
+    ) {
         let subject = format!("{}.node.{owner}.in", self.cluster);
-        while let Ok(Some(command)) = tokio::time::timeout(IDLE, commands.recv()).await {
+        loop {
+            let command = tokio::select! {
+                command = tokio::time::timeout(IDLE, commands.recv()) => match command {
+                    Ok(Some(command)) => command,
+                    _ => break,
+                },
+                () = stop.notified() => return,
+            };
             let (conn, player, command) = match command {
                 TableCommand::Detach { conn } => {
-                    lock(&self.local).remove(&conn);
+                    self.remember(table, conn, false);
                     (conn, None, Command::Detach)
                 }
                 other => {
                     let Some(from) = other.sender().cloned() else { continue };
                     lock(&self.local).insert(from.conn, from.out.clone());
+                    match &other {
+                        TableCommand::Join { .. } | TableCommand::Watch { .. } => self.remember(table, from.conn, true),
+                        TableCommand::Leave { .. } => self.remember(table, from.conn, false),
+                        _ => {}
+                    }
                     (from.conn, Some(from.player.clone()), wire(other))
                 }
             };
@@ -171,6 +229,19 @@ impl Forwarding {
             }
         }
         lock(&self.remote).remove(&table);
+    }
+
+    /// Origin side: notes that this node's connection `conn` is (or is no longer) at the remote `table`.
+    fn remember(&self, table: TableId, conn: ConnId, at: bool) {
+        let mut members = lock(&self.members);
+        if at {
+            members.entry(table).or_default().insert(conn);
+        } else if let Some(conns) = members.get_mut(&table) {
+            conns.remove(&conn);
+            if conns.is_empty() {
+                members.remove(&table);
+            }
+        }
     }
 
     /// Origin side: hands each message from an owner to the connection it is for.

@@ -18,6 +18,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::warn;
 
+use super::Forwarding;
 use crate::lobby::{Listing, Lobby};
 use crate::protocol::{TableId, TableSummary};
 
@@ -57,13 +58,20 @@ pub(super) async fn mirror(
     cluster: &str,
     node: &str,
     lobby: &Arc<Lobby>,
+    forwarding: &Arc<Forwarding>,
 ) -> Result<(), String> {
     let subjects = Subjects { lobby: format!("{cluster}.lobby"), nodes: format!("{cluster}.nodes") };
     let changes = nats.subscribe(subjects.lobby.clone()).await.map_err(|e| e.to_string())?;
     let beats = nats.subscribe(subjects.nodes.clone()).await.map_err(|e| e.to_string())?;
     let (sender, queue) = mpsc::channel(QUEUE);
     lobby.mirror_into(sender);
-    let mirror = Mirror { nats: nats.clone(), node: node.to_owned(), subjects, lobby: Arc::clone(lobby) };
+    let mirror = Mirror {
+        nats: nats.clone(),
+        node: node.to_owned(),
+        subjects,
+        lobby: Arc::clone(lobby),
+        forwarding: Arc::clone(forwarding),
+    };
     mirror.beat(true).await;
     tokio::spawn(mirror.run(queue, changes, beats));
     Ok(())
@@ -79,6 +87,8 @@ struct Mirror {
     node: String,
     subjects: Subjects,
     lobby: Arc<Lobby>,
+    /// Told when a node is gone, so that this node's players at its tables join them again.
+    forwarding: Arc<Forwarding>,
 }
 
 impl Mirror {
@@ -133,7 +143,14 @@ impl Mirror {
                     // A node silent for too long is gone: its tables leave the lobby until their new owner
                     // lists them.
                     let now = Instant::now();
-                    heard.retain(|_, at| now.duration_since(*at) < SILENCE);
+                    heard.retain(|node, at| {
+                        let alive = now.duration_since(*at) < SILENCE;
+                        if !alive {
+                            warn!(%node, "a node of the cluster is silent: its tables move");
+                            self.forwarding.node_gone(node);
+                        }
+                        alive
+                    });
                     owners.retain(|table, owner| {
                         let alive = heard.contains_key(owner);
                         if !alive {

@@ -114,9 +114,9 @@ impl Cluster {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        lobby::mirror(&nats, &config.name, &config.node, lobby).await.map_err(nats_error)?;
         let forwarding =
             Forwarding::start(&nats, &config.name, &config.node, store, lobby, games).await.map_err(nats_error)?;
+        lobby::mirror(&nats, &config.name, &config.node, lobby, &forwarding).await.map_err(nats_error)?;
         let ownership = Ownership::start(config.node.clone(), store.clone(), config.lease_ttl, nats.clone());
         tracing::info!(node = %config.node, nats = %config.nats_url, "joined the cluster");
         Ok(Cluster { node: config.node.clone(), nats, ownership, forwarding, lease_ttl: config.lease_ttl })

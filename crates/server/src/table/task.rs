@@ -42,6 +42,7 @@ pub(super) async fn run(
             Closing::Yes => break,
             Closing::LeaseLost => {
                 lease_lost = true;
+                core.tell_moved();
                 break;
             }
         }

@@ -67,6 +67,18 @@ impl TableCore {
         self.members.send_to(from.conn, &[ServerMsg::History { table: self.id, events }]);
     }
 
+    /// Tells every member that the table moved to another node (this node lost its lease): they join it
+    /// again, wherever it runs now.
+    pub(crate) fn tell_moved(&mut self) {
+        let moved = ServerMsg::error(
+            Some(self.id),
+            None,
+            ErrorCode::TableMoved,
+            "this table moved to another server of the site; join it again to carry on",
+        );
+        self.members.send_all(&moved);
+    }
+
     /// The `your_turn` of the seat to act, when its player plays it.
     fn turn_msg(&self) -> Option<(Seat, ServerMsg)> {
         let Phase::Playing(play) = &self.phase else { return None };
