@@ -1,9 +1,9 @@
 // @ts-check
 // The table page of the rummy family (Rommi, Rami, Rumino): joins or watches one table and draws it as the
 // server describes it. It shares the Romi Rami table's parts that are not about the game — the waiting
-// room and invite link (table/waiting.js), the log (table/log.js, with this family's words), the clocks
-// (clock.js, table/seats.js) — and draws the game with its own: the melds and the piles (board.js), the
-// players and the moves (panel.js), the scores (scores.js).
+// room and invite link (table/waiting.js), the log (table/log.js, with this family’s words), the chat
+// (table/chat.js), the clocks (clock.js, table/seats.js) — and draws the game with its own: the melds and the
+// piles (board.js), the players and the moves (panel.js), the scores (scores.js).
 //
 // The view: after each batch of events the page asks the server for a fresh `table` (a `join` or `watch`
 // without `since`, protocol section 9) instead of folding the events into its copy, because these games'
@@ -18,7 +18,8 @@ import { clocksAt, clockWords } from '../clock.js';
 import { explainError } from '../errors.js';
 import { t, onLanguage } from '../i18n.js';
 import { tickClocks } from '../table/seats.js';
-import { logPanel, lineText, note, addLine, askHistory, takeHistory, presence } from '../table/log.js';
+import { logPanel, lineText, note, addLine, askHistory, takeHistory, presence, presenceLine } from '../table/log.js';
+import { tableChat } from '../table/chat.js';
 import { invitePanel, waitingRoom } from '../table/waiting.js';
 import { gameName, optionWords } from '../game-options.js';
 import { describeRummy, explainRummy } from './words.js';
@@ -78,8 +79,9 @@ export function mountMeldTable(root, tableId, params, first) {
     sit: () => { mode = 'join'; enter(); },
     liveClocks: () => (st.clocks && !st.result ? clocksAt(st.clocks, performance.now() - st.clocksAt) : null),
   };
-  // The shared parts (waiting room, log, clocks) read only what both tables have.
+  // The shared parts (waiting room, log, clocks, chat) read only what both tables have.
   const shared = /** @type {any} */ (ctx);
+  const chat = tableChat(shared);
 
   /** @param {string} kind @param {boolean} withSince */
   function request(kind, withSince) {
@@ -187,6 +189,16 @@ export function mountMeldTable(root, tableId, params, first) {
       resync();
       draw();
     }),
+    connection.on('presence', (msg) => {
+      if (!mine(msg) || !st.summary) return;
+      const summary = /** @type {any} */ (st.summary);
+      if (summary.presence) summary.presence[msg.seat] = msg.presence;
+      presenceLine(shared, msg);
+      draw();
+    }),
+    connection.on('chat', (msg) => { if (mine(msg)) { chat.add(msg.lines); draw(); } }),
+    connection.on('chat_history', (msg) => { if (mine(msg)) { chat.replace(msg.lines); draw(); } }),
+    connection.on('muted', (msg) => { if (mine(msg)) { chat.muted(msg.player, msg.muted); draw(); } }),
     connection.on('left', (msg) => { if (mine(msg)) { st.gone = t('table.gone'); draw(); } }),
     connection.on('error', (msg) => {
       if (msg.table && msg.table !== tableId) return;
@@ -203,6 +215,7 @@ export function mountMeldTable(root, tableId, params, first) {
         draw();
         return;
       }
+      if (msg.id == null && chat.refused(msg, words)) { draw(); return; }
       if (msg.id != null && msg.id === st.pending) st.pending = null;
       st.error = words;
       draw();
@@ -236,6 +249,7 @@ export function mountMeldTable(root, tableId, params, first) {
         actionPanel(ctx),
         scoresPanel(ctx),
         logPanel(shared),
+        chat.panel(),
         h('div.table-info',
           h('p.small.game-title', h('strong', gameName(summary.game)), words ? ` · ${words}` : ''),
           h('p.muted.small.table-clock', `${clockWords(summary.clock)}.`),
