@@ -104,6 +104,8 @@ export function mountMeldTable(root, tableId, params, first) {
     request(mode === 'watch' ? 'watch' : 'join', false);
   };
   const askFrom = (/** @type {number} */ from) => connection.send({ type: 'history', table: tableId, from });
+  // Tries left to find the table on its new server after a `table_moved` (protocol section 13), as table/page.js.
+  let moving = 0;
   const mine = (/** @type {any} */ msg) => msg.table === tableId || msg.table?.id === tableId;
 
   /** @param {any} msg */
@@ -202,6 +204,17 @@ export function mountMeldTable(root, tableId, params, first) {
     connection.on('left', (msg) => { if (mine(msg)) { st.gone = t('table.gone'); draw(); } }),
     connection.on('error', (msg) => {
       if (msg.table && msg.table !== tableId) return;
+      if (msg.code === 'table_moved' || (moving > 0 && msg.code === 'no_such_table')) {
+        if (msg.code === 'table_moved') {
+          moving = 15;
+          note(shared, 'alert', 'error.table_moved');
+          st.pending = null;
+          draw();
+        }
+        moving -= 1;
+        if (moving >= 0) setTimeout(() => request(mode === 'watch' ? 'watch' : 'join', true), 1000);
+        return;
+      }
       if (!st.summary && msg.code === 'already_started' && mode === 'join') {
         mode = 'watch';
         st.notice = t('table.startedWatching');
