@@ -77,7 +77,16 @@ pub async fn play_game(url: &str, players: u8, name_prefix: &str) -> Result<BotG
 ///
 /// # Errors
 /// When there are not 2 to 4 clients, a connection fails or the server refuses something.
-pub async fn play_table(mut clients: Vec<Client>) -> Result<BotGame, ClientError> {
+pub async fn play_table(clients: Vec<Client>) -> Result<BotGame, ClientError> {
+    play_table_rated(clients, None).await
+}
+
+/// [`play_table`] at a table that is rated (`Some(true)`), casual (`Some(false)`) or as the server
+/// decides when not said (`None`: rated).
+///
+/// # Errors
+/// As [`play_table`].
+pub async fn play_table_rated(mut clients: Vec<Client>, rated: Option<bool>) -> Result<BotGame, ClientError> {
     let start = Instant::now();
     let players = u8::try_from(clients.len()).unwrap_or(u8::MAX);
     let Some(host) = clients.first_mut() else {
@@ -90,6 +99,7 @@ pub async fn play_table(mut clients: Vec<Client>) -> Result<BotGame, ClientError
         clock: None,
         game: None,
         options: None,
+        rated,
     })
     .await?;
     let (table, invite) = host

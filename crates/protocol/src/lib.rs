@@ -107,6 +107,11 @@ pub enum ClientMsg<A = Action> {
         /// The game's table options (targets, variants); the rule book's defaults when none are given.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         options: Option<serde_json::Value>,
+        /// Whether the game counts for the players' ratings (`true`) or is casual (`false`); rated when
+        /// not given. A game with a bot's seat, an abandoned game or one with an unnamed player never
+        /// counts, whatever the table says.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rated: Option<bool>,
     },
     /// Sit down at a table, or come back to one's seat. `since` is the number of events the client
     /// already has, to receive only the missed ones.
@@ -326,6 +331,14 @@ pub struct TableSummary {
     /// connection is gone; in play their clock runs), or replaced by the server's bot.
     #[serde(default)]
     pub presence: Vec<Option<Presence>>,
+    /// Whether the table's game counts for the players' ratings (its host chose at creation); a game
+    /// with a bot's seat never counts, whatever this says.
+    #[serde(default = "yes")]
+    pub rated: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The recipient's place at a table.
@@ -645,6 +658,29 @@ mod tests {
         let long = format!(r#"{{"type":"{}"}}"#, "é".repeat(120));
         assert!(parse_client_msg(&long).is_err_and(|message| message.len() <= 200));
     }
+
+    #[test]
+    fn a_table_is_rated_or_casual_and_nothing_else() {
+        let rated = |json: &str| match parse_client_msg(json) {
+            Ok(ClientMsg::CreateTable { rated, .. }) => Ok(rated),
+            other => Err(format!("{other:?}")),
+        };
+        assert_eq!(rated(r#"{"type":"create_table","seats":2}"#), Ok(None), "rated unless said");
+        assert_eq!(rated(r#"{"type":"create_table","seats":2,"rated":false}"#), Ok(Some(false)));
+        assert_eq!(rated(r#"{"type":"create_table","seats":2,"rated":true}"#), Ok(Some(true)));
+        for hostile in [r#""yes""#, "1", "null", "[]", r#"{"rated":true}"#] {
+            let json = format!(r#"{{"type":"create_table","seats":2,"rated":{hostile}}}"#);
+            // `null` reads as not said; anything but a boolean is malformed.
+            assert!(rated(&json).is_err() || hostile == "null", "{json}");
+        }
+        // A summary written before tables were rated or casual reads as rated.
+        let summary: TableSummary = serde_json::from_str(
+            r#"{"id":"6f1c1f47-5a55-4d4a-9c9e-2b2f3c1d0e11","state":"waiting","host":"6f1c1f47-5a55-4d4a-9c9e-2b2f3c1d0e11",
+                "public":true,"spectators":"everyone","seats":[null,null],"spectator_count":0}"#,
+        )
+        .expect("a summary");
+        assert!(summary.rated);
+    }
 }
 
 #[cfg(test)]
@@ -670,6 +706,7 @@ mod round_trip {
             presence: vec![None, Some(Presence::Away), None],
             shuffle: Some("8172b88cfc15a4642043f9a7e644221bd959cd1057625a00a13e07b037182384".into()),
             options: Some(serde_json::json!({})),
+            rated: true,
         };
         let messages = [
             ServerMsg::Table {

@@ -111,6 +111,8 @@ pub struct Config {
     pub write_queue: usize,
     /// The most of those other writes in one transaction.
     pub write_batch: usize,
+    /// How many rated games of a game a player needs to be on its leaderboard (`GET /api/leaderboard`).
+    pub leaderboard_min_games: u32,
     /// The folder of the web client, whose own files (`index.html`, also at `/`, `style.css` and `js/`)
     /// are served; nothing else in it is. `None` serves no pages (the API and the WebSocket still work).
     pub web_dir: Option<PathBuf>,
@@ -158,6 +160,7 @@ impl Default for Config {
             commit_batch: 1024,
             write_queue: 65_536,
             write_batch: 256,
+            leaderboard_min_games: crate::store::ratings::DEFAULT_LEADERBOARD_MIN_GAMES,
             web_dir: None,
             cluster: None,
         }

@@ -326,7 +326,7 @@ impl Connection {
                 self.lobby = None;
                 Ok(())
             }
-            ClientMsg::CreateTable { seats, public, spectators, clock, game, options } => {
+            ClientMsg::CreateTable { seats, public, spectators, clock, game, options, rated } => {
                 let games = &self.state.config.games;
                 let game = match table::GameChoice::choose(games, game.as_deref(), options.as_ref(), seats) {
                     Ok(game) => game,
@@ -343,7 +343,7 @@ impl Connection {
                     ));
                     return Ok(());
                 }
-                let options = TableOptions { seats, public, spectators, clock };
+                let options = TableOptions { seats, public, spectators, clock, rated: rated.unwrap_or(true) };
                 // Boxed: creating a table waits on the store, and that future is the largest here; inline,
                 // every message's (boxed) handling would carry its room, hellos and moves included.
                 match Box::pin(table::create(options, game, player, &self.state.services())).await {

@@ -348,6 +348,7 @@ fn message(kind: Kind, sender: Sender, scene: &Scene, other: &OtherTable, unknow
             clock: None,
             game: None,
             options: None,
+            rated: None,
         },
         Kind::Join => ClientMsg::Join { table, invite: None, since: None },
         Kind::Watch => ClientMsg::Watch { table, invite: None, since: None },

@@ -159,6 +159,7 @@ async fn requests_that_break_table_rules_get_their_error_codes() {
                 clock: None,
                 game: None,
                 options: None,
+                rated: None,
             },
         )
         .await;
@@ -172,6 +173,7 @@ async fn requests_that_break_table_rules_get_their_error_codes() {
         clock: None,
         game: Some("chess".into()),
         options: None,
+        rated: None,
     };
     send(&mut mal, chess).await;
     expect_error(&mut mal, None, ErrorCode::BadOptions).await;

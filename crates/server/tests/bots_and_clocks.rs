@@ -29,6 +29,7 @@ async fn create_clocked(client: &mut Client, seats: u8, clock: Clock) -> (TableS
             clock: Some(clock),
             game: None,
             options: None,
+            rated: None,
         },
     )
     .await;

@@ -120,7 +120,11 @@ pub(crate) async fn create_table(
     public: bool,
     spectators: SpectatorPolicy,
 ) -> (TableSummary, String) {
-    send(client, ClientMsg::CreateTable { seats, public, spectators, clock: None, game: None, options: None }).await;
+    send(
+        client,
+        ClientMsg::CreateTable { seats, public, spectators, clock: None, game: None, options: None, rated: None },
+    )
+    .await;
     client
         .wait_for(|msg| match msg {
             ServerMsg::TableCreated { table, invite } => Some((table.clone(), invite.clone())),

@@ -80,6 +80,7 @@ async fn no_log_line_or_rest_answer_holds_hidden_information() {
         clock: None,
         game: None,
         options: None,
+        rated: None,
     })
     .await
     .expect("sent");

@@ -123,6 +123,7 @@ async fn healthy_game(url: String, players: u8, tables: Arc<Mutex<Vec<TableId>>>
             clock: None,
             game: None,
             options: None,
+            rated: None,
         })
         .await
         .expect("sent");
@@ -401,6 +402,7 @@ async fn cheats(url: String, tallies: Tallies, stop: Arc<AtomicBool>) {
         clock: None,
         game: None,
         options: None,
+        rated: None,
     })
     .await
     .expect("sent");

@@ -39,6 +39,7 @@ async fn started_table(store: &Store) -> TableId {
         invite: "key".into(),
         clock: None,
         options: "{}".into(),
+        rated: true,
     };
     store.create_table(&row).await.expect("create the table");
     let seated: Vec<GamePlayer> = players

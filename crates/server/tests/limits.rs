@@ -67,6 +67,7 @@ async fn refused_table(client: &mut Client) {
             clock: None,
             game: None,
             options: None,
+            rated: None,
         },
     )
     .await;

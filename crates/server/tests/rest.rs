@@ -254,6 +254,7 @@ async fn story(server: &TestServer) {
         clock: None,
         game: None,
         options: None,
+        rated: None,
     })
     .await
     .expect("sent");
@@ -264,6 +265,7 @@ async fn story(server: &TestServer) {
         clock: None,
         game: None,
         options: None,
+        rated: None,
     })
     .await
     .expect("sent");

@@ -115,6 +115,7 @@ async fn new_table(store: &Store, host: &PlayerInfo, seats: u8) -> TableId {
         invite: "key".into(),
         clock: (seats == 3).then_some(Clock { turn_ms: 20_000, reserve_ms: 60_000 }),
         options: "{}".into(),
+        rated: true,
     };
     store.create_table(&row).await.expect("create the table");
     id
@@ -763,6 +764,7 @@ async fn writer_story(store: &Store) {
             invite: format!("key{n}"),
             clock: None,
             options: "{}".into(),
+            rated: true,
         })
         .collect();
     let seating = |t: &TableRow| -> Vec<Option<(PlayerId, bool)>> {

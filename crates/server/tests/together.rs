@@ -123,6 +123,7 @@ async fn chat_story(store: &Store) {
             invite: "key".into(),
             clock: None,
             options: "{}".into(),
+            rated: true,
         };
         store.create_table(&row).await.expect("the table is stored");
         tables.push(table);

@@ -18,6 +18,7 @@ async fn watching_ones_own_table_keeps_the_seat() {
         clock: None,
         game: None,
         options: None,
+        rated: None,
     })
     .await
     .expect("sent");

@@ -13,7 +13,7 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{ApiError, ApiErrorBody, GameQuery, NDJSON, find_by_id, respond};
+use super::{ApiError, ApiErrorBody, GameQuery, NDJSON, RatingChangeJson, find_by_id, respond};
 use crate::protocol::TableId;
 use crate::server::AppState;
 use crate::store::{GameCursor, GameFilter, GameSummary, MAX_LIST_LIMIT, Store};
@@ -68,6 +68,12 @@ pub struct Game {
     /// For each seat, how many of its actions the server's bot played: all for a bot's seat, some for a
     /// player who ran out of time or left, none for a player who played every move.
     pub bot_actions: Vec<u32>,
+    /// Whether the game counted for the players' ratings: its table was rated, it was played to its
+    /// end, no seat was a bot's and every player was named.
+    pub rated: bool,
+    /// For each seat, its player's rating in this game before and after it; `null` in a game that did
+    /// not count.
+    pub ratings: Vec<Option<RatingChangeJson>>,
 }
 
 impl From<GameSummary> for Game {
@@ -94,6 +100,8 @@ impl From<GameSummary> for Game {
             places: results.iter().map(|r| r.place).collect(),
             winners: results.iter().filter(|r| r.winner).map(|r| r.player.seat.0).collect(),
             bot_actions: results.iter().map(|r| r.bot_actions).collect(),
+            rated: results.iter().any(|r| r.rating.is_some()),
+            ratings: results.iter().map(|r| r.rating.map(RatingChangeJson::from)).collect(),
         }
     }
 }

@@ -1,5 +1,5 @@
-//! The REST API: finished games and their records, players' statistics, the live public tables and the
-//! server's health, as JSON under `/api`; and the OpenAPI document that describes it, generated from
+//! The REST API: finished games and their records, players' statistics and ratings, each game's
+//! leaderboard, the live public tables and the server's health, as JSON under `/api`; and the OpenAPI document that describes it, generated from
 //! the handlers' annotations (`GET /api/openapi.json`).
 //!
 //! Everything here is public: a finished game's record shows the deck it was dealt from, but only once
@@ -15,6 +15,7 @@ mod live;
 mod openapi;
 mod players;
 mod query;
+mod ratings;
 
 use axum::Router;
 use axum::http::StatusCode;
@@ -28,6 +29,7 @@ pub use live::{Health, Tables};
 pub use openapi::ApiDoc;
 pub use players::PlayerPage;
 pub use query::{GAME_QUERY_PARAMETERS, GameQuery};
+pub use ratings::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
 
 use crate::server::AppState;
 use crate::store::StoreError;
@@ -43,6 +45,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/games/{id}", get(games::game))
         .route("/api/games/{id}/record", get(games::record))
         .route("/api/players/{id}", get(players::player))
+        .route("/api/players/{id}/ratings", get(ratings::player_ratings))
+        .route("/api/leaderboard", get(ratings::leaderboard))
         .route("/api/tables", get(live::tables))
         .route("/api/openapi.json", get(openapi::openapi_json))
 }

@@ -7,7 +7,8 @@ use utoipa::OpenApi;
 use super::{
     ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail, Game, GameList, GamePlayerJson, Health, PlayerPage, Tables,
 };
-use super::{games, live, players};
+use super::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
+use super::{games, live, players, ratings};
 use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState, TableSummary};
 
 /// The OpenAPI document of this API.
@@ -15,17 +16,32 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
 #[openapi(
     info(
         title = "Romi Rami Online",
-        description = "Finished games, their records, players' statistics and the live public tables \
+        description = "Finished games, their records, players' statistics and ratings, each game's \
+                       leaderboard and the live public tables \
                        of a Romi Rami Online server. Games in play are played and watched over the \
                        WebSocket at /ws (see docs/protocol.md)."
     ),
-    paths(live::health, games::list_games, games::game, games::record, players::player, live::tables),
+    paths(
+        live::health,
+        games::list_games,
+        games::game,
+        games::record,
+        players::player,
+        ratings::player_ratings,
+        ratings::leaderboard,
+        live::tables
+    ),
     components(schemas(
         Health,
         GameList,
         Game,
         GamePlayerJson,
         PlayerPage,
+        PlayerRatings,
+        RatingJson,
+        RatingChangeJson,
+        Leaderboard,
+        LeaderboardEntry,
         Tables,
         TableSummary,
         TableState,

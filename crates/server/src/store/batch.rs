@@ -194,6 +194,7 @@ pub(super) fn seat_results(outcome: &Outcome, players: &[GamePlayer]) -> Result<
                 place: seat.place,
                 winner: seat.winner,
                 bot_actions: 0,
+                rating: None,
             })
         })
         .collect()

@@ -10,6 +10,7 @@ use romirami_game::commitment::Salt;
 use serde::Deserialize;
 use time::OffsetDateTime;
 
+use super::ratings::{RatingChange, shown};
 use super::{GameSummary, MAX_SEATS, SeatResult, StoreError, StoredAction};
 use crate::protocol::{Clock, SpectatorPolicy, TableId};
 
@@ -159,6 +160,12 @@ pub(super) fn attach_results(
     Ok(())
 }
 
+/// A seat's rating change from the `mu` before and after its game, as shown; `None` for a seat whose game
+/// did not count (no `rating_changes` row).
+pub(super) fn rating_change(mu_before: Option<f64>, mu_after: Option<f64>) -> Option<RatingChange> {
+    Some(RatingChange { before: shown(mu_before?), after: shown(mu_after?) })
+}
+
 /// A clock's milliseconds as stored.
 pub(super) fn ms_to_sql(ms: u64) -> Result<i64, StoreError> {
     i64::try_from(ms).map_err(|_| StoreError::Other(format!("{ms} ms is too long to store")))
@@ -206,7 +213,7 @@ mod tests {
             let seat = Seat(seat);
             let player = GamePlayer { seat, id: PlayerId(Uuid::new_v4()), name: format!("p{seat}"), bot: false };
             let details = serde_json::json!({ "total": 0 });
-            Ok((table, SeatResult { player, score: 0, details, place: 1, winner: true, bot_actions: 0 }))
+            Ok((table, SeatResult { player, score: 0, details, place: 1, winner: true, bot_actions: 0, rating: None }))
         };
         let game = |id: TableId| GameSummary {
             game: "romi-rami".into(),

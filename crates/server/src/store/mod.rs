@@ -14,6 +14,10 @@
 //! server wrote) and one result row per seat from its [`Outcome`] ([`Store::finish_game`]), for the game
 //! list and player statistics.
 //!
+//! The transaction that stores a game's result also rates it ([`ratings`]): it updates its players'
+//! ratings in that game and keeps each seat's rating before and after; the games stored before ratings
+//! existed are rated when the store opens, replayed in the order they finished.
+//!
 //! The store knows no game's types: actions, records, table options and a seat's score details are
 //! JSON text or values that the game wrote, kept as they are; the table reads them back through the
 //! game. What it needs of a record is what every record carries, its `id` and `finished_at`.
@@ -46,6 +50,7 @@ mod committer;
 mod error;
 mod leases;
 pub mod postgres;
+pub mod ratings;
 pub mod sqlite;
 mod types;
 mod writer;
@@ -54,6 +59,7 @@ pub use chat::ChatRow;
 pub use committer::{Committer, CommitterStats};
 pub use error::StoreError;
 pub use leases::Lease;
+pub use ratings::{BoardCursor, BoardEntry, BoardPage, PlayerRating, Rating, RatingChange, Standing};
 pub use romirami_game::{Outcome, SeatOutcome};
 pub use types::{
     ActionRow, Appended, BadCursor, Fence, FinishedGame, FinishedTable, GameCursor, GameFilter, GamePage, GamePlayer,
@@ -329,5 +335,38 @@ impl Store {
     /// [`StoreError::NotFound`] for an unknown player.
     pub async fn player_stats(&self, id: PlayerId) -> Result<PlayerStats, StoreError> {
         dispatch!(self, s => s.player_stats(id).await)
+    }
+
+    /// One page of a game's leaderboard, best first: the players with at least `min_games` rated games of
+    /// `game`, after `cursor` (from the previous page), at most `limit` ([`DEFAULT_LIST_LIMIT`] when
+    /// `None`, never more than [`MAX_LIST_LIMIT`], at least 1).
+    ///
+    /// # Errors
+    /// When the query fails, or a row does not parse.
+    pub async fn leaderboard(
+        &self,
+        game: &str,
+        min_games: u32,
+        limit: Option<u32>,
+        cursor: Option<BoardCursor>,
+    ) -> Result<BoardPage, StoreError> {
+        let limit = limit.unwrap_or(DEFAULT_LIST_LIMIT).clamp(1, MAX_LIST_LIMIT);
+        // One more than asked tells whether another page follows.
+        let mut entries = dispatch!(self, s => s.leaderboard(game, min_games, limit + 1, cursor).await)?;
+        let next = if entries.len() > limit as usize {
+            entries.truncate(limit as usize);
+            entries.last().map(BoardCursor::after)
+        } else {
+            None
+        };
+        Ok(BoardPage { entries, next })
+    }
+
+    /// A player's rating in each game they played rated, by the game's name.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown player.
+    pub async fn player_ratings(&self, id: PlayerId) -> Result<Vec<PlayerRating>, StoreError> {
+        dispatch!(self, s => s.player_ratings(id).await)
     }
 }

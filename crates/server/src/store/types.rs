@@ -8,6 +8,7 @@ use romirami_game::{Outcome, Seat};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use super::RatingChange;
 use crate::protocol::{Clock, PlayerId, PlayerInfo, SpectatorPolicy, TableId};
 
 /// A table as stored when it is created.
@@ -34,6 +35,8 @@ pub struct TableRow {
     /// The game's options for this table, as the JSON text the game wrote (`{}` for Romi Rami), so
     /// that a restored game is dealt with the same options.
     pub options: String,
+    /// Whether its game counts for the ratings, as the host chose (see [`ratings`](super::ratings)).
+    pub rated: bool,
 }
 
 /// A finished game as the table hands it to the store.
@@ -166,6 +169,8 @@ pub struct SeatResult {
     /// How many of the seat's actions the server's bot played (all of them for a bot's seat; some for a
     /// player who ran out of time or left).
     pub bot_actions: u32,
+    /// The player's rating in this game before and after it; `None` when the game did not count.
+    pub rating: Option<RatingChange>,
 }
 
 /// A finished game and its result.

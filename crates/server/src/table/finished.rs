@@ -89,6 +89,7 @@ pub(crate) async fn answer(
         options: serde_json::from_str(&table.options).ok(),
         // Nobody is at a closed table: where its players are is not told.
         presence: Vec::new(),
+        rated: table.rated,
     };
     from.out.send_msg(&ServerMsg::Table { table: summary, role, view: Some(game.view(viewer)) });
     true

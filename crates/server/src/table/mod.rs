@@ -231,12 +231,20 @@ pub struct TableOptions {
     pub spectators: SpectatorPolicy,
     /// The turn clock, if any.
     pub clock: Option<Clock>,
+    /// Whether the game counts for the ratings (`store::ratings` says which games count).
+    pub rated: bool,
 }
 
 impl TableOptions {
     /// The options of a stored table.
     fn of(table: &TableRow) -> TableOptions {
-        TableOptions { seats: table.seats, public: table.public, spectators: table.spectators, clock: table.clock }
+        TableOptions {
+            seats: table.seats,
+            public: table.public,
+            spectators: table.spectators,
+            clock: table.clock,
+            rated: table.rated,
+        }
     }
 }
 
@@ -352,6 +360,7 @@ pub async fn create(
         created_at: OffsetDateTime::now_utc(),
         invite: invite.clone(),
         clock: options.clock,
+        rated: options.rated,
     };
     if let Err(error) = services.writer.create_table(&row, &[Some(host.id)]).await {
         warn!(%error, "a table could not be stored");

@@ -39,6 +39,7 @@ impl HealthyTable {
                 clock: None,
                 game: None,
                 options: None,
+                rated: None,
             })
             .await
             .expect("sent");

@@ -70,6 +70,9 @@ pub struct ServeArgs {
     /// How long a table's lease lasts unless renewed, in milliseconds: a dead node's tables wait this long.
     #[arg(long, default_value_t = 5000)]
     pub lease_ms: u64,
+    /// Rated games of a game a player needs to be on its leaderboard.
+    #[arg(long, default_value_t = Config::default().leaderboard_min_games)]
+    pub leaderboard_min_games: u32,
 }
 
 /// Serves until ctrl-c or SIGTERM, then shuts down gracefully.
@@ -101,6 +104,7 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             max_connections_per_address: args.max_connections_per_address,
             guests_per_address_per_minute: args.guests_per_address_per_minute,
             max_live_tables: args.max_live_tables,
+            leaderboard_min_games: args.leaderboard_min_games,
             bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
             round_pause: std::time::Duration::from_millis(args.round_pause_ms),
             cluster: args.cluster.as_ref().map(|nats| {

@@ -183,6 +183,7 @@ pub(super) async fn open_table(
         clock: None,
         game: Some(game.to_owned()),
         options: options.clone(),
+        rated: None,
     };
     send(host, &create).await.map_err(bot_error)?;
     let (table, invite) = loop {

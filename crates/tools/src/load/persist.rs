@@ -123,6 +123,7 @@ fn new_table_row(host: PlayerId, seats: usize) -> TableRow {
         invite: id.0.simple().to_string(),
         clock: None,
         options: "{}".into(),
+        rated: true,
     }
 }
 

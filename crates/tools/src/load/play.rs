@@ -238,6 +238,7 @@ impl Driver {
                 clock: None,
                 game: Some(self.game.name.clone()),
                 options: self.game.options.clone(),
+                rated: None,
             },
         )
         .await?;

@@ -6,6 +6,7 @@
 //! such statement per kind of write.
 
 mod leases;
+mod rate;
 mod read;
 
 use std::collections::{HashMap, HashSet};
@@ -54,7 +55,15 @@ impl PgStore {
             .await
             .map_err(|e| StoreError::Unavailable(e.to_string()))?;
         sqlx::migrate!("../../migrations/postgres").run(&pool).await?;
-        Ok(PgStore { pool })
+        let store = PgStore { pool };
+        let replayed = store.rate_unrated().await?;
+        if replayed > 0 {
+            tracing::info!(
+                games = replayed,
+                "rated the finished games stored before ratings, in the order they finished"
+            );
+        }
+        Ok(store)
     }
 
     /// The connection pool, for tools and tests that need SQL of their own.
@@ -101,17 +110,19 @@ impl PgStore {
                 if !kinds.starts.is_empty() {
                     Self::write_starts($executor, &kinds).await?;
                 }
-                if !kinds.finishes.is_empty() {
-                    Self::write_finishes($executor, &self.pool, &kinds, &mut outcomes).await?;
-                }
             };
         }
-        if kinds.kinds() == 1 {
+        // Finishes always take a transaction: a game's result and its ratings are written together.
+        if kinds.kinds() == 1 && kinds.finishes.is_empty() {
             write_kinds!(&self.pool);
             return Ok(outcomes);
         }
         let mut tx = self.pool.begin().await?;
         write_kinds!(&mut *tx);
+        if !kinds.finishes.is_empty() {
+            let finished = Self::write_finishes(&mut *tx, &self.pool, &kinds, &mut outcomes).await?;
+            Self::rate_games(&mut tx, &finished).await?;
+        }
         tx.commit().await?;
         Ok(outcomes)
     }
@@ -150,9 +161,9 @@ impl PgStore {
         sqlx::query(
             "WITH new_tables AS (
                  INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms, game,
-                                     options)
+                                     options, rated)
                  SELECT * FROM UNNEST($1::uuid[], $2::uuid[], $3::int2[], $4::bool[], $5::text[], $6::timestamptz[],
-                                      $7::text[], $8::int8[], $9::int8[], $13::text[], $14::text[])
+                                      $7::text[], $8::int8[], $9::int8[], $13::text[], $14::text[], $15::bool[])
              )
              INSERT INTO seats (table_id, seat, player_id) SELECT * FROM UNNEST($10::uuid[], $11::int2[], $12::uuid[])",
         )
@@ -170,6 +181,7 @@ impl PgStore {
         .bind(seat_players)
         .bind(tables.iter().map(|t| t.game.as_str()).collect::<Vec<_>>())
         .bind(tables.iter().map(|t| t.options.as_str()).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| t.rated).collect::<Vec<_>>())
         .execute(executor)
         .await?;
         Ok(())
@@ -241,12 +253,13 @@ impl PgStore {
     /// is waited for, then found finished) and writes the results of those it finished, their players
     /// read from `game_players`. Each finish that it did not write gets its error in `outcomes`; they
     /// are told apart (not started, already finished, not fitting) by a read on `pool` afterwards.
+    /// Returns the games it finished, in the batch's order.
     async fn write_finishes<'c>(
         executor: impl PgExecutor<'c>,
         pool: &PgPool,
         kinds: &WritesByKind<'_>,
         outcomes: &mut [Result<(), StoreError>],
-    ) -> Result<(), StoreError> {
+    ) -> Result<Vec<TableId>, StoreError> {
         let mut finishing = HashSet::new();
         let mut games = Vec::new();
         // Each seat's result: its table, seat, outcome and details as stored.
@@ -275,7 +288,7 @@ impl PgStore {
             );
         }
         if games.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let finished: Vec<Uuid> = sqlx::query_scalar(
             "WITH finished AS (
@@ -309,13 +322,15 @@ impl PgStore {
         .fetch_all(executor)
         .await?;
         let finished: HashSet<Uuid> = finished.into_iter().collect();
+        let in_order: Vec<TableId> =
+            games.iter().map(|(_, table, _, _, _)| *table).filter(|table| finished.contains(&table.0)).collect();
         let refused: Vec<(usize, TableId)> = games
             .iter()
             .filter(|(_, table, _, _, _)| !finished.contains(&table.0))
             .map(|(index, table, _, _, _)| (*index, *table))
             .collect();
         if refused.is_empty() {
-            return Ok(());
+            return Ok(in_order);
         }
         let mut state: HashMap<TableId, (bool, i16)> = HashMap::new();
         for row in sqlx::query(
@@ -337,7 +352,7 @@ impl PgStore {
                 }
             });
         }
-        Ok(())
+        Ok(in_order)
     }
 
     pub(super) async fn append_actions(&self, batch: &[ActionRow]) -> Result<super::Appended, StoreError> {

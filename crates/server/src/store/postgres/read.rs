@@ -13,12 +13,16 @@ use crate::store::{
 };
 
 /// The columns of `results` that [`seat_result`] reads, in a query over `results r`.
-const RESULT_COLUMNS: &str =
-    "r.table_id, r.seat, r.player_id, r.name, r.score, r.details, r.place, r.winner, r.bot, r.bot_actions";
+/// With it, `c.mu_before` and `c.mu_after`: the query joins `rating_changes c` with [`RATING_JOIN`].
+const RESULT_COLUMNS: &str = "r.table_id, r.seat, r.player_id, r.name, r.score, r.details, r.place, r.winner, r.bot, \
+                              r.bot_actions, c.mu_before, c.mu_after";
+
+/// The seat's rating change, if its game counted, for the [`RESULT_COLUMNS`].
+const RATING_JOIN: &str = "LEFT JOIN rating_changes c ON c.table_id = r.table_id AND c.seat = r.seat";
 
 /// The columns of `tables t` that [`table_row`] reads.
-const TABLE_COLUMNS: &str =
-    "t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game, t.options";
+const TABLE_COLUMNS: &str = "t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game, t.options, \
+     t.rated";
 
 fn seat_result(row: &PgRow) -> Result<(TableId, SeatResult), StoreError> {
     let table = TableId(row.try_get("table_id")?);
@@ -38,6 +42,7 @@ fn seat_result(row: &PgRow) -> Result<(TableId, SeatResult), StoreError> {
             place: codec::small_from(i64::from(row.try_get::<i16, _>("place")?), "place")?,
             winner: row.try_get("winner")?,
             bot_actions: codec::count_from(i64::from(row.try_get::<i32, _>("bot_actions")?))?,
+            rating: codec::rating_change(row.try_get("mu_before")?, row.try_get("mu_after")?),
         },
     ))
 }
@@ -67,6 +72,7 @@ fn table_row(id: TableId, row: &PgRow) -> Result<TableRow, StoreError> {
         invite: row.try_get("invite")?,
         clock: codec::clock_from(row.try_get("turn_ms")?, row.try_get("reserve_ms")?)?,
         options: row.try_get("options")?,
+        rated: row.try_get("rated")?,
     })
 }
 
@@ -165,7 +171,7 @@ impl PgStore {
         }
         let ids: Vec<Uuid> = games.iter().map(|g| g.id.0).collect();
         let sql = format!(
-            "SELECT {RESULT_COLUMNS} FROM results r WHERE r.table_id = ANY($1::uuid[]) ORDER BY r.table_id, r.seat"
+            "SELECT {RESULT_COLUMNS} FROM results r {RATING_JOIN} WHERE r.table_id = ANY($1::uuid[]) ORDER BY r.table_id, r.seat"
         );
         let rows = sqlx::query(&sql).bind(ids).fetch_all(&self.pool).await?;
         codec::attach_results(&mut games, rows.iter().map(seat_result))?;

@@ -5,6 +5,7 @@
 //! Unix epoch, JSON TEXT. A batch of writes is one transaction (one commit, one sync of the file),
 //! with a statement per row.
 
+mod rate;
 mod read;
 
 use std::collections::HashSet;
@@ -69,7 +70,15 @@ impl SqliteStore {
             .await
             .map_err(|e| StoreError::Unavailable(e.to_string()))?;
         sqlx::migrate!("../../migrations/sqlite").run(&pool).await?;
-        Ok(SqliteStore { pool })
+        let store = SqliteStore { pool };
+        let replayed = store.rate_unrated().await?;
+        if replayed > 0 {
+            tracing::info!(
+                games = replayed,
+                "rated the finished games stored before ratings, in the order they finished"
+            );
+        }
+        Ok(store)
     }
 
     /// A transaction that takes the file's write lock at once (`BEGIN IMMEDIATE`): one that starts
@@ -122,8 +131,8 @@ impl SqliteStore {
         for table in &kinds.tables {
             sqlx::query(
                 "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms, game,
-                                     options)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                                     options, rated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             )
             .bind(id_text(table.id.0))
             .bind(id_text(table.host.0))
@@ -136,6 +145,7 @@ impl SqliteStore {
             .bind(table.clock.map(|c| codec::ms_to_sql(c.reserve_ms)).transpose()?)
             .bind(&table.game)
             .bind(&table.options)
+            .bind(table.rated)
             .execute(&mut *tx)
             .await?;
         }
@@ -171,6 +181,7 @@ impl SqliteStore {
             }
         }
         let mut finishing = HashSet::new();
+        let mut finished_tables = Vec::new();
         for &(index, table, finished, finished_at) in &kinds.finishes {
             let state: Option<Option<i64>> = sqlx::query_scalar("SELECT finished_at FROM games WHERE table_id = ?1")
                 .bind(id_text(table.0))
@@ -179,10 +190,15 @@ impl SqliteStore {
             let players = Self::game_players(&mut tx, table).await?;
             let outcome = &finished.outcome;
             match batch::check_finish(table, outcome, state.map(|s| s.is_some()), &players, &mut finishing) {
-                Ok(results) => Self::write_finish(&mut tx, table, finished, finished_at, &results).await?,
+                Ok(results) => {
+                    Self::write_finish(&mut tx, table, finished, finished_at, &results).await?;
+                    finished_tables.push(table);
+                }
                 Err(error) => outcomes[index] = Err(error),
             }
         }
+        // In the same transaction: a result is never stored without its ratings, nor the other way.
+        Self::rate_games(&mut tx, &finished_tables).await?;
         tx.commit().await?;
         Ok(outcomes)
     }

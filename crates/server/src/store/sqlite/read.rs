@@ -12,12 +12,16 @@ use crate::store::{
 };
 
 /// The columns of `results` that [`seat_result`] reads, in a query over `results r`.
-const RESULT_COLUMNS: &str =
-    "r.table_id, r.seat, r.player_id, r.name, r.score, r.details, r.place, r.winner, r.bot, r.bot_actions";
+/// With it, `c.mu_before` and `c.mu_after`: the query joins `rating_changes c` with [`RATING_JOIN`].
+const RESULT_COLUMNS: &str = "r.table_id, r.seat, r.player_id, r.name, r.score, r.details, r.place, r.winner, r.bot, \
+                              r.bot_actions, c.mu_before, c.mu_after";
+
+/// The seat's rating change, if its game counted, for the [`RESULT_COLUMNS`].
+const RATING_JOIN: &str = "LEFT JOIN rating_changes c ON c.table_id = r.table_id AND c.seat = r.seat";
 
 /// The columns of `tables t` that [`table_row`] reads.
-const TABLE_COLUMNS: &str =
-    "t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game, t.options";
+const TABLE_COLUMNS: &str = "t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game, t.options, \
+     t.rated";
 
 /// A `tables` row with the [`TABLE_COLUMNS`].
 fn table_row(id: TableId, row: &SqliteRow) -> Result<TableRow, StoreError> {
@@ -32,6 +36,7 @@ fn table_row(id: TableId, row: &SqliteRow) -> Result<TableRow, StoreError> {
         invite: row.try_get("invite")?,
         clock: codec::clock_from(row.try_get("turn_ms")?, row.try_get("reserve_ms")?)?,
         options: row.try_get("options")?,
+        rated: row.try_get("rated")?,
     })
 }
 
@@ -53,6 +58,7 @@ fn seat_result(row: &SqliteRow) -> Result<(TableId, SeatResult), StoreError> {
             place: codec::small_from(row.try_get("place")?, "place")?,
             winner: row.try_get("winner")?,
             bot_actions: codec::count_from(row.try_get("bot_actions")?)?,
+            rating: codec::rating_change(row.try_get("mu_before")?, row.try_get("mu_after")?),
         },
     ))
 }
@@ -163,7 +169,7 @@ impl SqliteStore {
         let ids: Vec<String> = games.iter().map(|g| id_text(g.id.0)).collect();
         let ids = serde_json::to_string(&ids).map_err(|e| StoreError::Other(e.to_string()))?;
         let sql = format!(
-            "SELECT {RESULT_COLUMNS} FROM results r
+            "SELECT {RESULT_COLUMNS} FROM results r {RATING_JOIN}
              WHERE r.table_id IN (SELECT value FROM json_each(?1))
              ORDER BY r.table_id, r.seat"
         );

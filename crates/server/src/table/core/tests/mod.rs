@@ -168,7 +168,7 @@ impl Table {
         config: Config,
     ) -> Table {
         let lobby = Arc::new(Lobby::default());
-        let options = TableOptions { seats, public: true, spectators: SpectatorPolicy::Link, clock };
+        let options = TableOptions { seats, public: true, spectators: SpectatorPolicy::Link, clock, rated: true };
         let start = Instant::now();
         let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };
         let id = TableId(Uuid::from_u128(1));

@@ -1,0 +1,347 @@
+//! Ratings: each player's skill in each game, updated after every rated game from the places of its
+//! seats, by the Weng-Lin method (the Bayesian approximation that OpenSkill uses) of the `skillratings`
+//! crate: every seat is a team of one, ranked by its place, so 2 to 6 players and ties (a shared
+//! place) are rated as they finished.
+//!
+//! A game counts when its table is rated (the host's choice at creation; rated by default), it was
+//! played to its end (not `abandoned`), no seat was a bot's (a seat the host gave to a bot) and every
+//! player is a named guest. Every guest of the protocol names themselves in `hello` (there is no
+//! anonymous guest), so a seat is unnamed only when its name is empty or reads as one of the server's
+//! bots (`Bot 2`), which `hello` refuses to a guest ([`looks_like_a_bot`]): such a seat never counts.
+//! The same player in two seats of a game never counts either. A player who ran out of time or left
+//! and whose seat the server's bot played for a while is still rated: leaving does not spare a loss.
+//!
+//! A rating is `mu` (the estimate) and `sigma` (its uncertainty), 25 and 25/3 for a newcomer. What
+//! people see is `mu` scaled by [`SHOWN_SCALE`] and rounded ([`Rating::shown`]): 1000 for a newcomer.
+//!
+//! The backends call `rate_in_order` inside the transaction that stores a game's result (and, for the
+//! games stored before ratings existed, at start-up), with the current ratings of the game's players
+//! read and locked in that transaction; this module holds no state and does no I/O.
+
+use std::collections::HashMap;
+
+use skillratings::MultiTeamOutcome;
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
+
+use super::GamePlayer;
+use crate::players::looks_like_a_bot;
+use crate::protocol::{PlayerId, PlayerInfo, TableId};
+
+/// What a rating's `mu` is multiplied by to be shown: a newcomer's 25 shows as 1000.
+pub const SHOWN_SCALE: f64 = 40.0;
+
+/// How many rated games a player needs in a game to be on its leaderboard, unless the server is told
+/// otherwise.
+pub const DEFAULT_LEADERBOARD_MIN_GAMES: u32 = 3;
+
+/// How an abandoned game ends, in every game's words (`romirami_game::Outcome::ended_by`).
+const ABANDONED: &str = "abandoned";
+
+/// A player's rating in one game, as the Weng-Lin method keeps it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rating {
+    /// The estimate of the player's skill.
+    pub mu: f64,
+    /// How uncertain the estimate is (one standard deviation); it shrinks with every rated game.
+    pub sigma: f64,
+}
+
+impl Rating {
+    /// A newcomer's rating: 25, uncertain by 25/3.
+    pub const NEW: Rating = Rating { mu: 25.0, sigma: 25.0 / 3.0 };
+
+    /// The rating as people see it ([`shown`]).
+    pub fn shown(self) -> i64 {
+        shown(self.mu)
+    }
+}
+
+/// A rating's `mu` as people see it: times [`SHOWN_SCALE`], rounded.
+pub fn shown(mu: f64) -> i64 {
+    // A rating stays within a few hundred of 25 (each game moves it by a few points at most), far
+    // inside an i64; `as` saturates on anything else.
+    (mu * SHOWN_SCALE).round() as i64
+}
+
+/// A seat's rating before and after a rated game, as shown ([`Rating::shown`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RatingChange {
+    /// Before the game.
+    pub before: i64,
+    /// After it.
+    pub after: i64,
+}
+
+/// A player's rating in one game, with the number of rated games it rests on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Standing {
+    /// The rating.
+    pub rating: Rating,
+    /// How many rated games of this game the player finished.
+    pub games: u32,
+}
+
+impl Standing {
+    /// A player's standing before their first rated game.
+    pub const NEW: Standing = Standing { rating: Rating::NEW, games: 0 };
+}
+
+/// A player's rating in one of the games they played rated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerRating {
+    /// The game, by its name (`romi-rami`).
+    pub game: String,
+    /// The rating and how many rated games it rests on.
+    pub standing: Standing,
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardEntry {
+    /// Who, with their current name.
+    pub player: PlayerInfo,
+    /// Their rating in the board's game and how many rated games it rests on.
+    pub standing: Standing,
+}
+
+/// Where a page of a leaderboard ends: the next page starts after it. Written as an opaque string.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoardCursor {
+    /// The last entry's `mu`.
+    pub(super) mu: f64,
+    /// The last entry's player, which orders players of the same `mu`.
+    pub(super) id: uuid::Uuid,
+}
+
+impl std::fmt::Display for BoardCursor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The bits of `mu`, so that the cursor compares equal to the stored value exactly.
+        write!(f, "{:016x}_{}", self.mu.to_bits(), self.id.simple())
+    }
+}
+
+impl std::str::FromStr for BoardCursor {
+    type Err = super::BadCursor;
+
+    fn from_str(text: &str) -> Result<BoardCursor, super::BadCursor> {
+        let (mu, id) = text.split_once('_').ok_or(super::BadCursor)?;
+        // One value has one spelling: 16 hex digits of a finite number.
+        if mu.len() != 16 {
+            return Err(super::BadCursor);
+        }
+        let mu = f64::from_bits(u64::from_str_radix(mu, 16).map_err(|_| super::BadCursor)?);
+        if !mu.is_finite() {
+            return Err(super::BadCursor);
+        }
+        Ok(BoardCursor { mu, id: uuid::Uuid::parse_str(id).map_err(|_| super::BadCursor)? })
+    }
+}
+
+impl BoardCursor {
+    pub(super) fn after(entry: &BoardEntry) -> BoardCursor {
+        BoardCursor { mu: entry.standing.rating.mu, id: entry.player.id.0 }
+    }
+}
+
+/// One page of a leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardPage {
+    /// The players, best first.
+    pub entries: Vec<BoardEntry>,
+    /// Where the next page starts; `None` on the last page.
+    pub next: Option<BoardCursor>,
+}
+
+/// A finished game as the rating needs it, read in the transaction that rates it.
+#[derive(Clone, Debug)]
+pub(super) struct FinishedForRating {
+    pub(super) table: TableId,
+    /// The game, by its name: ratings are per game.
+    pub(super) game: String,
+    /// Whether the table was rated.
+    pub(super) table_rated: bool,
+    pub(super) ended_by: String,
+    /// Each seat's player and place, in seat order.
+    pub(super) seats: Vec<(GamePlayer, u8)>,
+}
+
+impl FinishedForRating {
+    /// Whether the game counts for the ratings (see the module's documentation).
+    pub(super) fn counts(&self) -> bool {
+        let mut ids: Vec<PlayerId> = self.seats.iter().map(|(p, _)| p.id).collect();
+        ids.sort_unstable_by_key(|id| id.0);
+        ids.dedup();
+        self.table_rated
+            && self.ended_by != ABANDONED
+            && self.seats.len() >= 2
+            && ids.len() == self.seats.len()
+            && self.seats.iter().all(|(p, _)| !p.bot && named(&p.name))
+    }
+}
+
+/// Whether a seat's name is one its player chose.
+fn named(name: &str) -> bool {
+    !name.trim().is_empty() && !looks_like_a_bot(name)
+}
+
+/// A seat's rating before and after a game, to store.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct SeatChange {
+    pub(super) table: TableId,
+    pub(super) seat: u8,
+    pub(super) player: PlayerId,
+    pub(super) game: String,
+    pub(super) before: Rating,
+    pub(super) after: Rating,
+}
+
+/// The current standings of the players a batch of games touches, by player and game.
+pub(super) type Standings = HashMap<(PlayerId, String), Standing>;
+
+/// Rates `games` in order (each must [count](FinishedForRating::counts)), starting from `standings`
+/// (a player missing there is new) and updating them; returns each seat's change, game by game.
+pub(super) fn rate_in_order(games: &[FinishedForRating], standings: &mut Standings) -> Vec<SeatChange> {
+    let config = WengLinConfig::new();
+    let mut changes = Vec::new();
+    for game in games {
+        let before: Vec<Standing> = game
+            .seats
+            .iter()
+            .map(|(p, _)| standings.get(&(p.id, game.game.clone())).copied().unwrap_or(Standing::NEW))
+            .collect();
+        let teams: Vec<[WengLinRating; 1]> =
+            before.iter().map(|s| [WengLinRating { rating: s.rating.mu, uncertainty: s.rating.sigma }]).collect();
+        let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+            .iter()
+            .zip(&game.seats)
+            .map(|(team, (_, place))| (&team[..], MultiTeamOutcome::new(usize::from(*place))))
+            .collect();
+        let after = weng_lin_multi_team(&ranked, &config);
+        for (((player, _), was), now) in game.seats.iter().zip(before).zip(after) {
+            let now = now.first().map_or(was.rating, |r| Rating { mu: r.rating, sigma: r.uncertainty });
+            standings.insert((player.id, game.game.clone()), Standing { rating: now, games: was.games + 1 });
+            changes.push(SeatChange {
+                table: game.table,
+                seat: player.seat.0,
+                player: player.id,
+                game: game.game.clone(),
+                before: was.rating,
+                after: now,
+            });
+        }
+    }
+    changes
+}
+
+#[cfg(test)]
+mod tests {
+    use romirami_game::Seat;
+    use uuid::Uuid;
+
+    use super::*;
+
+    fn game(places: &[u8]) -> FinishedForRating {
+        FinishedForRating {
+            table: TableId(Uuid::new_v4()),
+            game: "rommi".into(),
+            table_rated: true,
+            ended_by: "target".into(),
+            seats: (0u8..)
+                .zip(places)
+                .map(|(seat, place)| {
+                    let player = GamePlayer {
+                        seat: Seat(seat),
+                        id: PlayerId(Uuid::new_v4()),
+                        name: format!("P{seat}"),
+                        bot: false,
+                    };
+                    (player, *place)
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn two_to_six_players_move_by_their_places_and_ties_move_alike() {
+        for places in [&[1, 2][..], &[2, 1, 3], &[1, 2, 2, 4], &[1, 1, 3, 4, 5], &[1, 2, 3, 4, 5, 6], &[1, 1]] {
+            let game = game(places);
+            assert!(game.counts());
+            let changes = rate_in_order(std::slice::from_ref(&game), &mut Standings::new());
+            assert_eq!(changes.len(), places.len());
+            for (change, place) in changes.iter().zip(places) {
+                assert_eq!(change.before, Rating::NEW);
+                assert!(change.after.sigma < change.before.sigma, "every game makes a rating surer");
+                let best = places.iter().min().copied();
+                let worst = places.iter().max().copied();
+                if best != worst && Some(*place) == best {
+                    assert!(change.after.mu > change.before.mu, "{places:?}: the best place gains");
+                }
+                if best != worst && Some(*place) == worst {
+                    assert!(change.after.mu < change.before.mu, "{places:?}: the last place loses");
+                }
+            }
+            // Seats level share a place and, from equal ratings, move alike.
+            for (a, pa) in changes.iter().zip(places) {
+                for (b, pb) in changes.iter().zip(places) {
+                    if pa == pb {
+                        assert_eq!(a.after, b.after, "{places:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_draw_between_equals_changes_no_estimate_and_games_chain() {
+        let first = game(&[1, 2]);
+        let mut standings = Standings::new();
+        rate_in_order(std::slice::from_ref(&first), &mut standings);
+        // The same two again, the loser wins now: the second game starts from the first's ratings.
+        let mut second = first.clone();
+        second.table = TableId(Uuid::new_v4());
+        second.seats[0].1 = 2;
+        second.seats[1].1 = 1;
+        let changes = rate_in_order(std::slice::from_ref(&second), &mut standings);
+        assert!(changes[0].before.mu > Rating::NEW.mu && changes[1].before.mu < Rating::NEW.mu);
+        assert_eq!(standings[&(first.seats[0].0.id, "rommi".to_owned())].games, 2);
+        let draw = rate_in_order(&[game(&[1, 1])], &mut Standings::new());
+        assert!((draw[0].after.mu - Rating::NEW.mu).abs() < 1e-9, "a draw of equals moves no estimate");
+    }
+
+    #[test]
+    fn casual_abandoned_bot_unnamed_and_doubled_games_do_not_count() {
+        let mut casual = game(&[1, 2]);
+        casual.table_rated = false;
+        let mut abandoned = game(&[1, 1]);
+        abandoned.ended_by = ABANDONED.into();
+        let mut bot = game(&[1, 2]);
+        bot.seats[1].0.bot = true;
+        let mut unnamed = game(&[1, 2]);
+        unnamed.seats[0].0.name = "Bot 2".into();
+        let mut blank = game(&[1, 2]);
+        blank.seats[0].0.name = " ".into();
+        let mut doubled = game(&[1, 2]);
+        doubled.seats[1].0.id = doubled.seats[0].0.id;
+        for (why, game) in [
+            ("casual", casual),
+            ("abandoned", abandoned),
+            ("bot", bot),
+            ("unnamed", unnamed),
+            ("blank", blank),
+            ("doubled", doubled),
+        ] {
+            assert!(!game.counts(), "a {why} game does not count");
+        }
+        assert!(!FinishedForRating { seats: game(&[1]).seats, ..game(&[1, 2]) }.counts(), "one seat");
+    }
+
+    #[test]
+    fn newcomers_show_1000_and_cursors_round_trip() {
+        assert_eq!(Rating::NEW.shown(), 1000);
+        let cursor = BoardCursor { mu: 27.123_456_789, id: Uuid::new_v4() };
+        assert_eq!(cursor.to_string().parse::<BoardCursor>(), Ok(cursor));
+        for bad in ["", "x_y", "7ff8000000000000_00000000000000000000000000000000", "12_", "_"] {
+            assert!(bad.parse::<BoardCursor>().is_err(), "{bad}");
+        }
+    }
+}
