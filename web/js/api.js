@@ -1,6 +1,6 @@
 // @ts-check
-// The server's REST API for finished games and players (GET /api/games, /api/games/<id>,
-// /api/games/<id>/record, /api/players/<id>). Errors come back as {"error":{"code","message"}}; they are
+// The server's REST API for finished games, players and ratings (GET /api/games, /api/games/<id>,
+// /api/games/<id>/record, /api/players/<id>, /api/players/<id>/ratings, /api/leaderboard). Errors come back as {"error":{"code","message"}}; they are
 // thrown as ApiError with a sentence in the reader's language.
 
 import { t } from './i18n.js';
@@ -45,3 +45,7 @@ export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
 export const getRecord = (id) => get(recordUrl(id));
 /** @param {string} id */
 export const getPlayer = (id) => get(`/api/players/${encodeURIComponent(id)}`);
+/** {id, ratings: [{game, rating, uncertainty, games}]}: a player's rating in each game. @param {string} id */
+export const getPlayerRatings = (id) => get(`/api/players/${encodeURIComponent(id)}/ratings`);
+/** {game, min_games, players: [{id, name, rating, games}], next}: game, limit, cursor. @param {Record<string, any>} params */
+export const getLeaderboard = (params) => get('/api/leaderboard', params);

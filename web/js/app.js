@@ -1,6 +1,6 @@
 // @ts-check
 // The client's entry point: routes the URL's hash to a page (lobby, table, past games, game, replay,
-// player, help), shows the connection's state in a banner, offers the language switch on every page,
+// player, leaderboard, help), shows the connection's state in a banner, offers the language switch on every page,
 // and exposes a small read-only hook, window.__romirami, that the end-to-end test uses to ask what the
 // page shows (it still plays by clicking and typing).
 
@@ -13,6 +13,7 @@ import { mountMeldTable } from './meld-table/page.js';
 import { mountGames, mountGame, mountPlayer } from './results-page.js';
 import { mountReplay } from './replay-page.js';
 import { mountHelp } from './help-page.js';
+import { mountLeaderboard } from './ratings.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | null} */
@@ -68,6 +69,9 @@ function route() {
   } else if (first === 'players' && second) {
     unmount = mountPlayer(root, second);
     nav = 'games';
+  } else if (first === 'leaderboard') {
+    unmount = mountLeaderboard(root, params);
+    nav = 'leaderboard';
   } else if (first === 'help') {
     unmount = mountHelp(root, second ?? 'romi-rami', anchor);
     nav = 'help';

@@ -1,7 +1,7 @@
 // @ts-check
 // The home page: choose a display name (kept with the guest token in this browser), see the live list
 // of public tables (protocol section 12) and sit down or watch, and create a table (seats, public or
-// private, who may watch, its turn clock). Creating a table leads to its page, where the invite link is.
+// private, who may watch, rated or casual, its turn clock). A named player sees their ratings here. Creating a table leads to its page, where the invite link is.
 
 import { connection } from './connection.js';
 import { h, replace, toast, icon } from './dom.js';
@@ -11,6 +11,7 @@ import { t } from './i18n.js';
 import { explainError } from './errors.js';
 import { nameForm, botBadge } from './widgets.js';
 import { GAMES, gameInfo, gameName, optionFields, optionWords, readOptions } from './game-options.js';
+import { playerRatings } from './ratings.js';
 
 /** @typedef {import('./table/state.js').Summary} Summary */
 
@@ -38,6 +39,7 @@ function tableRow(summary, me) {
       h('span.muted.game-name', { 'data-game': summary.game ?? 'romi-rami' }, ` · ${gameName(summary.game)}`),
       options ? h('span.muted.small.game-options', ` (${options})`) : null,
       h('span.muted', ` · ${seatsText(summary)}${watching}`),
+      h('span.badge', { class: summary.rated === false ? 'casual' : 'rated' }, t(summary.rated === false ? 'lobby.casual' : 'lobby.rated')),
       h('span.muted.small.clock-words', clockWords(summary.clock))),
     h('ul.seat-list', { 'aria-label': t('lobby.seats') }, summary.seats.map((s, i) => h('li',
       { class: s ? (bot(i) ? 'taken bot' : 'taken') : 'free' },
@@ -84,6 +86,7 @@ export function mountLobby(root) {
     const [rb, ra] = t('lobby.renameNote', { name: '\u0001' }).split('\u0001');
     replace(whoBox, h('h2', { id: 'who-title' }, t('lobby.welcomeBack')),
       h('p', before, h('strong', { 'data-testid': 'my-name' }, player.name), after),
+      playerRatings(player.id),
       h('details.rename', h('summary', t('lobby.rename')),
         h('p.muted', rb, player.name, ra),
         nameForm(() => { location.reload(); }, { intro: t('name.new') })));
@@ -109,6 +112,8 @@ export function mountLobby(root) {
     const spectators = h('select', { id: 'opt-spectators', name: 'spectators' },
       h('option', { value: 'everyone' }, t('create.everyone')), h('option', { value: 'link' }, t('create.link')),
       h('option', { value: 'nobody' }, t('create.nobody')));
+    const rated = h('select', { id: 'opt-rated', name: 'rated' },
+      h('option', { value: 'true' }, t('create.rated')), h('option', { value: 'false' }, t('create.casual')));
     const clock = /** @type {HTMLSelectElement} */ (h('select', { id: 'opt-clock', name: 'clock', onchange: () => { custom.hidden = clock.value !== 'custom'; } },
       h('option', { value: 'none' }, t('clock.none')),
       CLOCK_PRESETS.map((p) => h('option', { value: p.id }, `${presetName(p.id)}: ${clockTimes(p)}`)),
@@ -142,7 +147,8 @@ export function mountLobby(root) {
           /** @type {Record<string, any>} */
           const msg = { type: 'create_table', seats: Number(/** @type {HTMLSelectElement} */ (seats).value),
             public: /** @type {HTMLSelectElement} */ (visibility).value === 'true',
-            spectators: /** @type {HTMLSelectElement} */ (spectators).value };
+            spectators: /** @type {HTMLSelectElement} */ (spectators).value,
+            rated: /** @type {HTMLSelectElement} */ (rated).value === 'true' };
           if (chosen) msg.clock = chosen;
           if (game.value !== 'romi-rami') { msg.game = game.value; msg.options = options; }
           const sent = connection.send(msg);
@@ -154,6 +160,7 @@ export function mountLobby(root) {
       h('label', { for: 'opt-seats' }, t('create.seats')), seats,
       h('label', { for: 'opt-public' }, t('create.table')), visibility,
       h('label', { for: 'opt-spectators' }, t('create.spectators')), spectators,
+      h('label', { for: 'opt-rated' }, t('create.ratedLabel')), rated,
       h('label', { for: 'opt-clock' }, t('create.clock')), clock,
       custom,
       h('p.muted.small.clock-help', t('create.clockHelp')),

@@ -1,7 +1,7 @@
 // @ts-check
 // Past results from the REST API: the list of finished games with filters (player, number of players,
 // dates), each game's page with its result, a download link for its romirami-record/1 record and its
-// replay, and a player's page with their statistics and recent games.
+// replay, and a player's page with their statistics, ratings and recent games.
 
 import { h, replace } from './dom.js';
 import { listGames, getGame, getPlayer, getRecord, recordUrl } from './api.js';
@@ -9,6 +9,7 @@ import { checkShuffle } from './shuffle-proof.js';
 import { endedBy } from './rules-data.js';
 import { t, dateTime, list, num } from './i18n.js';
 import { scoreTable, botBadge, aheadAt, errorBox } from './widgets.js';
+import { ratingChanges, playerRatings } from './ratings.js';
 
 /** @typedef {{seat: number, name: string, id: string, bot?: boolean}} GamePlayer */
 /** @typedef {import('./widgets.js').Result & {id: string, players: GamePlayer[], bot_actions?: number[], started_at: string, finished_at: string, places?: number[],
@@ -165,6 +166,7 @@ export function mountGame(root, id) {
             game.places ? ` (${t('ordinal', { n: game.places[i] })})` : ''])),
           rummy ? roundScores(game, nameOf)
             : scoreTable({ scores: game.scores, winners: abandoned ? [] : game.winners }, nameOf, (seat) => botNote(game, seat)),
+          ratingChanges(game),
           h('div.row.buttons',
             // The replay viewer reads romirami-record/1 only; a rummy-record/1 is offered for download.
             rummy ? null : h('a.button.primary', { href: `#/replay/${id}`, id: 'replay-link' }, t('end.replay')),
@@ -200,6 +202,7 @@ export function mountPlayer(root, id) {
           h('div', h('dt', t('player.wins')), h('dd', num(p.wins))),
           h('div', h('dt', t('player.average')), h('dd', p.average_score == null ? '–'
             : new Intl.NumberFormat(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(p.average_score)))),
+        playerRatings(id),
         h('h2', t('player.recent')),
         p.recent.length ? h('ul.games', p.recent.map(gameRow)) : h('p.muted', t('player.none')),
         h('p', h('a', { href: `#/games?player=${encodeURIComponent(p.id)}` }, t('player.all')))));

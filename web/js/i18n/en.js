@@ -349,6 +349,19 @@ export default {
   'player.title': 'Player',
   'player.games': 'Games', 'player.wins': 'Wins', 'player.average': 'Average score',
   'player.recent': 'Recent games', 'player.none': 'No finished games yet.', 'player.all': 'All their games',
+  // Ratings and the leaderboard.
+  'nav.leaderboard': 'Leaderboard',
+  'board.title': 'Leaderboard', 'board.game': 'Game', 'board.player': 'Player', 'board.rating': 'Rating',
+  'board.games': 'Rated games', 'board.more': 'More players',
+  'board.note': (p) => `Players with at least ${pl(p.n, 'rated game', 'rated games')}, best first.`,
+  'board.none': (p) => `Nobody has played ${pl(p.n, 'rated game', 'rated games')} of this game yet.`,
+  'rating.title': 'Ratings', 'rating.change': '{before} → {after}',
+  'rating.unrated': 'This game did not count for the ratings (a casual table, an abandoned game, or a bot at the table).',
+  'rating.pending': 'Updating the ratings…',
+  'rating.yours.title': 'Ratings', 'rating.none': 'No rated games yet.',
+  'rating.games': (p) => pl(p.n, 'rated game', 'rated games'),
+  'lobby.rated': 'Rated', 'lobby.casual': 'Casual',
+  'create.ratedLabel': 'Ratings', 'create.rated': 'Rated: the game counts for the ratings', 'create.casual': 'Casual: no ratings',
 
   // The replay.
   'replay.title': 'Replay',

@@ -1,12 +1,13 @@
 // @ts-check
 // The end screen: who won (or, for an abandoned game, who was ahead), the final scores with their
-// parts, the trophies' winners, and the links to the game's page and its replay. Only the server's own
+// parts, the trophies' winners, the rating changes (once the game is stored), and the links to the game's page and its replay. Only the server's own
 // bot players carry the bot's mark here: a player the bot stood in for is a player.
 
 import { h } from '../dom.js';
 import { t, list } from '../i18n.js';
 import { endedBy, trophyName, TROPHIES } from '../rules-data.js';
 import { scoreTable, botBadge, aheadAt } from '../widgets.js';
+import { endRatings } from '../ratings.js';
 
 /** @param {import('./state.js').Ctx} ctx */
 export function endPanel(ctx) {
@@ -25,6 +26,7 @@ export function endPanel(ctx) {
     scoreTable(abandoned ? { ...r, winners: [] } : r, ctx.nameOf, (seat) => (ctx.isBotPlayer(seat) ? botBadge() : null)),
     h('ul.trophy-winners', Object.entries(r.trophy_winners).map(([tr, seat]) => h('li', `${trophyName(tr)} (${TROPHIES[tr].points}): `,
       h('strong', seat == null ? t('end.nobody') : ctx.nameOf(seat))))),
+    endRatings(ctx.tableId),
     h('div.row.buttons',
       h('a.button.primary', { href: `#/games/${ctx.tableId}`, id: 'game-page-link' }, t('end.gamePage')),
       h('a.button', { href: `#/replay/${ctx.tableId}`, id: 'replay-link' }, t('end.replay')),

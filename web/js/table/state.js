@@ -18,6 +18,7 @@
  * @property {boolean[]} [bots]
  * @property {Record<string, any>} [options] the game's table options, every default filled in
  * @property {('here' | 'away' | 'bot' | null)[]} [presence] where each seat's player is (section 11b)
+ * @property {boolean} [rated] whether the game counts for the ratings (rated unless said otherwise)
  */
 /** @typedef {{contracts: number, trophies: number, star: number, public_total: number, suit_bonus?: number, total?: number}} SeatScore */
 /** @typedef {{seat: number, contracts: number[], hand_size: number, star_used: boolean, score: SeatScore}} SeatView */
