@@ -18,6 +18,8 @@
 //! | `romirami_cluster_owned_tables` | gauge | tables whose lease this node holds (a cluster's node) |
 //! | `romirami_cluster_lease_renewals_total`, `romirami_cluster_leases_lost_total` | counter | leases renewed, and lost (not renewable) |
 //! | `romirami_cluster_takeovers_total` | counter | tables taken over from nodes whose leases ran out |
+//! | `romirami_cluster_forwarded_total{way}` | counter | table commands forwarded to other nodes (`commands_out`) and run for them (`commands_in`), messages sent to other nodes' connections (`messages_out`) and delivered to this node's (`messages_in`) |
+//! | `romirami_cluster_nats_rtt_seconds` | histogram | a round trip to the NATS server, measured at every lease renewal |
 //! | `process_*` | | the process's resident memory, CPU time and open files (Linux) |
 
 use std::sync::LazyLock;
@@ -108,6 +110,17 @@ static LEASE_RENEWALS: LazyLock<IntCounter> =
     LazyLock::new(|| counter("romirami_cluster_lease_renewals_total", "Table leases renewed."));
 static TAKEOVERS: LazyLock<IntCounter> =
     LazyLock::new(|| counter("romirami_cluster_takeovers_total", "Tables taken over from nodes whose leases ran out."));
+static FORWARDED: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register(
+        IntCounterVec::new(
+            Opts::new("romirami_cluster_forwarded_total", "Table commands and messages crossing nodes, by way."),
+            &["way"],
+        )
+        .expect("constant counter options are valid"),
+    )
+});
+static NATS_RTT: LazyLock<Histogram> =
+    LazyLock::new(|| histogram("romirami_cluster_nats_rtt_seconds", "A round trip to the NATS server."));
 static LEASES_LOST: LazyLock<IntCounter> =
     LazyLock::new(|| counter("romirami_cluster_leases_lost_total", "Table leases that could not be renewed."));
 
@@ -129,6 +142,10 @@ pub fn init() {
     LazyLock::force(&LEASE_RENEWALS);
     LazyLock::force(&LEASES_LOST);
     LazyLock::force(&TAKEOVERS);
+    for way in ["commands_out", "commands_in", "messages_out", "messages_in"] {
+        FORWARDED.with_label_values(&[way]);
+    }
+    LazyLock::force(&NATS_RTT);
 }
 
 /// Everything in the registry, in the Prometheus text format.
@@ -198,6 +215,17 @@ pub fn lease_renewals(renewed: usize, lost: usize, owned: usize) {
     LEASE_RENEWALS.inc_by(renewed as u64);
     LEASES_LOST.inc_by(lost as u64);
     OWNED_TABLES.set(i64::try_from(owned).unwrap_or(i64::MAX));
+}
+
+/// A table command or message crossed nodes: `way` is `commands_out`, `commands_in`, `messages_out` or
+/// `messages_in`.
+pub fn forwarded(way: &'static str) {
+    FORWARDED.with_label_values(&[way]).inc();
+}
+
+/// A round trip to the NATS server took `since.elapsed()`.
+pub fn nats_round_trip(since: Instant) {
+    NATS_RTT.observe(since.elapsed().as_secs_f64());
 }
 
 /// This node took over `count` tables.

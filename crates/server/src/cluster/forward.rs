@@ -221,6 +221,7 @@ impl Forwarding {
             let forward = Forward { origin: self.node.clone(), conn: conn.0, player, table, command };
             match serde_json::to_vec(&forward) {
                 Ok(payload) => {
+                    crate::metrics::forwarded("commands_out");
                     if let Err(error) = self.nats.publish(subject.clone(), payload.into()).await {
                         warn!(%table, %error, "a command could not be forwarded to the table's node");
                     }
@@ -252,6 +253,7 @@ impl Forwarding {
                 warn!("a message from another node has no connection or is not text");
                 continue;
             };
+            crate::metrics::forwarded("messages_in");
             let outbox = lock(&self.local).get(&ConnId(conn)).cloned();
             if let Some(outbox) = outbox
                 && !outbox.send(Outgoing::Text(text.into()))
@@ -271,6 +273,7 @@ impl Forwarding {
                     continue;
                 }
             };
+            crate::metrics::forwarded("commands_in");
             self.run(forward).await;
         }
     }
@@ -336,6 +339,7 @@ impl Forwarding {
                 let mut headers = async_nats::HeaderMap::new();
                 headers.insert("conn", key.1.to_string().as_str());
                 let payload = bytes::Bytes::copy_from_slice(text.as_str().as_bytes());
+                crate::metrics::forwarded("messages_out");
                 if let Err(error) = nats.publish_with_headers(subject.clone(), headers, payload).await {
                     warn!(%error, "a message for another node's connection was not sent");
                 }

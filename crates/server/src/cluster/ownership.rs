@@ -96,6 +96,10 @@ async fn renew_forever(ownership: std::sync::Weak<Ownership>) {
         let Some(this) = ownership.upgrade() else { return };
         let pause = this.ttl / 3;
         if this.nats.connection_state() == async_nats::connection::State::Connected {
+            let began = std::time::Instant::now();
+            if this.nats.flush().await.is_ok() {
+                crate::metrics::nats_round_trip(began);
+            }
             match this.renew().await {
                 Ok(lost) if !lost.is_empty() => info!(node = %this.node, lost = lost.len(), "leases lost"),
                 Ok(_) => {}
