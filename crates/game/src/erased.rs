@@ -52,6 +52,8 @@ pub trait AnyGame: Send + fmt::Debug {
     fn is_over(&self) -> bool;
     /// The round (or hand) being played.
     fn round(&self) -> usize;
+    /// Whether the seat to act is asked a choice outside the turns ([`TableGame::choice`]).
+    fn choice(&self) -> bool;
     /// Ends the game as abandoned.
     fn abandon(&mut self);
     /// The result shown at the end.
@@ -137,6 +139,10 @@ impl<G: TableGame> AnyGame for G {
 
     fn round(&self) -> usize {
         TableGame::round(self)
+    }
+
+    fn choice(&self) -> bool {
+        TableGame::choice(self)
     }
 
     fn abandon(&mut self) {

@@ -174,6 +174,13 @@ pub trait TableGame: Sized + Send + fmt::Debug + 'static {
         0
     }
 
+    /// Whether the seat to act is asked a choice outside the turns of play rather than to play a turn
+    /// (Rumino's rebuy, rumino §9 step 4). The table gives a choice a time of its own instead of the turn
+    /// clock, and when it runs out makes the choice the bot would.
+    fn choice(&self) -> bool {
+        false
+    }
+
     /// Ends the game where it stands because nobody is left to play it.
     fn abandon(&mut self);
 

@@ -99,6 +99,9 @@ pub struct Config {
     /// How long a table pauses between the rounds (or hands) of a game of several, so that everyone
     /// sees the round's result before the next turn's clock and bots start.
     pub round_pause: Duration,
+    /// How long a player has for a choice the game asks outside the turns (Rumino's rebuy, rumino §9
+    /// step 4), apart from any turn clock; then the bot's choice is made for them.
+    pub choice_time: Duration,
     /// The most actions one game may take; a game still going after them ends as abandoned (a guard
     /// against bots that could go round in circles where a rule book sets no limit).
     pub max_actions_per_game: u32,
@@ -155,6 +158,7 @@ impl Default for Config {
             bot_retry: Duration::from_secs(1),
             abandon_after: Duration::from_secs(10 * 60),
             round_pause: Duration::from_secs(4),
+            choice_time: Duration::from_secs(30),
             max_actions_per_game: 20_000,
             commit_queue: 65_536,
             commit_batch: 1024,

@@ -127,6 +127,11 @@ impl TableGame for RuminoMatch {
         self.hand_logs().len()
     }
 
+    /// A rebuy (rumino §9 step 4) is a choice, not a turn of play.
+    fn choice(&self) -> bool {
+        matches!(self.phase, crate::rumino::game::Phase::Rebuy { .. })
+    }
+
     /// Places as [`RuminoMatch::result`] gives them (rumino §9: the winners first, then the players still
     /// in by total, the lowest first, then the players out by total); `details`: `total`, `rounds` (the
     /// seat's score in each hand scored, `null` for a hand it was not dealt in or that a rumino ended),

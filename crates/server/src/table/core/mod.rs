@@ -147,6 +147,8 @@ struct Play {
     to_act: Option<Seat>,
     /// When the bot plays its next action.
     bot_due: Option<Instant>,
+    /// When the choice the seat to act is asked (outside the turns) is made for its player.
+    choice_due: Option<Instant>,
     /// When the game ends as abandoned because no player is connected.
     abandon_due: Option<Instant>,
     /// Actions in the stored log so far: the number of the next one.

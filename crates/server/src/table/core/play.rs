@@ -19,6 +19,8 @@ pub(super) enum Timer {
     OutOfTime(Seat),
     /// No player came back in time.
     Abandon,
+    /// The seat to act did not make the choice it is asked (outside the turns) in time.
+    Choice,
 }
 
 impl TableCore {
@@ -107,8 +109,10 @@ impl TableCore {
                 Actor::Bot => {
                     warn!(table = %self.id, %seat, "the bot could not play; trying again shortly");
                     let retry = now.at + self.config.bot_retry;
+                    // A choice made for a player whose time ran out is tried again as such.
+                    let for_player = self.seating.is_played_by_player(seat);
                     if let Some(play) = self.play_mut() {
-                        play.bot_due = Some(retry);
+                        if for_player { play.choice_due = Some(retry) } else { play.bot_due = Some(retry) }
                     }
                 }
             }
@@ -168,19 +172,23 @@ impl TableCore {
     /// Follows the seat to act: a new turn starts its clock, and gives the seat back to its player if
     /// they came back; the bot is scheduled when it plays the seat. Returns whether a new turn started.
     pub(super) fn turn_changed(&mut self, now: Now) -> bool {
-        let bot_delay = self.config.bot_delay;
+        let (bot_delay, choice_time) = (self.config.bot_delay, self.config.choice_time);
         let Phase::Playing(play) = &mut self.phase else { return false };
         let to_act = play.game.to_act();
         let changed = to_act != play.to_act;
+        // A choice asked outside the turns (Rumino's rebuy) is not a turn: the turn clock stops, and the
+        // choice has a time of its own.
+        let choice = play.game.choice();
         let mut reclaimed = false;
         // After a round, the next turn starts when the pause ends.
         let start = play.pause_until.filter(|until| *until > now.at).unwrap_or(now.at);
         if changed {
             let seating = &self.seating;
             if let Some(clock) = &mut play.clock {
-                clock.turn_to(to_act, now.at, |seat| seating.is_played_by_player(seat));
+                clock.turn_to(to_act.filter(|_| !choice), now.at, |seat| seating.is_played_by_player(seat));
                 clock.start_turn_at(start);
             }
+            play.choice_due = None;
             play.to_act = to_act;
             if let Some(seat) = to_act {
                 if self.seating.control(seat) == Some(Control::Stand { back: true }) {
@@ -194,6 +202,8 @@ impl TableCore {
             Some(Control::Bot | Control::Stand { .. }) => Some(play.bot_due.unwrap_or(start + bot_delay)),
             _ => None,
         };
+        let asked = choice && to_act.is_some_and(|seat| self.seating.is_played_by_player(seat));
+        play.choice_due = asked.then(|| play.choice_due.unwrap_or(start + choice_time));
         if reclaimed {
             // Everyone's summary shows who plays each seat.
             self.send_tables();
@@ -208,10 +218,15 @@ impl TableCore {
             .as_ref()
             .and_then(|clock| clock.deadline())
             .and_then(|(seat, at)| self.seating.is_played_by_player(seat).then_some((at, Timer::OutOfTime(seat))));
-        [out_of_time, play.bot_due.map(|at| (at, Timer::Bot)), play.abandon_due.map(|at| (at, Timer::Abandon))]
-            .into_iter()
-            .flatten()
-            .min_by_key(|(at, _)| *at)
+        [
+            out_of_time,
+            play.bot_due.map(|at| (at, Timer::Bot)),
+            play.choice_due.map(|at| (at, Timer::Choice)),
+            play.abandon_due.map(|at| (at, Timer::Abandon)),
+        ]
+        .into_iter()
+        .flatten()
+        .min_by_key(|(at, _)| *at)
     }
 
     pub(super) fn play_timer(&mut self, now: Now) {
@@ -237,6 +252,12 @@ impl TableCore {
                 self.stand_in(seat, now);
                 self.presence_changed(seat, PresenceChange::OutOfTime, None);
             }
+            Timer::Choice => {
+                if let Phase::Playing(play) = &mut self.phase {
+                    play.choice_due = None;
+                }
+                self.choose_for_player(now);
+            }
             Timer::Abandon => {
                 if let Phase::Playing(play) = &mut self.phase {
                     play.abandon_due = None;
@@ -256,6 +277,17 @@ impl TableCore {
         let Some(action) = self.game().and_then(|game| game.bot(seat)) else {
             return error!(table = %self.id, %seat, "the bot found no legal action");
         };
+        self.append(seat, action, Actor::Bot, now);
+    }
+
+    /// The time for the choice the seat to act is asked ran out: the bot's choice is made for its player,
+    /// who keeps the seat (only this choice was not theirs).
+    fn choose_for_player(&mut self, now: Now) {
+        let Some(seat) = self.game().and_then(|game| game.to_act()) else { return };
+        let Some(action) = self.game().and_then(|game| game.bot(seat)) else {
+            return error!(table = %self.id, %seat, "the bot found no choice to make");
+        };
+        info!(table = %self.id, %seat, "the time for a choice ran out: the bot's choice is made");
         self.append(seat, action, Actor::Bot, now);
     }
 

@@ -78,6 +78,7 @@ impl TableCore {
             game,
             to_act: None,
             bot_due: None,
+            choice_due: None,
             abandon_due: None,
             actions: u32::try_from(actions.len()).map_err(|_| "too many stored actions".to_owned())?,
             started_at,

@@ -310,6 +310,7 @@ impl TableCore {
             clock,
             to_act: None,
             bot_due: None,
+            choice_due: None,
             abandon_due: None,
             actions: 0,
             round,

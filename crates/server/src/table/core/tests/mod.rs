@@ -317,6 +317,7 @@ impl Client {
     }
 }
 
+mod choice;
 mod play;
 mod seating;
 mod shuffle;
