@@ -424,7 +424,7 @@ async fn story(store: &Store) {
 
     // Player statistics.
     for p in [&ana, &bo, &cy, &dee] {
-        let stats = store.player_stats(p.id).await.expect("stats");
+        let stats = store.player_stats(p.id, None).await.expect("stats");
         let mine: Vec<(&Finished, usize)> =
             finished.iter().filter_map(|g| g.players.iter().position(|id| *id == p.id).map(|seat| (g, seat))).collect();
         assert_eq!(stats.player, *p);
@@ -435,12 +435,20 @@ async fn story(store: &Store) {
         let average = stats.average_score.expect("everyone played");
         assert!((average - f64::from(total) / mine.len() as f64).abs() < 1e-9, "{average}");
         assert_eq!(ids(&stats.recent), played(p).into_iter().take(10).collect::<Vec<_>>());
+        // Every game here is Romi Rami: its figures are the player's, and another game has none.
+        assert_eq!(stats.by_game.len(), 1);
+        let romi = &stats.by_game[0];
+        assert_eq!((romi.game.as_str(), romi.games_played, romi.wins), ("romi-rami", stats.games_played, stats.wins));
+        assert_eq!(romi.places.iter().sum::<u64>(), stats.games_played);
+        assert_eq!(store.player_stats(p.id, Some("romi-rami")).await.expect("stats"), stats);
+        let rommi = store.player_stats(p.id, Some("rommi")).await.expect("stats");
+        assert_eq!((rommi.games_played, rommi.by_game.len(), rommi.recent.len()), (0, 0, 0));
     }
     let newcomer = player("Eve");
     store.save_player(&newcomer, &token_hash("eve-token")).await.expect("save");
-    let stats = store.player_stats(newcomer.id).await.expect("stats");
+    let stats = store.player_stats(newcomer.id, None).await.expect("stats");
     assert_eq!((stats.games_played, stats.wins, stats.average_score, stats.recent.len()), (0, 0, None, 0));
-    assert_eq!(store.player_stats(PlayerId(Uuid::new_v4())).await.map(drop), Err(StoreError::NotFound));
+    assert_eq!(store.player_stats(PlayerId(Uuid::new_v4()), None).await.map(drop), Err(StoreError::NotFound));
 
     // Limits: 20 by default, 100 at most. 101 more games (copies of the first record) make enough.
     let mut copies = Vec::new();

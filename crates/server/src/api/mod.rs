@@ -27,7 +27,7 @@ pub use error::{ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail};
 pub use games::{Game, GameList, GamePlayerJson};
 pub use live::{Health, Tables};
 pub use openapi::ApiDoc;
-pub use players::PlayerPage;
+pub use players::{PlayerGameStats, PlayerPage};
 pub use query::{GAME_QUERY_PARAMETERS, GameQuery};
 pub use ratings::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
 

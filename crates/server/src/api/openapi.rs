@@ -5,7 +5,8 @@ use axum::response::{IntoResponse, Response};
 use utoipa::OpenApi;
 
 use super::{
-    ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail, Game, GameList, GamePlayerJson, Health, PlayerPage, Tables,
+    ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail, Game, GameList, GamePlayerJson, Health, PlayerGameStats,
+    PlayerPage, Tables,
 };
 use super::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
 use super::{games, live, players, ratings};
@@ -42,6 +43,7 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         RatingChangeJson,
         Leaderboard,
         LeaderboardEntry,
+        PlayerGameStats,
         Tables,
         TableSummary,
         TableState,

@@ -1,16 +1,19 @@
-//! A player's page: who they are and how they do.
+//! A player's page: who they are and how they do, over every game and in each game they played;
+//! `?game=NAME` keeps only one game's games.
 
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};
+use axum::http::StatusCode;
 use axum::response::Response;
+use romirami_game::Games;
 use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{ApiErrorBody, Game, find_by_id, respond};
+use super::{ApiError, ApiErrorBody, ApiErrorCode, Game, cut, respond, uuid_param};
 use crate::protocol::PlayerId;
 use crate::server::AppState;
-use crate::store::PlayerStats;
+use crate::store::{GameStats, PlayerStats};
 
 /// A player's page: who they are and how they do.
 #[derive(Debug, Serialize, ToSchema)]
@@ -24,10 +27,45 @@ pub struct PlayerPage {
     pub games_played: u64,
     /// Games they won (a shared win counts).
     pub wins: u64,
-    /// Their average total score; `null` before their first finished game.
+    /// Their average total score; `null` before their first finished game. Each game scores its own
+    /// way: `by_game` has the figures that compare.
     pub average_score: Option<f64>,
+    /// Their figures in each game they played, by the game's name in order.
+    pub by_game: Vec<PlayerGameStats>,
     /// Their latest finished games, newest first (at most 10).
     pub recent: Vec<Game>,
+}
+
+/// A player's figures in one game: what every game's result has, a score, a place and a win.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerGameStats {
+    /// The game, by its name (`romi-rami`, `rommi`, `rami`, `rumino`).
+    pub game: String,
+    /// Finished games of it they played.
+    pub games_played: u64,
+    /// Games they won (a shared win counts).
+    pub wins: u64,
+    /// How often they ended in each place: the first number counts their first places, the second
+    /// their second places, and so on to the worst place they had.
+    pub places: Vec<u64>,
+    /// Their average score, in the game's own scoring (in games scored by penalty points, such as
+    /// Rami, lower is better).
+    pub average_score: f64,
+    /// Their average place; 1 is the best.
+    pub average_place: f64,
+}
+
+impl From<GameStats> for PlayerGameStats {
+    fn from(stats: GameStats) -> PlayerGameStats {
+        PlayerGameStats {
+            game: stats.game,
+            games_played: stats.games_played,
+            wins: stats.wins,
+            places: stats.places,
+            average_score: stats.average_score,
+            average_place: stats.average_place,
+        }
+    }
 }
 
 impl From<PlayerStats> for PlayerPage {
@@ -38,24 +76,62 @@ impl From<PlayerStats> for PlayerPage {
             games_played: stats.games_played,
             wins: stats.wins,
             average_score: stats.average_score,
+            by_game: stats.by_game.into_iter().map(PlayerGameStats::from).collect(),
             recent: stats.recent.into_iter().map(Game::from).collect(),
         }
     }
 }
 
-/// A player's name, games played, wins, average score and latest games.
+/// The `game` filter of a player's page, read strictly: no other parameter, given once, naming a game
+/// this server hosts.
+fn game_filter(raw: Option<&str>, games: &Games) -> Result<Option<String>, ApiError> {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
+        .map_err(|_| ApiError::bad("the query string is not URL-encoded"))?;
+    let known = || games.names().collect::<Vec<_>>().join(", ");
+    let mut game = None;
+    for (name, value) in pairs {
+        if name != "game" {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                ApiErrorCode::UnknownParameter,
+                format!("unknown parameter `{}`; known: game", cut(&name)),
+            ));
+        }
+        if game.is_some() {
+            return Err(ApiError::bad("`game` is given more than once"));
+        }
+        if games.get(&value).is_none() {
+            return Err(ApiError::bad(format!("`game` is one of {}, not `{}`", known(), cut(&value))));
+        }
+        game = Some(value);
+    }
+    Ok(game)
+}
+
+/// A player's name, games played, wins, average score and latest games, with the figures of each game
+/// they played; with `game`, of that game's games only.
 #[utoipa::path(
     get,
     path = "/api/players/{id}",
-    params(("id" = String, Path, description = "The player's id (a UUID).", format = Uuid)),
+    params(
+        ("id" = String, Path, description = "The player's id (a UUID).", format = Uuid),
+        ("game" = Option<String>, Query,
+         description = "Only this game's games, by its name (`romi-rami`, `rommi`, `rami`, `rumino`): the \
+                        figures, `by_game` and `recent`.")
+    ),
     responses(
         (status = 200, description = "The player.", body = PlayerPage),
-        (status = 400, description = "The id is not a UUID.", body = ApiErrorBody),
+        (status = 400, description = "The id is not a UUID, or a bad parameter (an unknown game, say).",
+         body = ApiErrorBody),
         (status = 404, description = "No player has this id.", body = ApiErrorBody),
         (status = 503, description = "The database does not answer.", body = ApiErrorBody)
     )
 )]
 pub(super) async fn player(State(state): State<AppState>, Path(id): Path<String>, RawQuery(raw): RawQuery) -> Response {
-    let found = find_by_id(raw, &id, "player", "player", |id| state.store.player_stats(PlayerId(id))).await;
-    respond(found, |stats| Json(PlayerPage::from(stats)))
+    let found = async {
+        let game = game_filter(raw.as_deref(), &state.config.games)?;
+        let id = uuid_param("player", &id)?;
+        state.store.player_stats(PlayerId(id), game.as_deref()).await.map_err(|e| ApiError::from_store(e, "player"))
+    };
+    respond(found.await, |stats| Json(PlayerPage::from(stats)))
 }

@@ -52,6 +52,7 @@ mod leases;
 pub mod postgres;
 pub mod ratings;
 pub mod sqlite;
+mod stats;
 mod types;
 mod writer;
 
@@ -61,6 +62,7 @@ pub use error::StoreError;
 pub use leases::Lease;
 pub use ratings::{BoardCursor, BoardEntry, BoardPage, PlayerRating, Rating, RatingChange, Standing};
 pub use romirami_game::{Outcome, SeatOutcome};
+pub use stats::GameStats;
 pub use types::{
     ActionRow, Appended, BadCursor, Fence, FinishedGame, FinishedTable, GameCursor, GameFilter, GamePage, GamePlayer,
     GameSummary, PlayerFilter, PlayerStats, SeatResult, StoredAction, TableRow, UnfinishedGame, WaitingTable,
@@ -329,12 +331,13 @@ impl Store {
         dispatch!(self, s => s.record(id).await)
     }
 
-    /// A player's name, games played, wins, average score and latest games.
+    /// A player's name, games played, wins, average score and latest games, with the figures of each
+    /// game they played; only `game`'s games when one is named.
     ///
     /// # Errors
     /// [`StoreError::NotFound`] for an unknown player.
-    pub async fn player_stats(&self, id: PlayerId) -> Result<PlayerStats, StoreError> {
-        dispatch!(self, s => s.player_stats(id).await)
+    pub async fn player_stats(&self, id: PlayerId, game: Option<&str>) -> Result<PlayerStats, StoreError> {
+        dispatch!(self, s => s.player_stats(id, game).await)
     }
 
     /// One page of a game's leaderboard, best first: the players with at least `min_games` rated games of

@@ -282,6 +282,8 @@ pub struct PlayerStats {
     pub wins: u64,
     /// Their average total score; `None` before their first game.
     pub average_score: Option<f64>,
+    /// The same figures for each game they played, and their places, in the order of the games' names.
+    pub by_game: Vec<super::GameStats>,
     /// Their latest finished games, newest first (at most [`RECENT_GAMES`](super::RECENT_GAMES)).
     pub recent: Vec<GameSummary>,
 }

@@ -8,7 +8,7 @@ use super::{SqliteStore, id_text, uuid_from};
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
 use crate::store::{
     FinishedTable, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES,
-    SeatResult, StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, codec,
+    SeatResult, StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, codec, stats::PlaceRow,
 };
 
 /// The columns of `results` that [`seat_result`] reads, in a query over `results r`.
@@ -257,30 +257,32 @@ impl SqliteStore {
         codec::record_from_json(id, json)
     }
 
-    pub(in crate::store) async fn player_stats(&self, id: PlayerId) -> Result<PlayerStats, StoreError> {
+    pub(in crate::store) async fn player_stats(
+        &self,
+        id: PlayerId,
+        game: Option<&str>,
+    ) -> Result<PlayerStats, StoreError> {
         let name: String = sqlx::query_scalar("SELECT name FROM players WHERE id = ?1")
             .bind(id_text(id.0))
             .fetch_optional(&self.pool)
             .await?
             .ok_or(StoreError::NotFound)?;
-        let totals = sqlx::query(
-            "SELECT COUNT(*) AS games, COALESCE(SUM(winner), 0) AS wins, AVG(score) AS average
-             FROM results WHERE player_id = ?1",
+        let rows = sqlx::query(
+            "SELECT g.game, r.place, COUNT(*) AS games, SUM(r.winner) AS wins, SUM(r.score) AS score
+             FROM results r JOIN games g ON g.table_id = r.table_id
+             WHERE r.player_id = ?1 AND (?2 IS NULL OR g.game = ?2)
+             GROUP BY g.game, r.place ORDER BY g.game, r.place",
         )
         .bind(id_text(id.0))
-        .fetch_one(&self.pool)
-        .await?;
-        let count = |column: &str| -> Result<u64, StoreError> {
-            let value: i64 = totals.try_get(column)?;
-            u64::try_from(value).map_err(|_| StoreError::Corrupt(format!("{column} is {value}")))
-        };
-        let filter = GameFilter { player: Some(PlayerFilter::Id(id)), ..GameFilter::default() };
-        Ok(PlayerStats {
-            player: PlayerInfo { id, name },
-            games_played: count("games")?,
-            wins: count("wins")?,
-            average_score: totals.try_get("average")?,
-            recent: self.list_games(&filter, RECENT_GAMES, None).await?,
-        })
+        .bind(game)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(PlaceRow::read)
+        .collect::<Result<Vec<_>, _>>()?;
+        let filter =
+            GameFilter { player: Some(PlayerFilter::Id(id)), game: game.map(str::to_owned), ..GameFilter::default() };
+        let recent = self.list_games(&filter, RECENT_GAMES, None).await?;
+        PlayerStats::assemble(PlayerInfo { id, name }, &rows, recent)
     }
 }
