@@ -5,37 +5,16 @@
 //! refused action leaves every view and the event list exactly as they were.
 #![no_main]
 
+mod common;
+
+use common::{Bytes, apply_as_judged};
 use libfuzzer_sys::fuzz_target;
 use romirami_rummy::rami::{MeldCards, RamiAction, RamiMatch, RamiOptions, bot};
 use romirami_rummy::{Card, MeldId, RummyRng, Seat, Viewer};
 
-/// Reads bytes off the front of the input, zero once it is used up.
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn byte(&mut self) -> u8 {
-        let Some((&first, rest)) = self.0.split_first() else { return 0 };
-        self.0 = rest;
-        first
-    }
-
-    fn card(&mut self, hand: &[Card]) -> Card {
-        let b = self.byte();
-        // Mostly the seat's own cards, so that plays are worth checking; any card otherwise.
-        if b & 3 != 0 && !hand.is_empty() {
-            hand[usize::from(b >> 2) % hand.len()]
-        } else {
-            Card::naturals().nth(usize::from(b >> 2) % 52).unwrap_or(Card::JOKER)
-        }
-    }
-
-    fn cards(&mut self, hand: &[Card], most: u8) -> Vec<Card> {
-        (0..self.byte() % (most + 1)).map(|_| self.card(hand)).collect()
-    }
-
-    fn meld(&mut self, hand: &[Card]) -> MeldCards {
-        MeldCards { cards: self.cards(hand, 5), joker: None }
-    }
+/// A meld of up to 5 cards, without a joker's value.
+fn meld(bytes: &mut Bytes<'_>, hand: &[Card]) -> MeldCards {
+    MeldCards { cards: bytes.cards(hand, 5), joker: None }
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -46,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
     let seed = u64::from(bytes.byte());
     let Ok(mut m) = RamiMatch::new(players, seed, options) else { panic!("a valid table is refused") };
     let mut rng = RummyRng::from_seed(seed);
-    while !bytes.0.is_empty() {
+    while !bytes.is_empty() {
         let Some(to_act) = m.to_act() else { break };
         let kind = bytes.byte();
         let (seat, action) = if kind < 160 {
@@ -60,8 +39,8 @@ fuzz_target!(|data: &[u8]| {
                 0 => RamiAction::Draw,
                 1 => RamiAction::Take,
                 2 => RamiAction::Discard(bytes.card(&hand)),
-                3 => RamiAction::Meld(bytes.meld(&hand)),
-                4 => RamiAction::Open((0..1 + bytes.byte() % 3).map(|_| bytes.meld(&hand)).collect()),
+                3 => RamiAction::Meld(meld(&mut bytes, &hand)),
+                4 => RamiAction::Open((0..1 + bytes.byte() % 3).map(|_| meld(&mut bytes, &hand)).collect()),
                 5 => RamiAction::LayOff { id: MeldId(u32::from(bytes.byte() % 8)), cards: bytes.cards(&hand, 3), joker: None },
                 _ => RamiAction::Exchange { id: MeldId(u32::from(bytes.byte() % 8)), card: bytes.card(&hand) },
             };
@@ -69,16 +48,7 @@ fuzz_target!(|data: &[u8]| {
         };
         let allowed = m.check(seat, &action).is_ok();
         let viewers: Vec<Viewer> = (0..players as u8).map(|s| Viewer::Seat(Seat(s))).chain([Viewer::Spectator]).collect();
-        let before: Vec<_> = viewers.iter().map(|&v| m.view(v)).collect();
-        let events = m.event_count();
-        match m.apply(seat, &action) {
-            Ok(()) => assert!(allowed, "{action:?} was applied though refused by the check"),
-            Err(_) => {
-                assert!(!allowed, "{action:?} was refused though the check allowed it");
-                let after: Vec<_> = viewers.iter().map(|&v| m.view(v)).collect();
-                assert_eq!(before, after, "a refused action changed a view");
-                assert_eq!(m.event_count(), events, "a refused action added an event");
-            }
-        }
+        let look = |m: &RamiMatch| (viewers.iter().map(|&v| m.view(v)).collect::<Vec<_>>(), m.event_count());
+        apply_as_judged(&mut m, allowed, &action, look, |m| m.apply(seat, &action));
     }
 });

@@ -6,32 +6,25 @@
 //! input ends, exports a record that replays to the same result.
 #![no_main]
 
+mod common;
+
+use common::{Bytes, apply_as_judged};
 use libfuzzer_sys::fuzz_target;
 use romirami_rummy::record::{self, RecordMeta};
 use romirami_rummy::rumino::{RuminoAction, RuminoMatch, RuminoOptions};
 use romirami_rummy::{Card, Seat, Viewer};
 
-/// Reads bytes off the front of the input, zero once it is used up.
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn byte(&mut self) -> u8 {
-        let Some((&first, rest)) = self.0.split_first() else { return 0 };
-        self.0 = rest;
-        first
-    }
-
-    fn action(&mut self) -> RuminoAction {
-        match self.byte() % 5 {
-            0 => RuminoAction::Knock,
-            1 => RuminoAction::Draw,
-            2 => RuminoAction::Take,
-            3 => {
-                let card = Card::naturals().chain([Card::JOKER]).nth(usize::from(self.byte()) % 53).expect("53 kinds");
-                RuminoAction::Discard { card, gin: self.byte() % 2 == 1 }
-            }
-            _ => RuminoAction::Rebuy { rebuy: self.byte() % 2 == 1 },
+/// A raw action built from bytes, legal or not.
+fn action(bytes: &mut Bytes<'_>) -> RuminoAction {
+    match bytes.byte() % 5 {
+        0 => RuminoAction::Knock,
+        1 => RuminoAction::Draw,
+        2 => RuminoAction::Take,
+        3 => {
+            let card = Card::naturals().chain([Card::JOKER]).nth(usize::from(bytes.byte()) % 53).expect("53 kinds");
+            RuminoAction::Discard { card, gin: bytes.byte() % 2 == 1 }
         }
+        _ => RuminoAction::Rebuy { rebuy: bytes.byte() % 2 == 1 },
     }
 }
 
@@ -53,15 +46,12 @@ fn snapshot(game: &RuminoMatch) -> String {
 
 fuzz_target!(|data: &[u8]| {
     let mut input = Bytes(data);
-    let mut seed = [0u8; 8];
-    for byte in &mut seed {
-        *byte = input.byte();
-    }
+    let seed = input.seed();
     let players = usize::from(input.byte() % 5) + 2;
     let options = RuminoOptions { max_rebuys: u32::from(input.byte() % 4) };
-    let mut game = RuminoMatch::new(players, u64::from_le_bytes(seed), options).expect("2 to 6 players");
+    let mut game = RuminoMatch::new(players, seed, options).expect("2 to 6 players");
     for _ in 0..2000 {
-        if input.0.is_empty() {
+        if input.is_empty() {
             break;
         }
         if input.byte() < 0xc0 {
@@ -74,16 +64,9 @@ fuzz_target!(|data: &[u8]| {
         } else {
             // A raw action from any seat, even one that does not exist.
             let seat = Seat(input.byte() % 7);
-            let action = input.action();
+            let action = action(&mut input);
             let listed = game.legal_actions(seat).contains(&action);
-            let before = snapshot(&game);
-            match game.apply(seat, &action) {
-                Ok(()) => assert!(listed, "applied although not listed: {seat:?} {action:?}"),
-                Err(_) => {
-                    assert!(!listed, "refused although listed: {seat:?} {action:?}");
-                    assert!(snapshot(&game) == before, "a refused action changed the match: {seat:?} {action:?}");
-                }
-            }
+            apply_as_judged(&mut game, listed, &(seat, action), snapshot, |g| g.apply(seat, &action));
         }
     }
     game.abandon();
