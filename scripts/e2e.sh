@@ -5,8 +5,8 @@
 #
 # It builds `romirami` (`cargo build -p romirami-tools`, into $CARGO_TARGET_DIR when set), installs
 # Debian's chromium with apt-get when /usr/bin/chromium is missing (no tool downloads a browser of its
-# own), installs playwright-core and typescript with `npm ci` in web/e2e, type-checks web/js with TypeScript's
-# compiler (no build: `tsc --noEmit` over the JSDoc-typed modules), starts `romirami serve` on a free port with a
+# own), installs playwright-core, typescript and prettier with `npm ci` in web/e2e, type-checks web/js with
+# TypeScript's compiler (no build: `tsc --noEmit` over the JSDoc-typed modules), checks its formatting, starts `romirami serve` on a free port with a
 # throwaway database, runs web/e2e/e2e.mjs against it and stops the server.
 #
 # Environment: CHROME (the browser, default /usr/bin/chromium); E2E_SCREENSHOTS (a folder to save the
@@ -37,6 +37,9 @@ log "installing the test's packages (npm ci in web/e2e)"
 
 log "type-checking the web client (tsc --noEmit --allowJs --checkJs, web/e2e/tsconfig.json)"
 (cd web/e2e && npx --no-install tsc -p .)
+
+log "checking the web client's formatting (prettier --check, web/.prettierrc.json: lines of at most 120)"
+(cd web && e2e/node_modules/.bin/prettier --check 'js/**/*.js' 'e2e/*.mjs' style.css)
 
 WORK=$(mktemp -d)
 SERVER_PID=
