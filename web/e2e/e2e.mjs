@@ -4,7 +4,8 @@
 //   ROMIRAMI_URL=http://127.0.0.1:8080 node e2e.mjs [--screenshots DIR]
 //
 // Two players (a desktop and a phone-sized window) create and join a three-seat table through the
-// invite link, the host starts it with two, and they play a complete game by clicking the page's controls; a third session watches from the lobby. On the
+// invite link, the host starts it with two, and they play a complete game by clicking the page's controls; a third
+// session watches from the lobby. On the
 // way it takes a move back, sends a move the server refuses (and checks the refusal is shown), and
 // drops one player's connection (and checks the page says so and plays on). At the end every page shows
 // the scores, and the finished game is on the past-results pages with its record.
@@ -20,26 +21,85 @@
 
 import { chromium } from 'playwright-core';
 import {
-  BASE, CHROME, check, chooseName, desktop, hook, log, logShows, logText, openGamePage, openPage, phone, random,
-  shot, startSeed, tabTo, timeLeft,
+  BASE,
+  CHROME,
+  check,
+  chooseName,
+  desktop,
+  hook,
+  log,
+  logShows,
+  logText,
+  openGamePage,
+  openPage,
+  phone,
+  random,
+  shot,
+  startSeed,
+  tabTo,
+  timeLeft,
 } from './support.mjs';
 import { rummy } from './rummy.mjs';
 import { together } from './together.mjs';
 
-const pageState = (page) => hook(page, () => {
-  const p = window.__romirami?.page;
-  if (!p || p.name !== 'table') return null;
-  return { legal: p.legal(), over: p.result() != null, n: p.eventCount(), error: p.error(), role: p.role(), view: p.view() };
-});
+const pageState = (page) =>
+  hook(page, () => {
+    const p = window.__romirami?.page;
+    if (!p || p.name !== 'table') return null;
+    return {
+      legal: p.legal(),
+      over: p.result() != null,
+      n: p.eventCount(),
+      error: p.error(),
+      role: p.role(),
+      view: p.view(),
+    };
+  });
 
 // The parts of a view that the page keeps current from events, to compare with a fresh view.
 function essentials(view) {
-  const { phase, last_round, trophies, trophy_leaders, number_market, contract_market, number_deck, contract_deck, discard_pile, seats, result } = view;
+  const {
+    phase,
+    last_round,
+    trophies,
+    trophy_leaders,
+    number_market,
+    contract_market,
+    number_deck,
+    contract_deck,
+    discard_pile,
+    seats,
+    result,
+  } = view;
   const hand = view.hand ? [...view.hand].sort() : null;
   const bonus = view.suit_bonus ? [...view.suit_bonus].sort() : null;
-  const sorted = (value) => (Array.isArray(value) ? value.map(sorted)
-    : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted(value[k])])) : value);
-  return JSON.stringify(sorted({ phase, last_round, trophies, trophy_leaders, number_market, contract_market, number_deck, contract_deck, discard_pile, seats, result, hand, bonus }));
+  const sorted = (value) =>
+    Array.isArray(value)
+      ? value.map(sorted)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((k) => [k, sorted(value[k])]),
+          )
+        : value;
+  return JSON.stringify(
+    sorted({
+      phase,
+      last_round,
+      trophies,
+      trophy_leaders,
+      number_market,
+      contract_market,
+      number_deck,
+      contract_deck,
+      discard_pile,
+      seats,
+      result,
+      hand,
+      bonus,
+    }),
+  );
 }
 
 // Opens the table afresh in another tab of the same browser (the same player) and checks that the view
@@ -73,23 +133,38 @@ const moveLines = (text) => text.split('\n').filter((l) => /\b(took|completed|pa
 async function phoneFits(page) {
   const boxes = await page.evaluate(() => {
     window.scrollTo(0, 0);
-    const rect = (sel) => { const r = document.querySelector(sel)?.getBoundingClientRect(); return r ? { top: r.top, bottom: r.bottom } : null; };
+    const rect = (sel) => {
+      const r = document.querySelector(sel)?.getBoundingClientRect();
+      return r ? { top: r.top, bottom: r.bottom } : null;
+    };
     return { market: rect('.number-market'), hand: rect('.hand'), actions: rect('.actions'), height: innerHeight };
   });
-  check(boxes.market && boxes.market.bottom <= boxes.height, `the market is above the fold on the phone: ${JSON.stringify(boxes)}`);
-  check(boxes.hand && boxes.hand.bottom <= boxes.height, `the hand is above the fold on the phone: ${JSON.stringify(boxes)}`);
+  check(
+    boxes.market && boxes.market.bottom <= boxes.height,
+    `the market is above the fold on the phone: ${JSON.stringify(boxes)}`,
+  );
+  check(
+    boxes.hand && boxes.hand.bottom <= boxes.height,
+    `the hand is above the fold on the phone: ${JSON.stringify(boxes)}`,
+  );
   const overlap = boxes.actions && boxes.actions.top < boxes.hand.bottom && boxes.actions.bottom > boxes.hand.top;
   check(!overlap, `the action bar covers no part of the hand: ${JSON.stringify(boxes)}`);
 }
 
 // English words of the table page; none may be left once another language is chosen.
-const ENGLISH = /(?<!\p{L})(Your|turn|Market|Contracts|Trophies|hand|Pass|Take|Game log|Deck|Discard|took|passed|completed|cards|Leave|Invite|watching|reserve)(?!\p{L})/iu;
+const ENGLISH = new RegExp(
+  String.raw`(?<!\p{L})(Your|turn|Market|Contracts|Trophies|hand|Pass|Take|Game log|Deck|Discard|took|passed|` +
+    String.raw`completed|cards|Leave|Invite|watching|reserve)(?!\p{L})`,
+  'iu',
+);
 
 // Switches the page's language with the switch in the top bar and checks the table page is in it.
 async function speaks(page, lang, words) {
   await page.selectOption('#lang-select', lang);
   await page.waitForFunction((l) => document.documentElement.lang === l, lang);
-  const text = await page.evaluate(() => document.querySelector('.table-page').innerText.replace(/\b(Ana|Ben|Cleo|Eve)\b/g, ''));
+  const text = await page.evaluate(() =>
+    document.querySelector('.table-page').innerText.replace(/\b(Ana|Ben|Cleo|Eve)\b/g, ''),
+  );
   check(words.test(text), `the table page speaks ${lang}: ${text.slice(0, 300)}`);
   const english = text.match(ENGLISH);
   check(!english, `no English is left on the table page in ${lang}: “${english?.[0]}” in ${text}`);
@@ -116,7 +191,8 @@ function choose(legal) {
 
 // Builds the move with the page's controls, as a player would.
 async function perform(page, action, beforeConfirm = async () => {}) {
-  const pick = async (scope, card) => page.locator(`${scope} button.card[data-card="${card}"][aria-pressed="false"]`).first().click();
+  const pick = async (scope, card) =>
+    page.locator(`${scope} button.card[data-card="${card}"][aria-pressed="false"]`).first().click();
   switch (action.type) {
     case 'take':
       for (const card of action.cards) await pick('.number-market', card);
@@ -146,17 +222,23 @@ async function perform(page, action, beforeConfirm = async () => {}) {
 
 // Waits until the page has applied new events (the move went through) or shows a refusal.
 async function settled(page, before) {
-  await page.waitForFunction((n) => {
-    const p = window.__romirami.page;
-    return p.eventCount() > n || (p.error() && p.pending() == null);
-  }, before, { timeout: Math.min(20000, timeLeft()) });
+  await page.waitForFunction(
+    (n) => {
+      const p = window.__romirami.page;
+      return p.eventCount() > n || (p.error() && p.pending() == null);
+    },
+    before,
+    { timeout: Math.min(20000, timeLeft()) },
+  );
   return pageState(page);
 }
 
 // Waits until every page has every event the acting page has, so the next turn is read from the truth.
 async function caughtUp(pages, n) {
   for (const p of pages) {
-    await p.waitForFunction((count) => window.__romirami.page.eventCount() >= count, n, { timeout: Math.min(20000, timeLeft()) });
+    await p.waitForFunction((count) => window.__romirami.page.eventCount() >= count, n, {
+      timeout: Math.min(20000, timeLeft()),
+    });
   }
 }
 
@@ -187,7 +269,10 @@ async function twoPlayers(browser) {
     await chooseName(cleo, 'Cleo');
     await cleo.waitForSelector(`.table-row[data-table="${tableId}"]`);
     const rowClock = await cleo.textContent(`.table-row[data-table="${tableId}"] .clock-words`);
-    check(rowClock.startsWith('Relaxed: 1 min 30 s a turn + 5 min reserve'), `the lobby shows the table's clock: ${rowClock}`);
+    check(
+      rowClock.startsWith('Relaxed: 1 min 30 s a turn + 5 min reserve'),
+      `the lobby shows the table's clock: ${rowClock}`,
+    );
     await cleo.selectOption('#opt-clock', 'normal');
     await shot(cleo, 'lobby');
     await cleo.click(`.table-row[data-table="${tableId}"] [data-action=watch]`);
@@ -197,17 +282,23 @@ async function twoPlayers(browser) {
     await ben.goto(inviteLink);
     await chooseName(ben, 'Ben');
     await ben.waitForSelector('.waiting .seats li.taken >> nth=1');
-    check(await ben.locator('#start-game').count() === 0, 'only the host has a start button');
+    check((await ben.locator('#start-game').count()) === 0, 'only the host has a start button');
     await ana.waitForSelector('#start-game:not([disabled])');
     await ana.click('#start-game');
     for (const p of [ana, ben, cleo]) await p.waitForSelector('.board');
     const roles = await Promise.all([ana, ben, cleo].map((p) => pageState(p).then((s) => s.role)));
     check(roles[2] === 'spectator', 'Cleo watches as a spectator');
-    const seats = new Map([[roles[0].seat, ana], [roles[1].seat, ben]]);
+    const seats = new Map([
+      [roles[0].seat, ana],
+      [roles[1].seat, ben],
+    ]);
     check(seats.size === 2, 'Ana and Ben have two seats');
     for (const p of [ana, ben, cleo]) await p.waitForSelector('.player.turn .seat-clock.running');
     const cleoView = (await pageState(cleo)).view;
-    check(cleoView.hand === undefined && (await cleo.locator('.hand .card').count()) === 0, 'the spectator sees no hand');
+    check(
+      cleoView.hand === undefined && (await cleo.locator('.hand .card').count()) === 0,
+      'the spectator sees no hand',
+    );
 
     // Play the whole game by clicking.
     let moves = 0;
@@ -227,10 +318,14 @@ async function twoPlayers(browser) {
       const view = (await pageState(ana)).view;
       if (view.phase.state === 'over') break;
       const page = seats.get(view.phase.seat);
-      await page.waitForFunction(() => {
-        const p = window.__romirami.page;
-        return p.legal() != null || p.result() != null;
-      }, null, { timeout: Math.min(20000, timeLeft()) });
+      await page.waitForFunction(
+        () => {
+          const p = window.__romirami.page;
+          return p.legal() != null || p.result() != null;
+        },
+        null,
+        { timeout: Math.min(20000, timeLeft()) },
+      );
       let state = await pageState(page);
       if (state.over) break;
       const legal = state.legal;
@@ -249,18 +344,27 @@ async function twoPlayers(browser) {
         if (pair) {
           const [first, second] = pair.map((slot) => `.number-market button.card[data-slot="${slot}"]`);
           await page.click(first);
-          check(await page.locator(`${second}[disabled]`).count() === 1, 'a card that cannot join the take is disabled');
+          check(
+            (await page.locator(`${second}[disabled]`).count()) === 1,
+            'a card that cannot join the take is disabled',
+          );
           await page.click(second, { force: true }).catch(() => {});
-          check(await page.locator(`${second}[aria-pressed="true"]`).count() === 0, 'the dimmed card was not picked');
-          check(await page.locator('#act-take:not([disabled])').count() === 1, 'one card is a take');
+          check((await page.locator(`${second}[aria-pressed="true"]`).count()) === 0, 'the dimmed card was not picked');
+          check((await page.locator('#act-take:not([disabled])').count()) === 1, 'one card is a take');
           await page.click('#act-clear');
-          check(await page.locator('#act-take[disabled]').count() === 1, 'nothing picked: no take to send');
-          await hook(page, (cards) => window.__romirami.page.actUnchecked({ type: 'take', cards }), pair.map((i) => market[i]));
+          check((await page.locator('#act-take[disabled]').count()) === 1, 'nothing picked: no take to send');
+          await hook(
+            page,
+            (cards) => window.__romirami.page.actUnchecked({ type: 'take', cards }),
+            pair.map((i) => market[i]),
+          );
           state = await settled(page, state.n);
           check(state.error, 'the server refused a take of mixed cards');
           const shown = await page.textContent('#action-error');
-          check(/same number or all have the same suit/.test(shown) && !/§|share neither|illegal_action/.test(shown),
-            `the refusal is shown in plain words: ${shown}`);
+          check(
+            /same number or all have the same suit/.test(shown) && !/§|share neither|illegal_action/.test(shown),
+            `the refusal is shown in plain words: ${shown}`,
+          );
           log(`refusal shown: ${shown.trim()}`);
           refused = true;
           continue;
@@ -268,20 +372,35 @@ async function twoPlayers(browser) {
       }
 
       // Once: a contract that needs the Star says so, and cannot be sent before its cards are all picked.
-      const needsStar = legal.find((a) => a.type === 'complete' && a.star && a.cards.length > 1
-        && !legal.some((b) => b.type === 'complete' && !b.star && b.contract === a.contract && covers(b.cards, a.cards)));
+      const needsStar = legal.find(
+        (a) =>
+          a.type === 'complete' &&
+          a.star &&
+          a.cards.length > 1 &&
+          !legal.some((b) => b.type === 'complete' && !b.star && b.contract === a.contract && covers(b.cards, a.cards)),
+      );
       if (!starHint && needsStar) {
         await page.click(`.contract-market button.contract[data-contract="${needsStar.contract}"]`);
-        const pick = (card) => page.locator(`.hand button.card[data-card="${card}"][aria-pressed="false"]`).first().click();
+        const pick = (card) =>
+          page.locator(`.hand button.card[data-card="${card}"][aria-pressed="false"]`).first().click();
         await pick(needsStar.cards[0]);
-        check(await page.locator('#act-complete[disabled]').count() === 1, 'a contract with too few cards cannot be sent');
+        check(
+          (await page.locator('#act-complete[disabled]').count()) === 1,
+          'a contract with too few cards cannot be sent',
+        );
         for (const card of needsStar.cards.slice(1)) await pick(card);
         const hint = await page.textContent('#hint');
         check(/needs the Star/.test(hint), `the hint says the Star is needed: ${hint}`);
-        check(await page.locator('.star-row button.star.possible').count() === 1, 'the Star is highlighted');
-        check(await page.locator('#act-complete[disabled]').count() === 1, 'without the Star the contract cannot be sent');
+        check((await page.locator('.star-row button.star.possible').count()) === 1, 'the Star is highlighted');
+        check(
+          (await page.locator('#act-complete[disabled]').count()) === 1,
+          'without the Star the contract cannot be sent',
+        );
         await page.click('.star-row button.star');
-        check(await page.locator('#act-complete:not([disabled])').count() === 1, 'with the Star the contract can be sent');
+        check(
+          (await page.locator('#act-complete:not([disabled])').count()) === 1,
+          'with the Star the contract can be sent',
+        );
         await page.click('#act-clear');
         log(`star hint shown: ${hint.trim()}`);
         starHint = true;
@@ -292,8 +411,13 @@ async function twoPlayers(browser) {
         const before = moveLines(await logText(ana));
         await ana.reload();
         await ana.waitForSelector('.board');
-        await ana.waitForFunction((n) => window.__romirami.page.log().filter((l) => /\b(took|completed|passed)\b/.test(l)).length >= n,
-          before, { timeout: 10000 }).catch(() => {});
+        await ana
+          .waitForFunction(
+            (n) => window.__romirami.page.log().filter((l) => /\b(took|completed|passed)\b/.test(l)).length >= n,
+            before,
+            { timeout: 10000 },
+          )
+          .catch(() => {});
         const after = moveLines(await logText(ana));
         check(after >= before && before > 4, `the log survives a reload: ${before} move lines before, ${after} after`);
         log(`reloaded: the log has ${after} move lines`);
@@ -310,7 +434,10 @@ async function twoPlayers(browser) {
         await eve.goto(`${BASE}/#/table/${tableId}?watch=1`);
         await eve.waitForSelector('.board');
         await logShows(eve, /\btook\b/, 'a late spectator sees the history');
-        check(moveLines(await logText(eve)) >= moveLines(await logText(ana)) - 2, 'the late spectator has the whole history');
+        check(
+          moveLines(await logText(eve)) >= moveLines(await logText(ana)) - 2,
+          'the late spectator has the whole history',
+        );
         await eve.context().close();
         log('a late spectator saw the history');
         lateSpectator = true;
@@ -366,7 +493,8 @@ async function twoPlayers(browser) {
 
       const action = choose(legal);
       // The mid-game pictures: Ana about to complete a contract, Ben and Cleo watching it happen.
-      const picture = !midShot && page === ana && action.type === 'complete' && view.seats.some((s) => s.contracts.length >= 2);
+      const picture =
+        !midShot && page === ana && action.type === 'complete' && view.seats.some((s) => s.contracts.length >= 2);
       await perform(page, action, async () => {
         if (!picture) return;
         await shot(ana, 'table-desktop');
@@ -432,12 +560,25 @@ async function twoPlayers(browser) {
     // when the game started; and the browser's SHA-256 gives the test vector of docs/rules/record-format.md.
     await ana.waitForSelector('#shuffle-check[data-status]');
     const shuffle = await ana.textContent('#shuffle-check');
-    check(await ana.getAttribute('#shuffle-check', 'data-status') === 'verified', `the shuffle is verified: ${shuffle}`);
+    check(
+      (await ana.getAttribute('#shuffle-check', 'data-status')) === 'verified',
+      `the shuffle is verified: ${shuffle}`,
+    );
     check(/received that commitment/.test(shuffle), `Ana's browser was sent the same commitment: ${shuffle}`);
-    const vector = await hook(ana, () => import('/js/shuffle-proof.js').then((m) => m.commitmentOf('1234567890123456789',
-      Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join(''))));
+    const vector = await hook(ana, () =>
+      import('/js/shuffle-proof.js').then((m) =>
+        m.commitmentOf(
+          '1234567890123456789',
+          Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join(''),
+        ),
+      ),
+    );
     check(vector === '8172b88cfc15a4642043f9a7e644221bd959cd1057625a00a13e07b037182384', `the test vector: ${vector}`);
-    const forged = await hook(ana, (r) => import('/js/shuffle-proof.js').then((m) => m.checkShuffle({ ...r, seed: '1' })), record);
+    const forged = await hook(
+      ana,
+      (r) => import('/js/shuffle-proof.js').then((m) => m.checkShuffle({ ...r, seed: '1' })),
+      record,
+    );
     check(forged.status === 'mismatch', `a record with another seed does not check out: ${JSON.stringify(forged)}`);
     await shot(ana, 'game-page');
 
@@ -448,28 +589,33 @@ async function twoPlayers(browser) {
     const steps = await hook(ana, () => window.__romirami.page.steps());
     check(steps === record.log.filter((e) => !e.shuffle).length + 1, `one step per move and the deal: ${steps}`);
     const last = await hook(ana, () => window.__romirami.page.view());
-    check(record.result.scores.every((s) => last.seats[s.seat].score.total === s.total),
-      `the replay's last step adds up to the result: ${JSON.stringify(last.seats.map((s) => s.score))}`);
+    check(
+      record.result.scores.every((s) => last.seats[s.seat].score.total === s.total),
+      `the replay's last step adds up to the result: ${JSON.stringify(last.seats.map((s) => s.score))}`,
+    );
     await ana.click('#replay-first');
-    check(await hook(ana, () => window.__romirami.page.at()) === 0, 'first goes to the deal');
+    check((await hook(ana, () => window.__romirami.page.at())) === 0, 'first goes to the deal');
     await ana.click('#replay-forward');
     await ana.click('#replay-forward');
     await ana.keyboard.press('ArrowRight');
     await ana.click('#replay-back');
-    check(await hook(ana, () => window.__romirami.page.at()) === 2, 'forward, forward, the right arrow and back make move 2');
+    check(
+      (await hook(ana, () => window.__romirami.page.at())) === 2,
+      'forward, forward, the right arrow and back make move 2',
+    );
     check(ana.url().endsWith('?move=2'), `the address names the move: ${ana.url()}`);
     await ana.goto(`${BASE}/#/replay/${tableId}?move=7`);
     await ana.waitForSelector('#replay-at');
-    check(await hook(ana, () => window.__romirami.page.at()) === 7, 'a link opens move 7');
+    check((await hook(ana, () => window.__romirami.page.at())) === 7, 'a link opens move 7');
     check((await ana.textContent('#replay-at')).includes('7'), 'the page says which move it shows');
-    check(await ana.locator('.replay-hand').count() === 2, 'every hand is shown');
+    check((await ana.locator('.replay-hand').count()) === 2, 'every hand is shown');
     const move7 = record.log.filter((e) => !e.shuffle)[6];
     const lastLine = await ana.locator('#replay-log li.now').last().textContent();
     check(lastLine.length > 0, `the log beside the replay marks the move: ${JSON.stringify(move7)} ${lastLine}`);
     await ana.focus('#replay-slider');
     await ana.keyboard.press('Home');
     for (let i = 0; i < 3; i += 1) await ana.keyboard.press('ArrowRight');
-    check(await hook(ana, () => window.__romirami.page.at()) === 3, 'the slider steps');
+    check((await hook(ana, () => window.__romirami.page.at())) === 3, 'the slider steps');
     await shot(ana, 'replay');
     log(`the replay steps through ${steps} steps`);
 
@@ -514,8 +660,11 @@ async function againstBots(browser) {
   await dora.waitForSelector('.board');
   const summary = await hook(dora, () => window.__romirami.page.summary());
   const me = (await pageState(dora)).role.seat;
-  check(summary.bots.filter(Boolean).length === 2 && !summary.bots[me], `two bots and Dora: ${JSON.stringify(summary.bots)}`);
-  check(await dora.locator('.player.bot .badge.bot').count() === 2, 'the bot seats are marked');
+  check(
+    summary.bots.filter(Boolean).length === 2 && !summary.bots[me],
+    `two bots and Dora: ${JSON.stringify(summary.bots)}`,
+  );
+  check((await dora.locator('.player.bot .badge.bot').count()) === 2, 'the bot seats are marked');
   log('Dora plays against two bots');
 
   let moves = 0;
@@ -523,10 +672,16 @@ async function againstBots(browser) {
   let reclaims = 0;
   for (;;) {
     timeLeft();
-    await dora.waitForFunction(() => {
-      const p = window.__romirami.page;
-      return p.result() != null || p.legal() != null || document.querySelector('#take-seat-back:not([disabled])') != null;
-    }, null, { timeout: Math.min(60000, timeLeft()) });
+    await dora.waitForFunction(
+      () => {
+        const p = window.__romirami.page;
+        return (
+          p.result() != null || p.legal() != null || document.querySelector('#take-seat-back:not([disabled])') != null
+        );
+      },
+      null,
+      { timeout: Math.min(60000, timeLeft()) },
+    );
     let state = await pageState(dora);
     if (state.over) break;
     if (await dora.locator('#take-seat-back:not([disabled])').count()) {
@@ -546,7 +701,10 @@ async function againstBots(browser) {
       check(clocks.toAct === me && clocks.reserves.length === 3, `the clocks are live: ${JSON.stringify(clocks)}`);
       await shot(dora, 'table-bots-clock');
       await dora.waitForSelector('#bot-notice', { timeout: Math.min(30000, timeLeft()) });
-      check(await dora.locator(`.player[data-seat="${me}"] .badge.bot`).count() === 1, 'Dora’s seat is marked as the bot’s');
+      check(
+        (await dora.locator(`.player[data-seat="${me}"] .badge.bot`).count()) === 1,
+        'Dora’s seat is marked as the bot’s',
+      );
       await shot(dora, 'table-bot-for-you');
       await logShows(dora, /The bot is playing your seat/, 'Dora is told the bot plays for her');
       log('Dora ran out of time: the bot plays for her');
@@ -566,9 +724,18 @@ async function againstBots(browser) {
   }
   check(ranOut && reclaims >= 1, 'Dora ran out of time and took her seat back');
   await dora.waitForSelector('#end-title');
-  check(await dora.locator('table.scores .badge.bot').count() === 2, 'the end screen marks the two bots, and only them');
-  check(await dora.locator('table.scores tr:has-text("Dora") .badge.bot').count() === 0, 'Dora, back at her seat, is no bot');
-  check(await dora.locator(`.player[data-seat="${me}"] .badge.bot`).count() === 0, 'Dora’s seat has no bot mark at the end');
+  check(
+    (await dora.locator('table.scores .badge.bot').count()) === 2,
+    'the end screen marks the two bots, and only them',
+  );
+  check(
+    (await dora.locator('table.scores tr:has-text("Dora") .badge.bot').count()) === 0,
+    'Dora, back at her seat, is no bot',
+  );
+  check(
+    (await dora.locator(`.player[data-seat="${me}"] .badge.bot`).count()) === 0,
+    'Dora’s seat has no bot mark at the end',
+  );
   await logShows(dora, /Your seat is yours again/, 'Dora is told she has her seat back');
   log(`the game against the bots is over; Dora played ${moves} moves`);
   await shot(dora, 'end-bots');
@@ -576,9 +743,15 @@ async function againstBots(browser) {
   const game = await openGamePage(dora);
   const bots = game.players.filter((p) => p.bot).length;
   const doraIndex = game.players.findIndex((p) => p.name === 'Dora');
-  check(bots === 2 && game.bot_actions[doraIndex] > 0, `the game page knows the bots and the bot's moves for Dora: ${JSON.stringify(game.bot_actions)}`);
+  check(
+    bots === 2 && game.bot_actions[doraIndex] > 0,
+    `the game page knows the bots and the bot's moves for Dora: ${JSON.stringify(game.bot_actions)}`,
+  );
   const played = await dora.textContent('.game-page');
-  check(played.includes(`bot played ${game.bot_actions[doraIndex]} move`), 'the game page says how many moves the bot played for Dora');
+  check(
+    played.includes(`bot played ${game.bot_actions[doraIndex]} move`),
+    'the game page says how many moves the bot played for Dora',
+  );
   await shot(dora, 'game-page-bots');
   return dora;
 }
@@ -618,17 +791,26 @@ async function abandoned(dora) {
     const style = getComputedStyle(app);
     return { focused: document.activeElement === app, outline: `${style.outlineStyle} ${style.outlineWidth}` };
   });
-  check(ring.focused && /^none/.test(ring.outline), `the page region has the focus without a ring: ${JSON.stringify(ring)}`);
+  check(
+    ring.focused && /^none/.test(ring.outline),
+    `the page region has the focus without a ring: ${JSON.stringify(ring)}`,
+  );
   await dora.goto(`${BASE}/#/games/${tableId}`);
   for (let attempt = 0; ; attempt += 1) {
-    const ok = await dora.waitForSelector('#game-title', { timeout: 3000 }).then(() => true, () => false);
+    const ok = await dora.waitForSelector('#game-title', { timeout: 3000 }).then(
+      () => true,
+      () => false,
+    );
     if (ok) break;
     check(attempt < 10, 'the abandoned game appears on its page');
     await dora.reload();
   }
   check((await dora.textContent('#game-title')) === 'Abandoned game', 'the game page says the game was abandoned');
   const notice = await dora.textContent('.game-page .notice');
-  check(/(Dora|Bot 2)( and (Dora|Bot 2))? (was|were) ahead/.test(notice), `the game page says who was ahead: ${notice}`);
+  check(
+    /(Dora|Bot 2)( and (Dora|Bot 2))? (was|were) ahead/.test(notice),
+    `the game page says who was ahead: ${notice}`,
+  );
   // The table opened again shows the end as it stood: who was ahead, by name, and no bot mark on Dora.
   await dora.goto(`${BASE}/#/table/${tableId}`);
   for (let attempt = 0; ; attempt += 1) {
@@ -639,9 +821,12 @@ async function abandoned(dora) {
     await dora.reload();
   }
   const standing = await dora.textContent('.end p');
-  check(/stood: (Dora|Bot 2)( and (Dora|Bot 2))? (was|were) ahead/.test(standing), `the abandoned game says who was ahead: ${standing}`);
-  check(await dora.locator('table.scores tr:has-text("Dora") .badge.bot').count() === 0, 'Dora, who left, is no bot');
-  check(await dora.locator('table.scores .badge.bot').count() === 1, 'the bot is marked');
+  check(
+    /stood: (Dora|Bot 2)( and (Dora|Bot 2))? (was|were) ahead/.test(standing),
+    `the abandoned game says who was ahead: ${standing}`,
+  );
+  check((await dora.locator('table.scores tr:has-text("Dora") .badge.bot').count()) === 0, 'Dora, who left, is no bot');
+  check((await dora.locator('table.scores .badge.bot').count()) === 1, 'the bot is marked');
 
   await dora.goto(`${BASE}/#/games`);
   await dora.waitForSelector(`.game-row[data-game="${tableId}"] .badge.abandoned`);
@@ -673,10 +858,13 @@ async function main() {
   }
 }
 
-main().then(() => {
-  log('PASSED');
-  process.exit(0);
-}, (error) => {
-  console.error(`[e2e] FAILED: ${error.stack ?? error}`);
-  process.exit(1);
-});
+main().then(
+  () => {
+    log('PASSED');
+    process.exit(0);
+  },
+  (error) => {
+    console.error(`[e2e] FAILED: ${error.stack ?? error}`);
+    process.exit(1);
+  },
+);

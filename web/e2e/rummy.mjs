@@ -5,7 +5,17 @@
 // which moves are legal (window.__romirami.page.legal(), the server's own list) only to choose one.
 
 import {
-  BASE, check, chooseName, desktop, hook, log, openGamePage, openPage, random, shot, timeLeft,
+  BASE,
+  check,
+  chooseName,
+  desktop,
+  hook,
+  log,
+  openGamePage,
+  openPage,
+  random,
+  shot,
+  timeLeft,
 } from './support.mjs';
 
 /** The server's legal actions in one shape (the page's own js/meld-table/legal.js does the same). */
@@ -23,12 +33,19 @@ function normalize(raw) {
   return { kind, cards: v.cards, id: v.id, raw };
 }
 
-const state = (page) => hook(page, () => {
-  const p = window.__romirami?.page;
-  if (!p || p.name !== 'meld-table') return null;
-  return { legal: p.legal(), over: p.result() != null, n: p.eventCount(), error: p.error(), role: p.role(),
-    view: p.view() };
-});
+const state = (page) =>
+  hook(page, () => {
+    const p = window.__romirami?.page;
+    if (!p || p.name !== 'meld-table') return null;
+    return {
+      legal: p.legal(),
+      over: p.result() != null,
+      n: p.eventCount(),
+      error: p.error(),
+      role: p.role(),
+      view: p.view(),
+    };
+  });
 
 // The move a hurried player makes: lay down whatever can be laid down, else draw, then discard at random.
 const PREFERENCE = ['rebuy', 'knock', 'open', 'meld', 'lay_off', 'exchange', 'draw', 'end_round', 'take', 'discard'];
@@ -50,17 +67,28 @@ async function perform(page, move) {
     await page.locator(`.meld-hand button.rcard[data-card="${card}"][aria-pressed="false"]`).first().click();
   }
   switch (move.kind) {
-    case 'draw': return page.click('#act-stock');
-    case 'take': return move.card ? page.locator('.pile button.rcard').last().click() : page.click('#act-take');
-    case 'end_round': return page.click('#act-end-round');
-    case 'knock': return page.click('#act-knock');
-    case 'rebuy': return page.click('#act-rebuy');
-    case 'open': return page.click('#act-open');
-    case 'meld': return page.click('#act-meld');
-    case 'lay_off': return page.click(`.melds button.meld[data-meld="${move.id}"]`);
-    case 'exchange': return page.click(`#act-exchange-${move.id}`);
-    case 'discard': return page.click(move.gin ? '#act-gin' : '#act-discard');
-    default: throw new Error(`unknown move ${JSON.stringify(move.raw)}`);
+    case 'draw':
+      return page.click('#act-stock');
+    case 'take':
+      return move.card ? page.locator('.pile button.rcard').last().click() : page.click('#act-take');
+    case 'end_round':
+      return page.click('#act-end-round');
+    case 'knock':
+      return page.click('#act-knock');
+    case 'rebuy':
+      return page.click('#act-rebuy');
+    case 'open':
+      return page.click('#act-open');
+    case 'meld':
+      return page.click('#act-meld');
+    case 'lay_off':
+      return page.click(`.melds button.meld[data-meld="${move.id}"]`);
+    case 'exchange':
+      return page.click(`#act-exchange-${move.id}`);
+    case 'discard':
+      return page.click(move.gin ? '#act-gin' : '#act-discard');
+    default:
+      throw new Error(`unknown move ${JSON.stringify(move.raw)}`);
   }
 }
 
@@ -76,8 +104,11 @@ async function playUntil(pages, done, what) {
       if (!s?.legal || s.over) continue;
       const move = choose(s.legal);
       await perform(page, move);
-      await page.waitForFunction((n) => window.__romirami.page.eventCount() > n || window.__romirami.page.error(), s.n,
-        { timeout: Math.min(20000, timeLeft()) });
+      await page.waitForFunction(
+        (n) => window.__romirami.page.eventCount() > n || window.__romirami.page.error(),
+        s.n,
+        { timeout: Math.min(20000, timeLeft()) },
+      );
       const error = await hook(page, () => window.__romirami.page.error());
       check(!error, `${what}: the move ${JSON.stringify(move.raw)} was played, not refused: ${error}`);
       moves += 1;
@@ -94,7 +125,8 @@ async function createTable(page, game, seats, options) {
   await page.selectOption('#opt-game', game);
   await page.selectOption('#opt-seats', String(seats));
   for (const [selector, value] of Object.entries(options)) {
-    if (await page.locator(selector).evaluate((el) => el.tagName) === 'SELECT') await page.selectOption(selector, value);
+    if ((await page.locator(selector).evaluate((el) => el.tagName)) === 'SELECT')
+      await page.selectOption(selector, value);
     else await page.fill(selector, value);
   }
   await page.selectOption('#opt-public', 'true');
@@ -110,11 +142,11 @@ async function rommiMatch(browser) {
   await ana.waitForSelector('[data-testid=my-name]');
   // The lobby offers each game's player range and its options with the rule book's defaults.
   await ana.selectOption('#opt-game', 'rumino');
-  check(await ana.locator('#opt-seats option').count() === 5, 'Rumino seats 2 to 6');
-  check(await ana.inputValue('#opt-rebuys') === '1', 'one rebuy by default (rumino §2)');
+  check((await ana.locator('#opt-seats option').count()) === 5, 'Rumino seats 2 to 6');
+  check((await ana.inputValue('#opt-rebuys')) === '1', 'one rebuy by default (rumino §2)');
   await ana.selectOption('#opt-game', 'rami');
-  check(await ana.locator('#opt-seats option').count() === 4, 'Rami seats 2 to 5');
-  check(await ana.inputValue('#opt-opening') === '51', 'Rami 51 by default (rami §2)');
+  check((await ana.locator('#opt-seats option').count()) === 4, 'Rami seats 2 to 5');
+  check((await ana.inputValue('#opt-opening')) === '51', 'Rami 51 by default (rami §2)');
   const invite = await createTable(ana, 'rommi', 2, { '#opt-target': '1' });
   const tableId = invite.match(/#\/table\/([0-9a-f-]+)/)[1];
 
@@ -124,8 +156,10 @@ async function rommiMatch(browser) {
   const row = cleo.locator(`.table-row[data-table="${tableId}"]`);
   await row.waitFor();
   const rowText = await row.textContent();
-  check(/Rommi/.test(rowText) && /Basic rummy/.test(rowText) && /to 1/.test(rowText),
-    `the lobby names the game and options: ${rowText}`);
+  check(
+    /Rommi/.test(rowText) && /Basic rummy/.test(rowText) && /to 1/.test(rowText),
+    `the lobby names the game and options: ${rowText}`,
+  );
   await shot(cleo, 'lobby-rummy');
 
   await ben.goto(invite);
@@ -143,34 +177,50 @@ async function rommiMatch(browser) {
   await first.waitForFunction(() => window.__romirami.page.legal() != null, null, { timeout: 20000 });
   const before = (await state(first)).n;
   await first.locator('.pile button.rcard').last().click();
-  await first.waitForFunction(() => window.__romirami.page.legal()?.some((a) => a.type === 'take_back'), null,
-    { timeout: 20000 });
+  await first.waitForFunction(() => window.__romirami.page.legal()?.some((a) => a.type === 'take_back'), null, {
+    timeout: 20000,
+  });
   await first.click('#act-take-back');
-  await first.waitForFunction((n) => window.__romirami.page.log().some((l) => /took a move back/.test(l))
-    && window.__romirami.page.legal() != null && window.__romirami.page.eventCount() >= n + 2, before, { timeout: 20000 });
+  await first.waitForFunction(
+    (n) =>
+      window.__romirami.page.log().some((l) => /took a move back/.test(l)) &&
+      window.__romirami.page.legal() != null &&
+      window.__romirami.page.eventCount() >= n + 2,
+    before,
+    { timeout: 20000 },
+  );
   log('a take from the discard pile was taken back');
 
   let shotTaken = false;
-  const moves = await playUntil([ana, ben], async () => {
-    const s = await state(ana);
-    if (!shotTaken && s?.view?.melds?.length >= 2 && s.legal && s.view.step === 'play') {
-      shotTaken = true;
-      await shot(ana, 'table-rommi');
-    }
-    return s?.over === true;
-  }, 'rommi');
+  const moves = await playUntil(
+    [ana, ben],
+    async () => {
+      const s = await state(ana);
+      if (!shotTaken && s?.view?.melds?.length >= 2 && s.legal && s.view.step === 'play') {
+        shotTaken = true;
+        await shot(ana, 'table-rommi');
+      }
+      return s?.over === true;
+    },
+    'rommi',
+  );
   log(`the Rommi match is over after ${moves} moves`);
   for (const page of [ana, ben, cleo]) {
     await page.waitForSelector('#match-end');
     const text = await page.textContent('#match-end');
     check(/wins? the match/.test(text), `the match end names the winner: ${text}`);
-    check(await page.locator('#match-end .round-scores tbody tr').count() === 2, 'the last round scores both players');
-    check(await page.locator('#match-end .totals li').count() === 2, 'the totals of both players');
+    check(
+      (await page.locator('#match-end .round-scores tbody tr').count()) === 2,
+      'the last round scores both players',
+    );
+    check((await page.locator('#match-end .totals li').count()) === 2, 'the totals of both players');
   }
   const watched = await state(cleo);
   check(watched.role === 'spectator' && watched.view.hand === null, 'the spectator is sent no hand');
-  check(await cleo.locator('.meld-hand').count() === 0 && await cleo.locator('.hand-watch').count() === 1,
-    'the spectator sees no hand');
+  check(
+    (await cleo.locator('.meld-hand').count()) === 0 && (await cleo.locator('.hand-watch').count()) === 1,
+    'the spectator sees no hand',
+  );
   // The scores in Italian and French, as the rest of the page.
   await cleo.selectOption('#lang-select', 'it');
   await cleo.waitForSelector('#match-end:has-text("La partita è finita")');
@@ -180,13 +230,17 @@ async function rommiMatch(browser) {
   if (!shotTaken) await shot(ana, 'table-rommi');
   // The finished match has its page, with its record.
   const stored = await openGamePage(ana);
-  check(stored.game === 'rommi' && stored.players.length === 2,
-    `the game page shows the match: ${JSON.stringify(stored).slice(0, 200)}`);
-  log(`the game page: ${(await ana.textContent('#game-title'))}`);
+  check(
+    stored.game === 'rommi' && stored.players.length === 2,
+    `the game page shows the match: ${JSON.stringify(stored).slice(0, 200)}`,
+  );
+  log(`the game page: ${await ana.textContent('#game-title')}`);
   const meta = await ana.textContent('.game-page');
-  check(/a total reached the target/.test(meta) && await ana.locator('table.round-scores tbody tr').count() === 2,
-    `the game page says how the match ended and scores its rounds: ${meta.slice(0, 300)}`);
-  check(await ana.locator('#replay-link').count() === 0, 'no replay is offered for a rummy record');
+  check(
+    /a total reached the target/.test(meta) && (await ana.locator('table.round-scores tbody tr').count()) === 2,
+    `the game page says how the match ended and scores its rounds: ${meta.slice(0, 300)}`,
+  );
+  check((await ana.locator('#replay-link').count()) === 0, 'no replay is offered for a rummy record');
   await shot(ana, 'game-page-rommi');
   await Promise.all([ana, ben, cleo].map((p) => p.context().close()));
 }
@@ -202,21 +256,29 @@ async function againstBot(browser, name, game, options, doneWhat) {
   await page.waitForSelector('.meld-board');
   log(`${name} plays ${game} against a bot`);
   let shotTaken = false;
-  const moves = await playUntil([page], async () => {
-    const s = await state(page);
-    const ready = game === 'rumino' ? s?.view?.step === 'discard' : s?.view?.melds.length >= 2 && s.view.step === 'play';
-    if (!shotTaken && s?.legal && ready) {
-      shotTaken = true;
-      await shot(page, `table-${game}`);
-    }
-    return s?.over || (s?.view?.last != null);
-  }, game);
+  const moves = await playUntil(
+    [page],
+    async () => {
+      const s = await state(page);
+      const ready =
+        game === 'rumino' ? s?.view?.step === 'discard' : s?.view?.melds.length >= 2 && s.view.step === 'play';
+      if (!shotTaken && s?.legal && ready) {
+        shotTaken = true;
+        await shot(page, `table-${game}`);
+      }
+      return s?.over || s?.view?.last != null;
+    },
+    game,
+  );
   await page.waitForSelector('#round-end, #match-end');
   const text = await page.textContent('#round-end, #match-end');
   log(`${doneWhat} after ${moves} moves: ${text.slice(0, 120)}`);
-  check(await page.locator('.round-scores tbody tr').count() === 2, `${game}: the scores of both players`);
-  check(await page.locator('.scores .totals li').count() === 2 || await page.locator('#match-end .totals li').count() === 2,
-    `${game}: the running totals`);
+  check((await page.locator('.round-scores tbody tr').count()) === 2, `${game}: the scores of both players`);
+  check(
+    (await page.locator('.scores .totals li').count()) === 2 ||
+      (await page.locator('#match-end .totals li').count()) === 2,
+    `${game}: the running totals`,
+  );
   if (!shotTaken) await shot(page, `table-${game}`);
   // The table links the game's own rules.
   const help = await page.getAttribute('#help-link', 'href');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 export const BASE = (process.env.ROMIRAMI_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
 export const CHROME = process.env.CHROME ?? '/usr/bin/chromium';
 const shotsArg = process.argv.indexOf('--screenshots');
-export const SHOTS = shotsArg > 0 ? process.argv[shotsArg + 1] : process.env.E2E_SCREENSHOTS ?? null;
+export const SHOTS = shotsArg > 0 ? process.argv[shotsArg + 1] : (process.env.E2E_SCREENSHOTS ?? null);
 export const LIMIT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 10 * 60 * 1000);
 const started = Date.now();
 
@@ -47,8 +47,14 @@ export const logText = (page) => hook(page, () => window.__romirami.page.log().j
 
 // Waits until the page's log has a line matching `pattern`.
 export async function logShows(page, pattern, what) {
-  const ok = await page.waitForFunction((source) => new RegExp(source).test(window.__romirami.page.log().join('\n')),
-    pattern.source, { timeout: Math.min(20000, timeLeft()) }).then(() => true, () => false);
+  const ok = await page
+    .waitForFunction((source) => new RegExp(source).test(window.__romirami.page.log().join('\n')), pattern.source, {
+      timeout: Math.min(20000, timeLeft()),
+    })
+    .then(
+      () => true,
+      () => false,
+    );
   check(ok, `${what}: the log says ${pattern}\n${await logText(page)}`);
 }
 
@@ -74,8 +80,12 @@ export const phone = { viewport: { width: 390, height: 844 }, isMobile: true, ha
 export async function openPage(browser, options) {
   const page = await (await browser.newContext(options)).newPage();
   page.setDefaultTimeout(20000);
-  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
-  page.on('console', (m) => { if (m.type() === 'error') log(`console error: ${m.text()}`); });
+  page.on('pageerror', (e) => {
+    throw new Error(`page error: ${e.message}`);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') log(`console error: ${m.text()}`);
+  });
   return page;
 }
 
@@ -83,7 +93,10 @@ export async function openPage(browser, options) {
 export async function openGamePage(page) {
   await page.click('#game-page-link');
   for (let attempt = 0; ; attempt += 1) {
-    const ok = await page.waitForSelector('#download-record', { timeout: 3000 }).then(() => true, () => false);
+    const ok = await page.waitForSelector('#download-record', { timeout: 3000 }).then(
+      () => true,
+      () => false,
+    );
     if (ok) break;
     check(attempt < 10, 'the finished game appears on its page');
     await page.reload();

@@ -10,8 +10,12 @@ const chatOf = (page) => hook(page, () => window.__romirami.page.chat());
 
 // Waits until the page's chat shows `line` (`Name: text`).
 async function chatShows(page, line, what) {
-  const ok = await page.waitForFunction((l) => window.__romirami.page.chat().includes(l), line,
-    { timeout: Math.min(20000, timeLeft()) }).then(() => true, () => false);
+  const ok = await page
+    .waitForFunction((l) => window.__romirami.page.chat().includes(l), line, { timeout: Math.min(20000, timeLeft()) })
+    .then(
+      () => true,
+      () => false,
+    );
   check(ok, `${what}: the chat shows “${line}”\n${(await chatOf(page)).join('\n')}`);
 }
 
@@ -37,10 +41,14 @@ async function playToEnd(pages) {
   let moves = 0;
   for (;;) {
     timeLeft();
-    const states = await Promise.all(pages.map((p) => hook(p, () => {
-      const page = window.__romirami.page;
-      return { legal: page.legal(), over: page.result() != null, n: page.eventCount() };
-    })));
+    const states = await Promise.all(
+      pages.map((p) =>
+        hook(p, () => {
+          const page = window.__romirami.page;
+          return { legal: page.legal(), over: page.result() != null, n: page.eventCount() };
+        }),
+      ),
+    );
     if (states.some((s) => s.over)) return moves;
     const i = states.findIndex((s) => s.legal?.length);
     if (i < 0) {
@@ -48,10 +56,14 @@ async function playToEnd(pages) {
       continue;
     }
     await hook(pages[i], (action) => window.__romirami.page.actUnchecked(action), choose(states[i].legal));
-    await pages[i].waitForFunction((n) => {
-      const p = window.__romirami.page;
-      return p.eventCount() > n || p.result() != null || (p.error() && p.pending() == null);
-    }, states[i].n, { timeout: Math.min(20000, timeLeft()) });
+    await pages[i].waitForFunction(
+      (n) => {
+        const p = window.__romirami.page;
+        return p.eventCount() > n || p.result() != null || (p.error() && p.pending() == null);
+      },
+      states[i].n,
+      { timeout: Math.min(20000, timeLeft()) },
+    );
     moves += 1;
   }
 }
@@ -87,11 +99,15 @@ export async function together(browser) {
   await say(cleo, 'Ana holds the Star');
   await chatShows(cleo, 'Cleo: Ana holds the Star', 'Cleo reads her own message');
   await say(ben, '<img src=x onerror=alert(1)> thanks');
-  for (const p of [ana, cleo]) await chatShows(p, 'Ben: <img src=x onerror=alert(1)> thanks', 'markup is shown as text');
+  for (const p of [ana, cleo])
+    await chatShows(p, 'Ben: <img src=x onerror=alert(1)> thanks', 'markup is shown as text');
   // The server sends in order: had Cleo's message reached Ana, it would have come before Ben's.
   const anaChat = await chatOf(ana);
-  check(!anaChat.some((l) => l.startsWith('Cleo:')), `the spectators' chat stays apart during the game: ${anaChat.join(' | ')}`);
-  check(await ana.locator('.chat img').count() === 0, 'no markup from the chat reaches the page');
+  check(
+    !anaChat.some((l) => l.startsWith('Cleo:')),
+    `the spectators' chat stays apart during the game: ${anaChat.join(' | ')}`,
+  );
+  check((await ana.locator('.chat img').count()) === 0, 'no markup from the chat reaches the page');
   log('together: chat apart during the game');
 
   // Ben's page closes: Ana sees him away and the log says so; he comes back through the link.
@@ -104,7 +120,7 @@ export async function together(browser) {
   await benAgain.goto(`${BASE}/#/table/${tableId}`);
   await benAgain.waitForSelector('.board');
   await logShows(ana, /Ben is back/, 'Ana is told Ben came back');
-  check(await ana.locator('.badge.offline').count() === 0, 'Ben no longer shows as away');
+  check((await ana.locator('.badge.offline').count()) === 0, 'Ben no longer shows as away');
   await chatShows(benAgain, 'Ana: Good luck, Ben!', 'Ben, back, reads the chat so far');
   log('together: away and back');
 

@@ -90,10 +90,14 @@ function route() {
 const select = /** @type {HTMLSelectElement} */ (document.getElementById('lang-select'));
 function frameWords() {
   document.title = t('app.title');
-  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n ?? '');
+  for (const el of document.querySelectorAll('[data-i18n]'))
+    el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n ?? '');
   document.querySelector('nav[aria-label]')?.setAttribute('aria-label', t('nav.main'));
   select.setAttribute('aria-label', t('lang.label'));
-  replace(select, LANGUAGES.map((l) => h('option', { value: l.code, selected: l.code === language(), lang: l.code }, l.name)));
+  replace(
+    select,
+    LANGUAGES.map((l) => h('option', { value: l.code, selected: l.code === language(), lang: l.code }, l.name)),
+  );
 }
 select.addEventListener('change', () => setLanguage(select.value));
 onLanguage(() => {
@@ -127,7 +131,9 @@ connection.on('status', ({ status, player }) => {
     banner.hidden = false;
     banner.className = 'conn back';
     banner.textContent = t('conn.back');
-    hideTimer = setTimeout(() => { banner.hidden = true; }, 2500);
+    hideTimer = setTimeout(() => {
+      banner.hidden = true;
+    }, 2500);
   } else if (status === 'open') {
     banner.hidden = true;
   }

@@ -31,7 +31,10 @@ export function clockTimes(clock) {
   return t('clock.times', { turn: spanWords(clock.turn_ms), reserve: spanWords(clock.reserve_ms) });
 }
 
-/** A table's clock in words: "Normal: 45 s a turn + 2 min reserve", or that it has none. @param {Clock | null | undefined} clock */
+/**
+ * A table's clock in words: "Normal: 45 s a turn + 2 min reserve", or that it has none.
+ * @param {Clock | null | undefined} clock
+ */
 export function clockWords(clock) {
   if (!clock) return t('clock.none');
   const preset = CLOCK_PRESETS.find((p) => p.turn_ms === clock.turn_ms && p.reserve_ms === clock.reserve_ms);

@@ -38,7 +38,9 @@ export class Connection {
   on(type, fn) {
     if (!this.listeners.has(type)) this.listeners.set(type, new Set());
     this.listeners.get(type)?.add(fn);
-    return () => { this.listeners.get(type)?.delete(fn); };
+    return () => {
+      this.listeners.get(type)?.delete(fn);
+    };
   }
 
   /** @param {string} type @param {any} msg */
@@ -89,7 +91,11 @@ export class Connection {
   /** @param {string} data */
   receive(data) {
     let msg;
-    try { msg = JSON.parse(data); } catch { return; }
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      return;
+    }
     // Every table message of a started game carries the shuffle's commitment: remembered for the game page's
     // check, whichever page (and game) received it.
     if (msg.type === 'table' && typeof msg.table?.shuffle === 'string') rememberCommitment(msg.table.shuffle);
@@ -98,7 +104,7 @@ export class Connection {
       saveIdentity({ id: msg.player.id, name: msg.player.name, ...(msg.token ? { token: msg.token } : {}) });
       this.pendingName = null;
       /** @type {string | null} */
-    this.refusal = null;
+      this.refusal = null;
       const again = this.everWelcomed;
       this.everWelcomed = true;
       this.retries = 0;
@@ -116,12 +122,20 @@ export class Connection {
     }
     // A refused new guest (bad name, or too many new guests from this address) is asked for a name
     // again, with the server's words.
-    if (msg.type === 'error' && this.status !== 'open' && ['bad_token', 'bad_name', 'unsupported_protocol', 'too_many_guests'].includes(msg.code)) {
+    if (
+      msg.type === 'error' &&
+      this.status !== 'open' &&
+      ['bad_token', 'bad_name', 'unsupported_protocol', 'too_many_guests'].includes(msg.code)
+    ) {
       if (msg.code === 'bad_token') {
         // The server no longer knows this guest (a restart): start again as a new guest with the same name.
         const { name } = identity();
         forgetToken();
-        if (name) { this.pendingName = name; this.hello(); return; }
+        if (name) {
+          this.pendingName = name;
+          this.hello();
+          return;
+        }
       }
       this.setStatus('need_name');
       for (const w of this.waiters.splice(0)) w.reject(new Error(msg.message));

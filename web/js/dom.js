@@ -17,8 +17,9 @@ import { t } from './i18n.js';
 export function h(tag, attrs = {}, ...children) {
   const [name, ...classes] = tag.split('.');
   const svg = name === 'svg' || name === 'use';
-  const el = /** @type {HTMLElement} */ (svg ? document.createElementNS('http://www.w3.org/2000/svg', name)
-    : document.createElement(name || 'div'));
+  const el = /** @type {HTMLElement} */ (
+    svg ? document.createElementNS('http://www.w3.org/2000/svg', name) : document.createElement(name || 'div')
+  );
   if (classes.length) el.setAttribute('class', classes.join(' '));
   if (attrs == null || typeof attrs !== 'object' || attrs instanceof Node || Array.isArray(attrs)) {
     children.unshift(/** @type {Child} */ (attrs));
@@ -52,8 +53,13 @@ function append(el, children) {
  * @param {string | null} [label]
  */
 export function icon(suit, label = null) {
-  const svg = h('svg', { class: `suit-icon suit-${suit}`, viewBox: '0 0 24 24', 'aria-hidden': label ? null : 'true',
-    role: label ? 'img' : null, 'aria-label': label });
+  const svg = h('svg', {
+    class: `suit-icon suit-${suit}`,
+    viewBox: '0 0 24 24',
+    'aria-hidden': label ? null : 'true',
+    role: label ? 'img' : null,
+    'aria-label': label,
+  });
   const use = h('use', {});
   use.setAttribute('href', `#suit-${suit}`);
   svg.append(use);
@@ -80,7 +86,9 @@ export function toast(text, kind = 'info') {
   el.textContent = text;
   el.className = `toast show ${kind}`;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.className = 'toast'; }, 3500);
+  toastTimer = setTimeout(() => {
+    el.className = 'toast';
+  }, 3500);
 }
 
 /**
@@ -93,7 +101,10 @@ export async function copyText(text, input) {
     await navigator.clipboard.writeText(text);
     toast(t('copy.done'));
   } catch {
-    if (input) { input.select(); document.execCommand?.('copy'); }
+    if (input) {
+      input.select();
+      document.execCommand?.('copy');
+    }
     toast(t('copy.select'));
   }
 }

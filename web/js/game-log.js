@@ -28,14 +28,21 @@ export function describe(event, who, me = null) {
   switch (event.type) {
     case 'to_act':
       if (event.step === 'discard') return line('', 'log.mustDiscard', { who: w });
-      if (event.step === 'take') return event.seat === me ? line('turn', 'log.yourTurn') : line('turn', 'log.turn', { who: w });
+      if (event.step === 'take')
+        return event.seat === me ? line('turn', 'log.yourTurn') : line('turn', 'log.turn', { who: w });
       return null;
     case 'took':
       return line('', 'log.took', { who: w, cards: cards(event.cards) });
     case 'completed': {
       const c = contract(event.contract);
-      return line('good', 'log.completed', { who: w, contract: [{ contract: event.contract }], text: contractText(c),
-        score: c.score, cards: cards(event.cards), star: event.star });
+      return line('good', 'log.completed', {
+        who: w,
+        contract: [{ contract: event.contract }],
+        text: contractText(c),
+        score: c.score,
+        cards: cards(event.cards),
+        star: event.star,
+      });
     }
     case 'took_back':
       return event.contract == null
@@ -46,18 +53,24 @@ export function describe(event, who, me = null) {
     case 'reshuffled':
       return line('', 'log.reshuffled', { deck: event.deck });
     case 'drew':
-      return event.cards ? line('', 'log.drew', { who: w, cards: cards(event.cards) })
+      return event.cards
+        ? line('', 'log.drew', { who: w, cards: cards(event.cards) })
         : line('', 'log.drewCount', { who: w, count: event.count });
     case 'discarded':
-      return event.cards ? line('', 'log.discarded', { who: w, cards: cards(event.cards) })
+      return event.cards
+        ? line('', 'log.discarded', { who: w, cards: cards(event.cards) })
         : line('', 'log.discardedCount', { who: w, count: event.count });
     case 'last_round':
       return line('alert', event.started ? 'log.lastRound' : 'log.lastRoundOff');
     case 'game_over': {
       const { winners, ended_by: ended } = event.result;
       if (ended === 'abandoned' || !winners.length) return line('alert', 'log.gameOverAbandoned');
-      return line('alert', 'log.gameOver', { why: endedBy(ended), names: list(winners.map(who)),
-        you: winners.includes(me), count: winners.length });
+      return line('alert', 'log.gameOver', {
+        why: endedBy(ended),
+        names: list(winners.map(who)),
+        you: winners.includes(me),
+        count: winners.length,
+      });
     }
     default:
       return null;
@@ -71,5 +84,7 @@ export function describe(event, who, me = null) {
  * @param {(id: number) => string} contractWords
  */
 export function plain(entry, cardWords, contractWords) {
-  return entry.parts.map((p) => (typeof p === 'string' ? p : 'card' in p ? cardWords(p.card) : contractWords(p.contract))).join('');
+  return entry.parts
+    .map((p) => (typeof p === 'string' ? p : 'card' in p ? cardWords(p.card) : contractWords(p.contract)))
+    .join('');
 }

@@ -25,8 +25,14 @@ export const gameName = (id) => GAMES.find((g) => g.id === (id ?? 'romi-rami'))?
 
 /** @param {string} id @param {string} label @param {[string, string][]} choices @param {string} value */
 function select(id, label, choices, value) {
-  return [h('label', { for: id }, label),
-    h('select', { id, name: id }, choices.map(([v, words]) => h('option', { value: v, selected: v === value }, words)))];
+  return [
+    h('label', { for: id }, label),
+    h(
+      'select',
+      { id, name: id },
+      choices.map(([v, words]) => h('option', { value: v, selected: v === value }, words)),
+    ),
+  ];
 }
 
 /** @param {string} id @param {string} label @param {Record<string, any>} attrs */
@@ -43,9 +49,26 @@ function checkbox(id, label) {
 export function optionFields(game) {
   if (game === 'rommi') {
     return [
-      select('opt-variant', t('opt.variant'), [['basic', t('opt.basic')], ['500', t('opt.500')]], 'basic'),
-      select('opt-scoring', t('opt.scoring'), [['', t('opt.scoringDefault')], ['positive', t('opt.positive')],
-        ['meld_hand', t('opt.meld_hand')], ['negative', t('opt.negative')]], ''),
+      select(
+        'opt-variant',
+        t('opt.variant'),
+        [
+          ['basic', t('opt.basic')],
+          ['500', t('opt.500')],
+        ],
+        'basic',
+      ),
+      select(
+        'opt-scoring',
+        t('opt.scoring'),
+        [
+          ['', t('opt.scoringDefault')],
+          ['positive', t('opt.positive')],
+          ['meld_hand', t('opt.meld_hand')],
+          ['negative', t('opt.negative')],
+        ],
+        '',
+      ),
       number('opt-target', t('opt.target'), { min: 1, placeholder: t('opt.targetDefault') }),
       checkbox('opt-simple', t('opt.simple')),
       checkbox('opt-restriction', t('opt.restriction')),
@@ -53,9 +76,25 @@ export function optionFields(game) {
   }
   if (game === 'rami') {
     return [
-      select('opt-opening', t('opt.opening'), [['51', t('opt.rami51')], ['30', t('opt.rami30')]], '51'),
-      select('opt-end', t('opt.end'),
-        [['', t('opt.endDefault')], ['rounds', t('opt.rounds')], ['limit', t('opt.limit')]], ''),
+      select(
+        'opt-opening',
+        t('opt.opening'),
+        [
+          ['51', t('opt.rami51')],
+          ['30', t('opt.rami30')],
+        ],
+        '51',
+      ),
+      select(
+        'opt-end',
+        t('opt.end'),
+        [
+          ['', t('opt.endDefault')],
+          ['rounds', t('opt.rounds')],
+          ['limit', t('opt.limit')],
+        ],
+        '',
+      ),
       number('opt-end-n', t('opt.endN'), { min: 1, max: 500, placeholder: '500' }),
     ];
   }

@@ -163,7 +163,14 @@ export function rescore(view) {
     }
     const final = view.result?.scores?.find((r) => r.seat === s.seat);
     s.score = final
-      ? { contracts: final.contracts, trophies: final.trophies, star: final.star, public_total: final.contracts + final.trophies + final.star, suit_bonus: final.suit_bonus, total: final.total }
+      ? {
+          contracts: final.contracts,
+          trophies: final.trophies,
+          star: final.star,
+          public_total: final.contracts + final.trophies + final.star,
+          suit_bonus: final.suit_bonus,
+          total: final.total,
+        }
       : score;
   }
 }

@@ -23,15 +23,36 @@ export function mountHelp(root, game, anchor = '') {
   const book = BOOKS[language()] ?? en;
   const page = book[game] ?? book['romi-rami'];
   const games = Object.entries(book);
-  root.append(h('div.help-page',
-    h('nav.help-games', { 'aria-label': t('nav.help') }, games.map(([id, g]) => h('a', { href: `#/help/${id}`,
-      'aria-current': id === game ? 'page' : null }, g.title))),
-    h('article.card-panel',
-      h('h1', page.title),
-      h('p.lead', page.intro),
-      h('nav.toc', h('ol', page.sections.map((s) => h('li', h('a', { href: `#/help/${game}#${s.id}` }, s.title))))),
-      page.sections.map((s) => h('section', { id: `rule-${s.id}`, class: anchor === s.id ? 'help-section current' : 'help-section' },
-        h('h2', s.title), s.body.map((p) => h('p', p)))))));
+  root.append(
+    h(
+      'div.help-page',
+      h(
+        'nav.help-games',
+        { 'aria-label': t('nav.help') },
+        games.map(([id, g]) => h('a', { href: `#/help/${id}`, 'aria-current': id === game ? 'page' : null }, g.title)),
+      ),
+      h(
+        'article.card-panel',
+        h('h1', page.title),
+        h('p.lead', page.intro),
+        h(
+          'nav.toc',
+          h(
+            'ol',
+            page.sections.map((s) => h('li', h('a', { href: `#/help/${game}#${s.id}` }, s.title))),
+          ),
+        ),
+        page.sections.map((s) =>
+          h(
+            'section',
+            { id: `rule-${s.id}`, class: anchor === s.id ? 'help-section current' : 'help-section' },
+            h('h2', s.title),
+            s.body.map((p) => h('p', p)),
+          ),
+        ),
+      ),
+    ),
+  );
   if (anchor) setTimeout(() => document.getElementById(`rule-${anchor}`)?.scrollIntoView({ block: 'start' }), 0);
   window.__romirami.page = { name: 'help', game };
   return () => {};

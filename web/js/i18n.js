@@ -34,7 +34,11 @@ const known = (code) => typeof code === 'string' && code in CATALOGS;
 /** The stored choice, else the browser's first language we have, else English. @returns {Lang} */
 function initial() {
   let stored = null;
-  try { stored = localStorage.getItem(KEY); } catch { /* storage off */ }
+  try {
+    stored = localStorage.getItem(KEY);
+  } catch {
+    /* storage off */
+  }
   if (known(stored)) return stored;
   for (const tag of navigator.languages ?? [navigator.language]) {
     const code = String(tag).slice(0, 2).toLowerCase();
@@ -57,7 +61,11 @@ export const language = () => lang;
 export function setLanguage(code) {
   if (!known(code) || code === lang) return;
   lang = code;
-  try { localStorage.setItem(KEY, code); } catch { /* storage off */ }
+  try {
+    localStorage.setItem(KEY, code);
+  } catch {
+    /* storage off */
+  }
   document.documentElement.lang = code;
   for (const fn of [...listeners]) fn();
 }
@@ -65,7 +73,9 @@ export function setLanguage(code) {
 /** Calls `fn` after every language switch; returns the unsubscribe. @param {() => void} fn */
 export function onLanguage(fn) {
   listeners.add(fn);
-  return () => { listeners.delete(fn); };
+  return () => {
+    listeners.delete(fn);
+  };
 }
 
 /** A number the locale's way. @param {number} n */
@@ -105,7 +115,9 @@ export function tParts(key, params = {}) {
       tokens.push(v);
     } else flat[k] = v;
   }
-  return t(key, flat).split(/\u0001(\d+)\u0001/).flatMap((s, i) => (i % 2 ? tokens[Number(s)] : s ? [s] : []));
+  return t(key, flat)
+    .split(/\u0001(\d+)\u0001/)
+    .flatMap((s, i) => (i % 2 ? tokens[Number(s)] : s ? [s] : []));
 }
 
 /** Whether the current catalogue has this key (for optional messages). @param {string} key */

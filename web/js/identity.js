@@ -8,7 +8,11 @@ const INVITES = 'romirami.invites';
 
 /** @param {string} key @param {any} fallback */
 function read(key, fallback) {
-  try { return JSON.parse(localStorage.getItem(key) ?? 'null') ?? fallback; } catch { return fallback; }
+  try {
+    return JSON.parse(localStorage.getItem(key) ?? 'null') ?? fallback;
+  } catch {
+    return fallback;
+  }
 }
 
 /** {name, token, id} or an empty object. @returns {{name?: string, token?: string, id?: string}} */

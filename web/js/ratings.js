@@ -23,20 +23,34 @@ const delta = (before, after) => {
  */
 export function ratingChanges(game) {
   if (!game.rated || !game.ratings) return h('p.muted.rating-note', { 'data-testid': 'unrated' }, t('rating.unrated'));
-  return h('div.rating-changes', { 'data-testid': 'rating-changes' },
+  return h(
+    'div.rating-changes',
+    { 'data-testid': 'rating-changes' },
     h('h2', t('rating.title')),
-    h('ul', game.players.map((p, i) => {
-      const change = game.ratings?.[i];
-      if (!change) return null;
-      const d = change.after - change.before;
-      return h('li', { class: d > 0 ? 'up' : d < 0 ? 'down' : '' },
-        h('span.name', p.name), ' ',
-        h('span.rating', t('rating.change', { before: num(change.before), after: num(change.after) })), ' ',
-        h('b.delta', delta(change.before, change.after)));
-    })));
+    h(
+      'ul',
+      game.players.map((p, i) => {
+        const change = game.ratings?.[i];
+        if (!change) return null;
+        const d = change.after - change.before;
+        return h(
+          'li',
+          { class: d > 0 ? 'up' : d < 0 ? 'down' : '' },
+          h('span.name', p.name),
+          ' ',
+          h('span.rating', t('rating.change', { before: num(change.before), after: num(change.after) })),
+          ' ',
+          h('b.delta', delta(change.before, change.after)),
+        );
+      }),
+    ),
+  );
 }
 
-/** The finished games asked for by the end screen, which is drawn again on every change. @type {Map<string, Promise<any>>} */
+/**
+ * The finished games asked for by the end screen, which is drawn again on every change.
+ * @type {Map<string, Promise<any>>}
+ */
 const finished = new Map();
 
 /** A finished game from the REST API, asked again while the server is still storing it. @param {string} id */
@@ -49,7 +63,9 @@ function storedGame(id) {
           return await getGame(id);
         } catch (error) {
           if (tries >= 15) throw error;
-          await new Promise((resolve) => { setTimeout(resolve, 700); });
+          await new Promise((resolve) => {
+            setTimeout(resolve, 700);
+          });
         }
       }
     })();
@@ -65,7 +81,10 @@ function storedGame(id) {
  */
 export function endRatings(tableId) {
   const box = h('div.end-ratings', { 'aria-live': 'polite' }, h('p.muted', t('rating.pending')));
-  storedGame(tableId).then((game) => replace(box, ratingChanges(game)), () => replace(box));
+  storedGame(tableId).then(
+    (game) => replace(box, ratingChanges(game)),
+    () => replace(box),
+  );
   return box;
 }
 
@@ -75,16 +94,33 @@ export function endRatings(tableId) {
  */
 export function playerRatings(playerId, { title = true } = {}) {
   const box = h('div.player-ratings', { 'data-testid': 'player-ratings' });
-  getPlayerRatings(playerId).then((answer) => {
-    /** @type {{game: string, rating: number, games: number}[]} */
-    const ratings = answer.ratings;
-    replace(box, title ? h('h2', t('rating.yours.title')) : null,
-      ratings.length
-        ? h('ul.ratings', ratings.map((r) => h('li', { 'data-game': r.game },
-          h('span', gameName(r.game)), ' ', h('b.rating', num(r.rating)), ' ',
-          h('span.muted.small', t('rating.games', { n: r.games })))))
-        : h('p.muted', t('rating.none')));
-  }, () => replace(box));
+  getPlayerRatings(playerId).then(
+    (answer) => {
+      /** @type {{game: string, rating: number, games: number}[]} */
+      const ratings = answer.ratings;
+      replace(
+        box,
+        title ? h('h2', t('rating.yours.title')) : null,
+        ratings.length
+          ? h(
+              'ul.ratings',
+              ratings.map((r) =>
+                h(
+                  'li',
+                  { 'data-game': r.game },
+                  h('span', gameName(r.game)),
+                  ' ',
+                  h('b.rating', num(r.rating)),
+                  ' ',
+                  h('span.muted.small', t('rating.games', { n: r.games })),
+                ),
+              ),
+            )
+          : h('p.muted', t('rating.none')),
+      );
+    },
+    () => replace(box),
+  );
   return box;
 }
 
@@ -95,18 +131,43 @@ export function mountLeaderboard(root, params) {
   const rows = h('tbody');
   const status = h('p.muted', { role: 'status' }, t('loading'));
   const more = h('div.more');
-  const choose = /** @type {HTMLSelectElement} */ (h('select', { id: 'board-game', name: 'game',
-    onchange: () => { location.hash = `#/leaderboard?game=${encodeURIComponent(choose.value)}`; } },
-  GAMES.map((g) => h('option', { value: g.id, selected: g.id === game }, g.name))));
-  root.append(h('div.results.leaderboard',
-    h('h1', t('board.title')),
-    h('div.field', h('label', { for: 'board-game' }, t('board.game')), choose),
-    status,
-    h('table.board', { 'aria-label': t('board.title') },
-      h('thead', h('tr', h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, t('board.player')),
-        h('th', { scope: 'col' }, t('board.rating')), h('th', { scope: 'col' }, t('board.games')))),
-      rows),
-    more));
+  const choose = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      {
+        id: 'board-game',
+        name: 'game',
+        onchange: () => {
+          location.hash = `#/leaderboard?game=${encodeURIComponent(choose.value)}`;
+        },
+      },
+      GAMES.map((g) => h('option', { value: g.id, selected: g.id === game }, g.name)),
+    )
+  );
+  root.append(
+    h(
+      'div.results.leaderboard',
+      h('h1', t('board.title')),
+      h('div.field', h('label', { for: 'board-game' }, t('board.game')), choose),
+      status,
+      h(
+        'table.board',
+        { 'aria-label': t('board.title') },
+        h(
+          'thead',
+          h(
+            'tr',
+            h('th', { scope: 'col' }, '#'),
+            h('th', { scope: 'col' }, t('board.player')),
+            h('th', { scope: 'col' }, t('board.rating')),
+            h('th', { scope: 'col' }, t('board.games')),
+          ),
+        ),
+        rows,
+      ),
+      more,
+    ),
+  );
 
   /** @param {string | null} [cursor] */
   async function load(cursor = null) {
@@ -115,20 +176,41 @@ export function mountLeaderboard(root, params) {
       const page = await getLeaderboard({ game, limit: 20, cursor });
       if (!alive) return;
       const first = rows.children.length;
-      rows.append(...page.players.map((/** @type {any} */ p, /** @type {number} */ i) => h('tr', { 'data-player': p.id },
-        h('td', num(first + i + 1)),
-        h('td', h('a', { href: `#/players/${p.id}` }, p.name)),
-        h('td', h('b', num(p.rating))),
-        h('td', num(p.games)))));
-      status.textContent = rows.children.length ? t('board.note', { n: page.min_games }) : t('board.none', { n: page.min_games });
-      if (page.next) replace(more, h('button', { type: 'button', id: 'more-players', onclick: () => load(page.next) }, t('board.more')));
+      rows.append(
+        ...page.players.map((/** @type {any} */ p, /** @type {number} */ i) =>
+          h(
+            'tr',
+            { 'data-player': p.id },
+            h('td', num(first + i + 1)),
+            h('td', h('a', { href: `#/players/${p.id}` }, p.name)),
+            h('td', h('b', num(p.rating))),
+            h('td', num(p.games)),
+          ),
+        ),
+      );
+      status.textContent = rows.children.length
+        ? t('board.note', { n: page.min_games })
+        : t('board.none', { n: page.min_games });
+      if (page.next)
+        replace(
+          more,
+          h('button', { type: 'button', id: 'more-players', onclick: () => load(page.next) }, t('board.more')),
+        );
     } catch (error) {
       if (!alive) return;
       status.textContent = '';
-      replace(more, errorBox(/** @type {Error} */ (error), () => load(cursor)));
+      replace(
+        more,
+        errorBox(/** @type {Error} */ (error), () => load(cursor)),
+      );
     }
   }
   load();
-  window.__romirami.page = { name: 'leaderboard', names: () => [...rows.querySelectorAll('td a')].map((a) => a.textContent) };
-  return () => { alive = false; };
+  window.__romirami.page = {
+    name: 'leaderboard',
+    names: () => [...rows.querySelectorAll('td a')].map((a) => a.textContent),
+  };
+  return () => {
+    alive = false;
+  };
 }

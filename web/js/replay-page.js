@@ -39,12 +39,36 @@ export function mountReplay(root, id, params) {
     const v = viewOf(/** @type {any} */ (record), steps[at].state, at === steps.length - 1);
     /** @type {any} */
     const ctx = {
-      st: { result: v.result ?? null, sel: { market: new Set(), hand: new Set(), contract: null, star: false }, clocks: null, log: [] },
-      tableId: id, invite: null, view: () => v, mySeat: () => null, nameOf, who: nameOf,
-      isBot: () => false, isBotPlayer: () => false, isStandIn: () => false, botPlaysForMe: () => false, myTurn: () => false,
-      legalOf: () => [], sortedHand: () => [], selectedMarketCards: () => [], selectedHandCards: () => [],
-      draw, act: () => {}, clearSelection: () => {}, toggle: () => {}, send: () => {}, leave: () => {}, reclaim: () => {},
-      sit: () => {}, liveClocks: () => null,
+      st: {
+        result: v.result ?? null,
+        sel: { market: new Set(), hand: new Set(), contract: null, star: false },
+        clocks: null,
+        log: [],
+      },
+      tableId: id,
+      invite: null,
+      view: () => v,
+      mySeat: () => null,
+      nameOf,
+      who: nameOf,
+      isBot: () => false,
+      isBotPlayer: () => false,
+      isStandIn: () => false,
+      botPlaysForMe: () => false,
+      myTurn: () => false,
+      legalOf: () => [],
+      sortedHand: () => [],
+      selectedMarketCards: () => [],
+      selectedHandCards: () => [],
+      draw,
+      act: () => {},
+      clearSelection: () => {},
+      toggle: () => {},
+      send: () => {},
+      leave: () => {},
+      reclaim: () => {},
+      sit: () => {},
+      liveClocks: () => null,
     };
     return ctx;
   }
@@ -63,32 +87,94 @@ export function mountReplay(root, id, params) {
     const ctx = ctxOf();
     const v = ctx.view();
     const total = steps.length - 1;
-    const slider = /** @type {HTMLInputElement} */ (h('input', { type: 'range', id: 'replay-slider', min: 0, max: total, value: at,
-      'aria-label': t('replay.slider'), 'data-key': 'slider', oninput: () => go(Number(slider.value)) }));
-    const button = (/** @type {string} */ key, /** @type {number} */ to, /** @type {boolean} */ off) => h('button', { type: 'button',
-      id: `replay-${key}`, 'data-key': key, disabled: off, onclick: () => go(to) }, t(`replay.${key}`));
-    const lines = steps.slice(0, at + 1).flatMap((step, n) => step.events.map((event) => ({ n, line: describe(event, nameOf, null) })))
+    const slider = /** @type {HTMLInputElement} */ (
+      h('input', {
+        type: 'range',
+        id: 'replay-slider',
+        min: 0,
+        max: total,
+        value: at,
+        'aria-label': t('replay.slider'),
+        'data-key': 'slider',
+        oninput: () => go(Number(slider.value)),
+      })
+    );
+    const button = (/** @type {string} */ key, /** @type {number} */ to, /** @type {boolean} */ off) =>
+      h(
+        'button',
+        { type: 'button', id: `replay-${key}`, 'data-key': key, disabled: off, onclick: () => go(to) },
+        t(`replay.${key}`),
+      );
+    const lines = steps
+      .slice(0, at + 1)
+      .flatMap((step, n) => step.events.map((event) => ({ n, line: describe(event, nameOf, null) })))
       .filter((x) => x.line);
-    const hands = v.seats.map((s) => h('section.replay-hand', { 'data-seat': s.seat },
-      h('h2.label', t('replay.hand', { name: nameOf(s.seat) }), ' · ', t('replay.bonus', { n: v.bonuses?.[s.seat]?.length ?? 0 })),
-      h('div.hand', sortCards(v.hands?.[s.seat] ?? []).map((code) => numberCard(code)))));
-    replace(box,
+    const hands = v.seats.map((s) =>
+      h(
+        'section.replay-hand',
+        { 'data-seat': s.seat },
+        h(
+          'h2.label',
+          t('replay.hand', { name: nameOf(s.seat) }),
+          ' · ',
+          t('replay.bonus', { n: v.bonuses?.[s.seat]?.length ?? 0 }),
+        ),
+        h(
+          'div.hand',
+          sortCards(v.hands?.[s.seat] ?? []).map((code) => numberCard(code)),
+        ),
+      ),
+    );
+    replace(
+      box,
       h('p', h('a', { href: `#/games/${id}` }, t('replay.back.game'))),
       h('h1', t('replay.title')),
-      h('div.replay-controls.card-panel',
-        h('div.row',
-          button('first', 0, at === 0), button('back', at - 1, at === 0),
-          button('forward', at + 1, at === total), button('last', total, at === total),
-          h('span.replay-at', { id: 'replay-at', role: 'status', 'aria-live': 'polite' }, at ? t('replay.step', { n: at, total }) : t('replay.start'))),
-        slider),
-      h('div.game.replay',
-        v.result ? h('section.card-panel.end', scoreTable({ ...v.result, winners: v.result.ended_by === 'abandoned' ? [] : v.result.winners },
-          nameOf), h('p.muted', aheadAt(v.result).map(nameOf).join(', '))) : null,
+      h(
+        'div.replay-controls.card-panel',
+        h(
+          'div.row',
+          button('first', 0, at === 0),
+          button('back', at - 1, at === 0),
+          button('forward', at + 1, at === total),
+          button('last', total, at === total),
+          h(
+            'span.replay-at',
+            { id: 'replay-at', role: 'status', 'aria-live': 'polite' },
+            at ? t('replay.step', { n: at, total }) : t('replay.start'),
+          ),
+        ),
+        slider,
+      ),
+      h(
+        'div.game.replay',
+        v.result
+          ? h(
+              'section.card-panel.end',
+              scoreTable({ ...v.result, winners: v.result.ended_by === 'abandoned' ? [] : v.result.winners }, nameOf),
+              h('p.muted', aheadAt(v.result).map(nameOf).join(', ')),
+            )
+          : null,
         h('div.game-main', playersPanel(ctx), board(ctx), hands),
-        h('aside.side',
-          h('section.log', h('h2.label', t('log.title')),
-            h('ol', { id: 'replay-log' }, lines.map(({ n, line }) => h('li', { class: `${/** @type {any} */ (line).kind}${n === at ? ' now' : ''}`,
-              'data-move': n }, sentence(/** @type {any} */ (line).parts))))))));
+        h(
+          'aside.side',
+          h(
+            'section.log',
+            h('h2.label', t('log.title')),
+            h(
+              'ol',
+              { id: 'replay-log' },
+              lines.map(({ n, line }) =>
+                h(
+                  'li',
+                  { class: `${/** @type {any} */ (line).kind}${n === at ? ' now' : ''}`, 'data-move': n },
+                  sentence(/** @type {any} */ (line).parts),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
     const log = box.querySelector('#replay-log');
     if (log) log.scrollTop = log.scrollHeight;
     if (focusKey) /** @type {HTMLElement | null} */ (box.querySelector(`[data-key="${focusKey}"]`))?.focus();

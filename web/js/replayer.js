@@ -10,7 +10,17 @@
 import { contract, trophyCount, TROPHIES } from './rules-data.js';
 import { removeCards } from './multiset.js';
 
-/** @typedef {{seat?: number, take?: string[], complete?: number, cards?: string[], star?: boolean, pass?: boolean, discard?: string[], shuffle?: string[]}} Entry */
+/**
+ * @typedef {object} Entry
+ * @property {number} [seat]
+ * @property {string[]} [take]
+ * @property {number} [complete]
+ * @property {string[]} [cards]
+ * @property {boolean} [star]
+ * @property {boolean} [pass]
+ * @property {string[]} [discard]
+ * @property {string[]} [shuffle]
+ */
 /**
  * @typedef {object} GameRecord
  * @property {string} format
@@ -58,14 +68,22 @@ export function replay(record) {
   for (let i = 0; i < players; i += 1) seats.push({ hand: deck.splice(0, 3), bonus: [], contracts: [], star: false });
   /** @type {ReplayState} */
   const s = {
-    market: deck.splice(0, 6), contracts: contractDeck.splice(0, 4), deck, contractDeck, discard: 0, seats,
-    toAct: { seat: record.first_player, step: 'take' }, lastRound: false,
+    market: deck.splice(0, 6),
+    contracts: contractDeck.splice(0, 4),
+    deck,
+    contractDeck,
+    discard: 0,
+    seats,
+    toAct: { seat: record.first_player, step: 'take' },
+    lastRound: false,
   };
   /** @type {string[]} the discard pile's cards */
   let pile = [];
   const shuffles = record.log.filter((e) => e.shuffle).map((e) => /** @type {string[]} */ (e.shuffle));
   /** @type {Step[]} */
-  const steps = [{ state: clone(s), events: [{ type: 'to_act', seat: record.first_player, step: 'take' }], seat: null }];
+  const steps = [
+    { state: clone(s), events: [{ type: 'to_act', seat: record.first_player, step: 'take' }], seat: null },
+  ];
   /** @type {any[]} */
   let events = [];
 
@@ -196,12 +214,27 @@ export function viewOf(record, s, last) {
     const trophies = record.trophies.filter((tr) => leaders[tr] === i).reduce((n, tr) => n + TROPHIES[tr].points, 0);
     const star = seat.star ? 0 : 1;
     const publicTotal = contracts + trophies + star;
-    return { seat: i, contracts: seat.contracts, hand_size: seat.hand.length, star_used: seat.star,
-      score: { contracts, trophies, star, public_total: publicTotal, suit_bonus: seat.bonus.length, total: publicTotal + seat.bonus.length } };
+    return {
+      seat: i,
+      contracts: seat.contracts,
+      hand_size: seat.hand.length,
+      star_used: seat.star,
+      score: {
+        contracts,
+        trophies,
+        star,
+        public_total: publicTotal,
+        suit_bonus: seat.bonus.length,
+        total: publicTotal + seat.bonus.length,
+      },
+    };
   });
   return {
     viewer: 'spectator',
-    phase: s.toAct && !last ? { state: 'playing', seat: s.toAct.seat, step: s.toAct.step } : { state: 'over', ended_by: record.result.ended_by },
+    phase:
+      s.toAct && !last
+        ? { state: 'playing', seat: s.toAct.seat, step: s.toAct.step }
+        : { state: 'over', ended_by: record.result.ended_by },
     first_player: record.first_player,
     last_round: s.lastRound,
     contract_target: TARGET[/** @type {2 | 3 | 4} */ (record.players.length)],

@@ -12,8 +12,10 @@ import { scoreTable, botBadge, aheadAt, errorBox } from './widgets.js';
 import { ratingChanges, playerRatings } from './ratings.js';
 
 /** @typedef {{seat: number, name: string, id: string, bot?: boolean}} GamePlayer */
-/** @typedef {import('./widgets.js').Result & {id: string, players: GamePlayer[], bot_actions?: number[], started_at: string, finished_at: string, places?: number[],
- *   game?: string}} Game */
+/**
+ * @typedef {import('./widgets.js').Result & {id: string, players: GamePlayer[], bot_actions?: number[],
+ *   started_at: string, finished_at: string, places?: number[], game?: string}} Game
+ */
 
 /** An instant as the API wants it: RFC 3339 in UTC, whole seconds. @param {Date} date */
 const rfc3339 = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -31,7 +33,11 @@ function botNote(game, seat, short = false) {
   const i = game.players.findIndex((p) => p.seat === seat);
   const moves = game.bot_actions?.[i] ?? 0;
   if (game.players[i]?.bot) return botBadge();
-  if (moves > 0) return botBadge(t(short ? 'game.botMovesShort' : 'game.botMoves', { n: moves }), t('game.botMovesTitle', { n: moves }));
+  if (moves > 0)
+    return botBadge(
+      t(short ? 'game.botMovesShort' : 'game.botMoves', { n: moves }),
+      t('game.botMovesTitle', { n: moves }),
+    );
   return null;
 }
 
@@ -42,13 +48,32 @@ function gameRow(game) {
   // A rummy game's scores carry no seat: they are in seat order.
   const bySeat = new Map(game.scores.map((s, i) => [s.seat ?? i, s]));
   const lineup = game.players.map((p) => `${p.name} ${bySeat.get(p.seat)?.total ?? ''}`).join(', ');
-  return h('li.game-row', { 'data-game': game.id },
-    h('a.game-link', { href: `#/games/${game.id}`, 'aria-label': t('games.rowLabel', { when: dateTime(game.finished_at), lineup }) },
+  return h(
+    'li.game-row',
+    { 'data-game': game.id },
+    h(
+      'a.game-link',
+      { href: `#/games/${game.id}`, 'aria-label': t('games.rowLabel', { when: dateTime(game.finished_at), lineup }) },
       h('span.date', dateTime(game.finished_at)),
-      h('span.lineup', game.players.map((p) => h('span', { class: winners.has(p.seat) && !abandoned ? 'pl winner' : 'pl' },
-        winners.has(p.seat) && !abandoned ? h('span.crown', { 'aria-hidden': 'true' }, '★') : null,
-        p.name, botNote(game, p.seat, true), ' ', h('b', bySeat.get(p.seat)?.total ?? '–')))),
-      abandoned ? h('span.badge.abandoned', t('endedShort.abandoned')) : h('span.muted.small', t(`endedShort.${game.ended_by}`))));
+      h(
+        'span.lineup',
+        game.players.map((p) =>
+          h(
+            'span',
+            { class: winners.has(p.seat) && !abandoned ? 'pl winner' : 'pl' },
+            winners.has(p.seat) && !abandoned ? h('span.crown', { 'aria-hidden': 'true' }, '★') : null,
+            p.name,
+            botNote(game, p.seat, true),
+            ' ',
+            h('b', bySeat.get(p.seat)?.total ?? '–'),
+          ),
+        ),
+      ),
+      abandoned
+        ? h('span.badge.abandoned', t('endedShort.abandoned'))
+        : h('span.muted.small', t(`endedShort.${game.ended_by}`)),
+    ),
+  );
 }
 
 /** @param {HTMLElement} root @param {URLSearchParams} params */
@@ -64,26 +89,51 @@ export function mountGames(root, params) {
   const more = h('div.more');
   const status = h('p.muted', { role: 'status' }, t('loading'));
 
-  const player = /** @type {HTMLInputElement} */ (h('input', { id: 'f-player', name: 'player', value: filters.player, placeholder: t('games.playerPh') }));
-  const players = /** @type {HTMLSelectElement} */ (h('select', { id: 'f-players', name: 'players' },
-    ['', '2', '3', '4'].map((n) => h('option', { value: n, selected: n === filters.players }, n ? t('create.nPlayers', { n: Number(n) }) : t('games.any')))));
-  const from = /** @type {HTMLInputElement} */ (h('input', { id: 'f-from', type: 'date', name: 'from', value: filters.from }));
+  const player = /** @type {HTMLInputElement} */ (
+    h('input', { id: 'f-player', name: 'player', value: filters.player, placeholder: t('games.playerPh') })
+  );
+  const players = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      { id: 'f-players', name: 'players' },
+      ['', '2', '3', '4'].map((n) =>
+        h(
+          'option',
+          { value: n, selected: n === filters.players },
+          n ? t('create.nPlayers', { n: Number(n) }) : t('games.any'),
+        ),
+      ),
+    )
+  );
+  const from = /** @type {HTMLInputElement} */ (
+    h('input', { id: 'f-from', type: 'date', name: 'from', value: filters.from })
+  );
   const to = /** @type {HTMLInputElement} */ (h('input', { id: 'f-to', type: 'date', name: 'to', value: filters.to }));
-  const form = h('form.filters', {
-    role: 'search',
-    onsubmit: (/** @type {Event} */ e) => {
-      e.preventDefault();
-      const q = new URLSearchParams(Object.entries({ player: player.value.trim(), players: players.value, from: from.value, to: to.value })
-        .filter(([, v]) => v));
-      const hash = `#/games${q.toString() ? `?${q}` : ''}`;
-      if (location.hash === hash) load(); else location.hash = hash;
+  const form = h(
+    'form.filters',
+    {
+      role: 'search',
+      onsubmit: (/** @type {Event} */ e) => {
+        e.preventDefault();
+        const q = new URLSearchParams(
+          Object.entries({
+            player: player.value.trim(),
+            players: players.value,
+            from: from.value,
+            to: to.value,
+          }).filter(([, v]) => v),
+        );
+        const hash = `#/games${q.toString() ? `?${q}` : ''}`;
+        if (location.hash === hash) load();
+        else location.hash = hash;
+      },
     },
-  },
-  h('div.field', h('label', { for: 'f-player' }, t('games.player')), player),
-  h('div.field', h('label', { for: 'f-players' }, t('games.players')), players),
-  h('div.field', h('label', { for: 'f-from' }, t('games.from')), from),
-  h('div.field', h('label', { for: 'f-to' }, t('games.to')), to),
-  h('button.primary', { type: 'submit', id: 'filter-games' }, t('games.show')));
+    h('div.field', h('label', { for: 'f-player' }, t('games.player')), player),
+    h('div.field', h('label', { for: 'f-players' }, t('games.players')), players),
+    h('div.field', h('label', { for: 'f-from' }, t('games.from')), from),
+    h('div.field', h('label', { for: 'f-to' }, t('games.to')), to),
+    h('button.primary', { type: 'submit', id: 'filter-games' }, t('games.show')),
+  );
 
   root.append(h('div.results', h('h1', t('games.title')), form, status, games, more));
 
@@ -92,29 +142,49 @@ export function mountGames(root, params) {
     /** @type {Record<string, any>} */
     const q = { player: filters.player || null, players: filters.players || null, limit: 20, cursor };
     if (filters.from) q.since = rfc3339(new Date(`${filters.from}T00:00:00`));
-    if (filters.to) { const d = new Date(`${filters.to}T00:00:00`); d.setDate(d.getDate() + 1); q.until = rfc3339(d); }
+    if (filters.to) {
+      const d = new Date(`${filters.to}T00:00:00`);
+      d.setDate(d.getDate() + 1);
+      q.until = rfc3339(d);
+    }
     return q;
   }
 
   /** @param {string | null} [cursor] */
   async function load(cursor = null) {
-    if (!cursor) { games.replaceChildren(); status.textContent = t('loading'); }
+    if (!cursor) {
+      games.replaceChildren();
+      status.textContent = t('loading');
+    }
     replace(more);
     try {
       const page = await listGames(query(cursor));
       if (!alive) return;
       games.append(...page.games.map(gameRow));
-      status.textContent = games.children.length ? '' : (filters.player ? t('games.noneFor', { name: filters.player }) : t('games.none'));
-      if (page.next) replace(more, h('button', { type: 'button', id: 'more-games', onclick: () => load(page.next) }, t('games.older')));
+      status.textContent = games.children.length
+        ? ''
+        : filters.player
+          ? t('games.noneFor', { name: filters.player })
+          : t('games.none');
+      if (page.next)
+        replace(
+          more,
+          h('button', { type: 'button', id: 'more-games', onclick: () => load(page.next) }, t('games.older')),
+        );
     } catch (error) {
       if (!alive) return;
       status.textContent = '';
-      replace(more, errorBox(/** @type {Error} */ (error), () => load(cursor)));
+      replace(
+        more,
+        errorBox(/** @type {Error} */ (error), () => load(cursor)),
+      );
     }
   }
   load();
   window.__romirami.page = { name: 'games', count: () => games.children.length };
-  return () => { alive = false; };
+  return () => {
+    alive = false;
+  };
 }
 
 /** @param {HTMLElement} root @param {string} id */
@@ -127,13 +197,31 @@ function roundScores(game, nameOf) {
   const rows = /** @type {any[]} */ (game.scores);
   const rounds = Math.max(0, ...rows.map((s) => s.rounds?.length ?? 0));
   const winners = new Set(game.ended_by === 'abandoned' ? [] : game.winners);
-  return h('table.scores.round-scores', { 'aria-label': t('scores.caption') },
-    h('thead', h('tr', h('th', t('rs.player')), Array.from({ length: rounds }, (_, r) => h('th.num', `${r + 1}`)),
-      h('th.num', t('rs.total')))),
-    h('tbody', rows.map((s, seat) => h('tr', { class: winners.has(seat) ? 'winner' : '' },
-      h('th', { scope: 'row' }, nameOf(seat), botNote(game, seat)),
-      Array.from({ length: rounds }, (_, r) => h('td.num', s.rounds?.[r] ?? '–')),
-      h('td.num', h('b', s.total))))));
+  return h(
+    'table.scores.round-scores',
+    { 'aria-label': t('scores.caption') },
+    h(
+      'thead',
+      h(
+        'tr',
+        h('th', t('rs.player')),
+        Array.from({ length: rounds }, (_, r) => h('th.num', `${r + 1}`)),
+        h('th.num', t('rs.total')),
+      ),
+    ),
+    h(
+      'tbody',
+      rows.map((s, seat) =>
+        h(
+          'tr',
+          { class: winners.has(seat) ? 'winner' : '' },
+          h('th', { scope: 'row' }, nameOf(seat), botNote(game, seat)),
+          Array.from({ length: rounds }, (_, r) => h('td.num', s.rounds?.[r] ?? '–')),
+          h('td.num', h('b', s.total)),
+        ),
+      ),
+    ),
+  );
 }
 
 export function mountGame(root, id) {
@@ -155,35 +243,73 @@ export function mountGame(root, id) {
       // Who was ahead: a rummy game's places say it (its scores carry no seat and no suit bonus).
       const ahead = rummy ? (game.places ?? []).flatMap((place, seat) => (place === 1 ? [seat] : [])) : aheadAt(game);
       const leaders = ahead.map(nameOf);
-      replace(box,
+      replace(
+        box,
         h('p', h('a', { href: '#/games' }, t('games.back'))),
-        h('section.card-panel',
-          h('h1', { id: 'game-title' }, abandoned ? t('game.abandoned') : t('game.won', { names: list(winners), count: winners.length })),
+        h(
+          'section.card-panel',
+          h(
+            'h1',
+            { id: 'game-title' },
+            abandoned ? t('game.abandoned') : t('game.won', { names: list(winners), count: winners.length }),
+          ),
           abandoned ? h('p.notice', t('game.abandonedNote', { names: list(leaders), count: leaders.length })) : null,
-          h('p.muted', t('game.meta', { n: game.players.length, started: dateTime(game.started_at), abandoned,
-            finished: dateTime(game.finished_at), why: endedBy(game.ended_by) })),
-          h('p', t('game.players'), game.players.flatMap((p, i) => [i ? ', ' : '', playerLink(p), botNote(game, p.seat),
-            game.places ? ` (${t('ordinal', { n: game.places[i] })})` : ''])),
-          rummy ? roundScores(game, nameOf)
-            : scoreTable({ scores: game.scores, winners: abandoned ? [] : game.winners }, nameOf, (seat) => botNote(game, seat)),
+          h(
+            'p.muted',
+            t('game.meta', {
+              n: game.players.length,
+              started: dateTime(game.started_at),
+              abandoned,
+              finished: dateTime(game.finished_at),
+              why: endedBy(game.ended_by),
+            }),
+          ),
+          h(
+            'p',
+            t('game.players'),
+            game.players.flatMap((p, i) => [
+              i ? ', ' : '',
+              playerLink(p),
+              botNote(game, p.seat),
+              game.places ? ` (${t('ordinal', { n: game.places[i] })})` : '',
+            ]),
+          ),
+          rummy
+            ? roundScores(game, nameOf)
+            : scoreTable({ scores: game.scores, winners: abandoned ? [] : game.winners }, nameOf, (seat) =>
+                botNote(game, seat),
+              ),
           ratingChanges(game),
-          h('div.row.buttons',
+          h(
+            'div.row.buttons',
             // The replay viewer reads romirami-record/1 only; a rummy-record/1 is offered for download.
             rummy ? null : h('a.button.primary', { href: `#/replay/${id}`, id: 'replay-link' }, t('end.replay')),
-            h('a.button', { href: recordUrl(id), download: `romirami-${id}.json`, id: 'download-record' }, t('game.download')),
-            h('a.button', { href: '#/' }, t('game.another')))));
+            h(
+              'a.button',
+              { href: recordUrl(id), download: `romirami-${id}.json`, id: 'download-record' },
+              t('game.download'),
+            ),
+            h('a.button', { href: '#/' }, t('game.another')),
+          ),
+        ),
+      );
       window.__romirami.page = { name: 'game', game: () => game, shuffle: () => shuffleBox.dataset.status ?? null };
       box.querySelector('section.card-panel')?.append(shuffleBox);
       showShuffleCheck(shuffleBox, id);
     } catch (error) {
       if (!alive) return;
-      replace(box, h('p', h('a', { href: '#/games' }, t('games.back'))),
-        h('section.card-panel', h('h1', t('game.title')), errorBox(/** @type {Error} */ (error), load)));
+      replace(
+        box,
+        h('p', h('a', { href: '#/games' }, t('games.back'))),
+        h('section.card-panel', h('h1', t('game.title')), errorBox(/** @type {Error} */ (error), load)),
+      );
     }
   }
   load();
   window.__romirami.page = { name: 'game', game: () => null };
-  return () => { alive = false; };
+  return () => {
+    alive = false;
+  };
 }
 
 /** @param {HTMLElement} root @param {string} id */
@@ -191,25 +317,47 @@ export function mountPlayer(root, id) {
   let alive = true;
   const box = h('div.player-page', h('p.muted', t('loading')));
   root.append(box);
-  getPlayer(id).then((p) => {
-    if (!alive) return;
-    replace(box,
-      h('p', h('a', { href: '#/games' }, t('games.back'))),
-      h('section.card-panel',
-        h('h1', p.name),
-        h('dl.stats',
-          h('div', h('dt', t('player.games')), h('dd', num(p.games_played))),
-          h('div', h('dt', t('player.wins')), h('dd', num(p.wins))),
-          h('div', h('dt', t('player.average')), h('dd', p.average_score == null ? '–'
-            : new Intl.NumberFormat(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(p.average_score)))),
-        playerRatings(id),
-        h('h2', t('player.recent')),
-        p.recent.length ? h('ul.games', p.recent.map(gameRow)) : h('p.muted', t('player.none')),
-        h('p', h('a', { href: `#/games?player=${encodeURIComponent(p.id)}` }, t('player.all')))));
-  }, (error) => {
-    if (alive) replace(box, h('section.card-panel', h('h1', t('player.title')), errorBox(error)));
-  });
-  return () => { alive = false; };
+  getPlayer(id).then(
+    (p) => {
+      if (!alive) return;
+      replace(
+        box,
+        h('p', h('a', { href: '#/games' }, t('games.back'))),
+        h(
+          'section.card-panel',
+          h('h1', p.name),
+          h(
+            'dl.stats',
+            h('div', h('dt', t('player.games')), h('dd', num(p.games_played))),
+            h('div', h('dt', t('player.wins')), h('dd', num(p.wins))),
+            h(
+              'div',
+              h('dt', t('player.average')),
+              h(
+                'dd',
+                p.average_score == null
+                  ? '–'
+                  : new Intl.NumberFormat(document.documentElement.lang, {
+                      minimumFractionDigits: 1,
+                      maximumFractionDigits: 1,
+                    }).format(p.average_score),
+              ),
+            ),
+          ),
+          playerRatings(id),
+          h('h2', t('player.recent')),
+          p.recent.length ? h('ul.games', p.recent.map(gameRow)) : h('p.muted', t('player.none')),
+          h('p', h('a', { href: `#/games?player=${encodeURIComponent(p.id)}` }, t('player.all'))),
+        ),
+      );
+    },
+    (error) => {
+      if (alive) replace(box, h('section.card-panel', h('h1', t('player.title')), errorBox(error)));
+    },
+  );
+  return () => {
+    alive = false;
+  };
 }
 
 /**

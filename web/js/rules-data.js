@@ -75,7 +75,8 @@ export function contract(id) {
 /** A requirement in words: "pair", "pair of 1s", "three of a kind", "run of four". @param {Requirement} r */
 export function requirementText(r) {
   if (r.kind === 'run') return t('req.run', { size: r.size });
-  if (r.number != null) return r.size === 2 ? t('req.pairOf', { n: r.number }) : t('req.setOf', { size: r.size, n: r.number });
+  if (r.number != null)
+    return r.size === 2 ? t('req.pairOf', { n: r.number }) : t('req.setOf', { size: r.size, n: r.number });
   return t(`req.set${r.size}`);
 }
 

@@ -46,7 +46,9 @@ export function rememberCommitment(commitment) {
     const seen = seenCommitments().filter((c) => c !== commitment);
     seen.push(commitment);
     localStorage.setItem(SEEN_KEY, JSON.stringify(seen.slice(-SEEN_KEEP)));
-  } catch { /* storage full or disabled: the check then says only what the record shows */ }
+  } catch {
+    /* storage full or disabled: the check then says only what the record shows */
+  }
 }
 
 /** @returns {string[]} */

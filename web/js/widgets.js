@@ -7,8 +7,22 @@ import { h } from './dom.js';
 import { identity } from './identity.js';
 import { t } from './i18n.js';
 
-/** @typedef {{seat: number, total: number, contracts: number, trophies: number, suit_bonus: number, star: number}} Score */
-/** @typedef {{ended_by: string, scores: Score[], trophy_winners: Record<string, number | null>, winners: number[]}} Result */
+/**
+ * @typedef {object} Score
+ * @property {number} seat
+ * @property {number} total
+ * @property {number} contracts
+ * @property {number} trophies
+ * @property {number} suit_bonus
+ * @property {number} star
+ */
+/**
+ * @typedef {object} Result
+ * @property {string} ended_by
+ * @property {Score[]} scores
+ * @property {Record<string, number | null>} trophy_winners
+ * @property {number[]} winners
+ */
 
 /**
  * A form asking for a display name; calls `done(player)` once the server has welcomed it.
@@ -16,26 +30,41 @@ import { t } from './i18n.js';
  * @param {{intro?: string}} [options]
  */
 export function nameForm(done, { intro = t('name.intro') } = {}) {
-  const input = /** @type {HTMLInputElement} */ (h('input', { id: 'name-input', name: 'name', maxlength: 24, required: true,
-    autocomplete: 'nickname', value: identity().name ?? '', placeholder: t('name.placeholder') }));
+  const input = /** @type {HTMLInputElement} */ (
+    h('input', {
+      id: 'name-input',
+      name: 'name',
+      maxlength: 24,
+      required: true,
+      autocomplete: 'nickname',
+      value: identity().name ?? '',
+      placeholder: t('name.placeholder'),
+    })
+  );
   const error = h('p.error', { role: 'alert' });
-  const form = h('form.name-form', {
-    onsubmit: async (/** @type {Event} */ e) => {
-      e.preventDefault();
-      const name = input.value.trim();
-      if (!name) { error.textContent = t('name.empty'); return; }
-      error.textContent = '';
-      try {
-        done(await connection.ready(name));
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        error.textContent = message === 'need_name' ? t('name.empty') : message;
-      }
+  const form = h(
+    'form.name-form',
+    {
+      onsubmit: async (/** @type {Event} */ e) => {
+        e.preventDefault();
+        const name = input.value.trim();
+        if (!name) {
+          error.textContent = t('name.empty');
+          return;
+        }
+        error.textContent = '';
+        try {
+          done(await connection.ready(name));
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          error.textContent = message === 'need_name' ? t('name.empty') : message;
+        }
+      },
     },
-  },
-  h('label', { for: 'name-input' }, intro),
-  h('div.row', input, h('button.primary', { type: 'submit' }, t('name.go'))),
-  error);
+    h('label', { for: 'name-input' }, intro),
+    h('div.row', input, h('button.primary', { type: 'submit' }, t('name.go'))),
+    error,
+  );
   setTimeout(() => input.focus(), 0);
   return form;
 }
@@ -68,18 +97,46 @@ export function aheadAt(result) {
 export function scoreTable(result, nameOf, noteOf = () => null) {
   const rows = [...result.scores].sort((a, b) => b.total - a.total);
   const cols = ['scores.player', 'scores.contracts', 'scores.trophies', 'scores.bonus', 'scores.star', 'scores.total'];
-  return h('table.scores',
+  return h(
+    'table.scores',
     h('caption', t('scores.caption')),
-    h('thead', h('tr', cols.map((key) => h('th', { scope: 'col' }, t(key))))),
-    h('tbody', rows.map((s) => h('tr', { class: result.winners.includes(s.seat) ? 'winner' : '' },
-      h('th', { scope: 'row' }, result.winners.includes(s.seat) ? h('span.crown', { 'aria-label': t('scores.winner') }, '★ ') : null,
-        nameOf(s.seat), noteOf(s.seat)),
-      h('td', s.contracts), h('td', s.trophies), h('td', s.suit_bonus), h('td', s.star), h('td.total', s.total)))));
+    h(
+      'thead',
+      h(
+        'tr',
+        cols.map((key) => h('th', { scope: 'col' }, t(key))),
+      ),
+    ),
+    h(
+      'tbody',
+      rows.map((s) =>
+        h(
+          'tr',
+          { class: result.winners.includes(s.seat) ? 'winner' : '' },
+          h(
+            'th',
+            { scope: 'row' },
+            result.winners.includes(s.seat) ? h('span.crown', { 'aria-label': t('scores.winner') }, '★ ') : null,
+            nameOf(s.seat),
+            noteOf(s.seat),
+          ),
+          h('td', s.contracts),
+          h('td', s.trophies),
+          h('td', s.suit_bonus),
+          h('td', s.star),
+          h('td.total', s.total),
+        ),
+      ),
+    ),
+  );
 }
 
 /** A refusal or failure, with a button to try again. @param {Error} error @param {() => void} [retry] */
 export function errorBox(error, retry) {
-  return h('div.error-box', { role: 'alert' },
+  return h(
+    'div.error-box',
+    { role: 'alert' },
     h('p', error.message),
-    retry ? h('button', { type: 'button', onclick: retry }, t('try_again')) : null);
+    retry ? h('button', { type: 'button', onclick: retry }, t('try_again')) : null,
+  );
 }

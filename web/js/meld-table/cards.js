@@ -43,19 +43,31 @@ export const shortList = (codes) => codes.map(short).join(' ');
  */
 export function rcard(code, { onclick, selected = false, possible = null, label, key, small = false, stands } = {}) {
   const c = parse(code);
-  const classes = ['rcard', c.joker ? 'joker' : `suit-${c.suit}`, selected && 'selected',
+  const classes = [
+    'rcard',
+    c.joker ? 'joker' : `suit-${c.suit}`,
+    selected && 'selected',
     possible === false && 'impossible',
-    possible === true && 'possible', small && 'small'].filter(Boolean).join(' ');
-  const face = c.joker ? [h('span.rank', '★'), h('span.suit', stands ?? t('rc.jokerShort'))]
+    possible === true && 'possible',
+    small && 'small',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const face = c.joker
+    ? [h('span.rank', '★'), h('span.suit', stands ?? t('rc.jokerShort'))]
     : [h('span.rank', c.rank), h('span.suit', SYMBOL[c.suit])];
   const attrs = { class: classes, 'data-card': code, 'aria-label': label ?? cardWords(code), 'data-key': key };
   if (!onclick) return h('span', { ...attrs, role: 'img' }, face);
-  return h('button', { ...attrs, type: 'button', onclick, 'aria-pressed': String(selected), disabled: possible === false },
-    face);
+  return h(
+    'button',
+    { ...attrs, type: 'button', onclick, 'aria-pressed': String(selected), disabled: possible === false },
+    face,
+  );
 }
 
 /** A face-down card with a count (the stock, others' hands). @param {string} label @param {number} count */
-export const rback = (label, count) => h('span.rcard.back', { role: 'img', 'aria-label': label }, h('span.count', count));
+export const rback = (label, count) =>
+  h('span.rcard.back', { role: 'img', 'aria-label': label }, h('span.count', count));
 
 /**
  * The hand in the chosen order: by suit (then rank) or by rank (then suit); jokers last.

@@ -24,23 +24,35 @@ export function normalize(raw) {
   if (typeof raw === 'string') return { kind: raw, cards: [], raw };
   if (raw.type) {
     switch (raw.type) {
-      case 'take': return { kind: 'take', cards: raw.card ? [raw.card] : [], card: raw.card, raw };
-      case 'meld': return { kind: 'meld', cards: raw.cards, raw };
-      case 'lay_off': return { kind: 'lay_off', cards: raw.cards, id: raw.id, raw };
-      case 'discard': return { kind: 'discard', cards: [raw.card], card: raw.card, gin: raw.gin === true, raw };
-      case 'rebuy': return { kind: 'rebuy', cards: [], rebuy: raw.rebuy, raw };
-      default: return { kind: raw.type, cards: [], raw };
+      case 'take':
+        return { kind: 'take', cards: raw.card ? [raw.card] : [], card: raw.card, raw };
+      case 'meld':
+        return { kind: 'meld', cards: raw.cards, raw };
+      case 'lay_off':
+        return { kind: 'lay_off', cards: raw.cards, id: raw.id, raw };
+      case 'discard':
+        return { kind: 'discard', cards: [raw.card], card: raw.card, gin: raw.gin === true, raw };
+      case 'rebuy':
+        return { kind: 'rebuy', cards: [], rebuy: raw.rebuy, raw };
+      default:
+        return { kind: raw.type, cards: [], raw };
     }
   }
   const [kind] = Object.keys(raw);
   const v = raw[kind];
   switch (kind) {
-    case 'open': return { kind, cards: v.flatMap((/** @type {any} */ m) => m.cards), melds: v, raw };
-    case 'meld': return { kind, cards: v.cards, joker: v.joker, raw };
-    case 'lay_off': return { kind, cards: v.cards, id: v.id, joker: v.joker, raw };
-    case 'exchange': return { kind, cards: [v.card], card: v.card, id: v.id, raw };
-    case 'discard': return { kind, cards: [v], card: v, raw };
-    default: return { kind, cards: [], raw };
+    case 'open':
+      return { kind, cards: v.flatMap((/** @type {any} */ m) => m.cards), melds: v, raw };
+    case 'meld':
+      return { kind, cards: v.cards, joker: v.joker, raw };
+    case 'lay_off':
+      return { kind, cards: v.cards, id: v.id, joker: v.joker, raw };
+    case 'exchange':
+      return { kind, cards: [v.card], card: v.card, id: v.id, raw };
+    case 'discard':
+      return { kind, cards: [v], card: v, raw };
+    default:
+      return { kind, cards: [], raw };
   }
 }
 

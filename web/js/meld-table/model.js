@@ -44,60 +44,127 @@
 
 /** @param {any} r @param {string} kind */
 function rommiRound(r, kind) {
-  return { number: 0, endedBy: r.ended_by, by: r.out ?? null, ramiSec: false, multiplier: 1, rumino: null,
-    rows: r.scores.map((/** @type {any} */ s) => ({ seat: s.seat, score: s.score,
-      parts: kind === 'rami' ? { hand: s.hand, penalty: s.penalty, opened: s.opened }
-        : { hand: s.hand, melded: s.melded } })) };
+  return {
+    number: 0,
+    endedBy: r.ended_by,
+    by: r.out ?? null,
+    ramiSec: false,
+    multiplier: 1,
+    rumino: null,
+    rows: r.scores.map((/** @type {any} */ s) => ({
+      seat: s.seat,
+      score: s.score,
+      parts:
+        kind === 'rami' ? { hand: s.hand, penalty: s.penalty, opened: s.opened } : { hand: s.hand, melded: s.melded },
+    })),
+  };
 }
 
 /** @param {string} game @param {any} v @param {number | null} me @returns {Model} */
 export function model(game, v, me) {
   if (game === 'rumino') {
     // The hand shown is the one before the hand dealt since, unless the match ended or a rebuy is asked.
-    const last = v.last_end ? {
-      number: v.outcome || v.step === 'rebuy' ? v.hand_number : v.hand_number - 1,
-      endedBy: v.last_end.ended_by, by: v.last_end.by, ramiSec: false, multiplier: 1,
-      rumino: v.last_end.rumino ?? null,
-      rows: v.last_end.hands.map((/** @type {any} */ s) => ({ seat: s.seat, score: s.score, parts: { deadwood: s.deadwood },
-        cards: s.cards })),
-    } : null;
+    const last = v.last_end
+      ? {
+          number: v.outcome || v.step === 'rebuy' ? v.hand_number : v.hand_number - 1,
+          endedBy: v.last_end.ended_by,
+          by: v.last_end.by,
+          ramiSec: false,
+          multiplier: 1,
+          rumino: v.last_end.rumino ?? null,
+          rows: v.last_end.hands.map((/** @type {any} */ s) => ({
+            seat: s.seat,
+            score: s.score,
+            parts: { deadwood: s.deadwood },
+            cards: s.cards,
+          })),
+        }
+      : null;
     return {
-      game, round: v.hand_number, dealer: v.dealer, toAct: v.to_act ?? null, step: v.step ?? null, hand: v.hand ?? null,
-      handSizes: v.seats.map((/** @type {any} */ s) => s.hand_size), stock: v.stock, pile: v.discard_pile, melds: [],
+      game,
+      round: v.hand_number,
+      dealer: v.dealer,
+      toAct: v.to_act ?? null,
+      step: v.step ?? null,
+      hand: v.hand ?? null,
+      handSizes: v.seats.map((/** @type {any} */ s) => s.hand_size),
+      stock: v.stock,
+      pile: v.discard_pile,
+      melds: [],
       totals: v.seats.map((/** @type {any} */ s) => s.total),
       seats: v.seats.map((/** @type {any} */ s) => ({ out: !s.is_in, rebuys: s.rebuys })),
-      last, rounds: last ? [last] : [],
+      last,
+      rounds: last ? [last] : [],
       result: v.outcome ? { ...v.outcome, totals: v.seats.map((/** @type {any} */ s) => s.total) } : null,
-      threshold: null, deadwood: v.deadwood ?? null, splayed: false, options: {},
+      threshold: null,
+      deadwood: v.deadwood ?? null,
+      splayed: false,
+      options: {},
     };
   }
   if (game === 'rami') {
     const rounds = v.rounds.map((/** @type {any} */ r) => {
       const shown = rommiRound(r.result, 'rami');
-      const penalty = (/** @type {number} */ seat) => r.result.scores
-        .find((/** @type {any} */ s) => s.seat === seat)?.penalty ?? 0;
-      const rowCards = (/** @type {RoundRow} */ row) => ({ ...row, score: penalty(row.seat), cards: r.hands[row.seat] });
-      return { ...shown, number: r.number, ramiSec: r.result.rami_sec, multiplier: r.result.multiplier,
-        rows: shown.rows.map(rowCards) };
+      const penalty = (/** @type {number} */ seat) =>
+        r.result.scores.find((/** @type {any} */ s) => s.seat === seat)?.penalty ?? 0;
+      const rowCards = (/** @type {RoundRow} */ row) => ({
+        ...row,
+        score: penalty(row.seat),
+        cards: r.hands[row.seat],
+      });
+      return {
+        ...shown,
+        number: r.number,
+        ramiSec: r.result.rami_sec,
+        multiplier: r.result.multiplier,
+        rows: shown.rows.map(rowCards),
+      };
     });
     const opened = me != null && v.opened[me];
     return {
-      game, round: v.round, dealer: v.dealer, toAct: v.to_act ?? null,
+      game,
+      round: v.round,
+      dealer: v.dealer,
+      toAct: v.to_act ?? null,
       step: v.to_act == null ? null : v.drew ? 'play' : 'draw',
-      hand: v.hand ?? null, handSizes: v.hand_sizes, stock: v.stock, pile: v.discard_pile, melds: v.melds, totals: v.totals,
+      hand: v.hand ?? null,
+      handSizes: v.hand_sizes,
+      stock: v.stock,
+      pile: v.discard_pile,
+      melds: v.melds,
+      totals: v.totals,
       seats: v.opened.map((/** @type {boolean} */ o, /** @type {number} */ i) => ({ opened: o, carte: v.carte[i] })),
-      last: rounds.at(-1) ?? null, rounds, result: v.result ?? null,
-      threshold: me != null && !opened ? v.options.opening : null, deadwood: null, splayed: false, options: v.options,
+      last: rounds.at(-1) ?? null,
+      rounds,
+      result: v.result ?? null,
+      threshold: me != null && !opened ? v.options.opening : null,
+      deadwood: null,
+      splayed: false,
+      options: v.options,
     };
   }
   const [result, hands] = v.last_round ?? [null, null];
   const last = result ? { ...rommiRound(result, 'rommi'), number: v.result ? v.round : v.round - 1 } : null;
   if (last && hands) last.rows = last.rows.map((row) => ({ ...row, cards: hands[row.seat] }));
   return {
-    game, round: v.round, dealer: v.dealer, toAct: v.to_act ?? null, step: v.to_act == null ? null : v.step,
+    game,
+    round: v.round,
+    dealer: v.dealer,
+    toAct: v.to_act ?? null,
+    step: v.to_act == null ? null : v.step,
     hand: v.hand ?? null,
-    handSizes: v.hand_sizes, stock: v.stock, pile: v.discard_pile, melds: v.melds, totals: v.totals,
-    seats: v.hand_sizes.map(() => ({})), last, rounds: last ? [last] : [], result: v.result ?? null,
-    threshold: null, deadwood: null, splayed: v.options.variant === '500', options: v.options,
+    handSizes: v.hand_sizes,
+    stock: v.stock,
+    pile: v.discard_pile,
+    melds: v.melds,
+    totals: v.totals,
+    seats: v.hand_sizes.map(() => ({})),
+    last,
+    rounds: last ? [last] : [],
+    result: v.result ?? null,
+    threshold: null,
+    deadwood: null,
+    splayed: v.options.variant === '500',
+    options: v.options,
   };
 }

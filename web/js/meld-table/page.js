@@ -45,9 +45,27 @@ export function mountMeldTable(root, tableId, params, first) {
 
   /** @type {import('./state.js').MeldState} */
   const st = {
-    summary: null, role: null, gs: null, legal: null, eventCount: 0, result: null, pending: null, error: '', notice: '',
-    log: [], bySuit: true, gone: null, history: null, clocks: null, clocksAt: 0, reclaiming: false, offline: false,
-    announced: null, sel: new Set(), stale: false, seenRound: null,
+    summary: null,
+    role: null,
+    gs: null,
+    legal: null,
+    eventCount: 0,
+    result: null,
+    pending: null,
+    error: '',
+    notice: '',
+    log: [],
+    bySuit: true,
+    gone: null,
+    history: null,
+    clocks: null,
+    clocksAt: 0,
+    reclaiming: false,
+    offline: false,
+    announced: null,
+    sel: new Set(),
+    stale: false,
+    seenRound: null,
   };
   const el = h('div.table-page.meld-page');
   const announcer = h('p.sr-only', { 'aria-live': 'polite', id: 'announcer' });
@@ -63,20 +81,42 @@ export function mountMeldTable(root, tableId, params, first) {
 
   /** @type {import('./state.js').MeldCtx} */
   const ctx = {
-    st, tableId, invite, mySeat, nameOf, isBot, isBotPlayer, botPlaysForMe, m, game,
+    st,
+    tableId,
+    invite,
+    mySeat,
+    nameOf,
+    isBot,
+    isBotPlayer,
+    botPlaysForMe,
+    m,
+    game,
     who: (seat) => (seat === mySeat() ? t('you') : nameOf(seat)),
     isStandIn: (seat) => isBot(seat) && !isBotPlayer(seat) && !st.result,
     myTurn: () => st.gs != null && !st.result && st.gs.toAct === mySeat() && mySeat() != null && !botPlaysForMe(),
     moves: () => (ctx.myTurn() && !st.stale ? (st.legal ?? []).map(normalize) : []),
     sortedHand: () => sortHand(st.gs?.hand ?? [], st.bySuit),
-    selected: () => { const hand = ctx.sortedHand(); return [...st.sel].sort((a, b) => a - b).map((i) => hand[i]); },
+    selected: () => {
+      const hand = ctx.sortedHand();
+      return [...st.sel].sort((a, b) => a - b).map((i) => hand[i]);
+    },
     describe: (event, who, me) => describeRummy(event, who, me),
     draw,
     act,
     send: (type, extra = {}) => connection.send({ type, table: tableId, ...extra }),
-    leave: () => { connection.send({ type: 'leave', table: tableId }); location.hash = '#/'; },
-    reclaim: () => { st.reclaiming = true; resync(true); draw(); },
-    sit: () => { mode = 'join'; enter(); },
+    leave: () => {
+      connection.send({ type: 'leave', table: tableId });
+      location.hash = '#/';
+    },
+    reclaim: () => {
+      st.reclaiming = true;
+      resync(true);
+      draw();
+    },
+    sit: () => {
+      mode = 'join';
+      enter();
+    },
     liveClocks: () => (st.clocks && !st.result ? clocksAt(st.clocks, performance.now() - st.clocksAt) : null),
   };
   // The shared parts (waiting room, log, clocks, chat) read only what both tables have.
@@ -96,7 +136,9 @@ export function mountMeldTable(root, tableId, params, first) {
   const enter = () => {
     request(mode === 'watch' ? 'watch' : 'join', true);
     clearTimeout(unanswered);
-    unanswered = setTimeout(() => { if (!st.summary && !st.gone) enter(); }, 4000);
+    unanswered = setTimeout(() => {
+      if (!st.summary && !st.gone) enter();
+    }, 4000);
   };
   // A fresh view; never a `join` while the bot plays the reader's seat, unless the reader asks for it back.
   const resync = (reclaim = false) => {
@@ -132,7 +174,9 @@ export function mountMeldTable(root, tableId, params, first) {
   }
 
   const offs = [
-    connection.on('table', (msg) => { if (mine(msg)) onTable(msg); }),
+    connection.on('table', (msg) => {
+      if (mine(msg)) onTable(msg);
+    }),
     connection.on('history', (msg) => {
       if (!mine(msg) || !st.gs) return;
       takeHistory(shared, msg.events, askFrom);
@@ -198,10 +242,30 @@ export function mountMeldTable(root, tableId, params, first) {
       presenceLine(shared, msg);
       draw();
     }),
-    connection.on('chat', (msg) => { if (mine(msg)) { chat.add(msg.lines); draw(); } }),
-    connection.on('chat_history', (msg) => { if (mine(msg)) { chat.replace(msg.lines); draw(); } }),
-    connection.on('muted', (msg) => { if (mine(msg)) { chat.muted(msg.player, msg.muted); draw(); } }),
-    connection.on('left', (msg) => { if (mine(msg)) { st.gone = t('table.gone'); draw(); } }),
+    connection.on('chat', (msg) => {
+      if (mine(msg)) {
+        chat.add(msg.lines);
+        draw();
+      }
+    }),
+    connection.on('chat_history', (msg) => {
+      if (mine(msg)) {
+        chat.replace(msg.lines);
+        draw();
+      }
+    }),
+    connection.on('muted', (msg) => {
+      if (mine(msg)) {
+        chat.muted(msg.player, msg.muted);
+        draw();
+      }
+    }),
+    connection.on('left', (msg) => {
+      if (mine(msg)) {
+        st.gone = t('table.gone');
+        draw();
+      }
+    }),
     connection.on('error', (msg) => {
       if (msg.table && msg.table !== tableId) return;
       if (msg.code === 'table_moved' || (moving > 0 && msg.code === 'no_such_table')) {
@@ -221,23 +285,38 @@ export function mountMeldTable(root, tableId, params, first) {
         enter();
         return;
       }
-      const words = msg.code === 'illegal_action' ? explainRummy(msg.message ?? '')
-        : explainError(msg, { watching: mode === 'watch', invite: Boolean(invite), bot: botPlaysForMe() });
-      if (!st.summary && ['no_such_table', 'spectating_not_allowed', 'already_started', 'table_full'].includes(msg.code)) {
+      const words =
+        msg.code === 'illegal_action'
+          ? explainRummy(msg.message ?? '')
+          : explainError(msg, { watching: mode === 'watch', invite: Boolean(invite), bot: botPlaysForMe() });
+      if (
+        !st.summary &&
+        ['no_such_table', 'spectating_not_allowed', 'already_started', 'table_full'].includes(msg.code)
+      ) {
         st.gone = words;
         draw();
         return;
       }
-      if (msg.id == null && chat.refused(msg, words)) { draw(); return; }
+      if (msg.id == null && chat.refused(msg, words)) {
+        draw();
+        return;
+      }
       if (msg.id != null && msg.id === st.pending) st.pending = null;
       st.error = words;
       draw();
       document.getElementById('action-error')?.focus?.();
     }),
-    connection.on('reconnected', () => { note(shared, 'alert', 'log.reconnected'); enter(); }),
+    connection.on('reconnected', () => {
+      note(shared, 'alert', 'log.reconnected');
+      enter();
+    }),
     connection.on('status', ({ status }) => {
       const lost = status === 'reconnecting';
-      if (lost && !st.offline && st.summary) { note(shared, 'alert', 'log.lost'); st.pending = null; draw(); }
+      if (lost && !st.offline && st.summary) {
+        note(shared, 'alert', 'log.lost');
+        st.pending = null;
+        draw();
+      }
       st.offline = lost;
     }),
     onLanguage(() => draw()),
@@ -247,7 +326,11 @@ export function mountMeldTable(root, tableId, params, first) {
   function act(action) {
     st.error = '';
     const id = connection.act(tableId, action);
-    if (id == null) { st.error = t('error.offline'); draw(); return; }
+    if (id == null) {
+      st.error = t('error.offline');
+      draw();
+      return;
+    }
     st.pending = id;
     draw();
   }
@@ -255,29 +338,48 @@ export function mountMeldTable(root, tableId, params, first) {
   function gameScreen() {
     const summary = /** @type {import('../table/state.js').Summary} */ (st.summary);
     const words = optionWords(summary.game, summary.options);
-    return h('div.game.meld-game', { class: `game meld-game${st.result ? ' over' : ''}`, 'data-game': game() },
+    return h(
+      'div.game.meld-game',
+      { class: `game meld-game${st.result ? ' over' : ''}`, 'data-game': game() },
       roundPanel(ctx),
       h('div.game-main', playersPanel(ctx), boardPanel(ctx), handPanel(ctx)),
-      h('aside.side',
+      h(
+        'aside.side',
         actionPanel(ctx),
         scoresPanel(ctx),
         logPanel(shared),
         chat.panel(),
-        h('div.table-info',
+        h(
+          'div.table-info',
           h('p.small.game-title', h('strong', gameName(summary.game)), words ? ` · ${words}` : ''),
           h('p.muted.small.table-clock', `${clockWords(summary.clock)}.`),
           h('p.small', h('a', { href: `#/help/${game()}`, target: '_blank', id: 'help-link' }, t('nav.help'))),
           mySeat() == null ? null : h('details.share', h('summary', t('invite.label')), invitePanel(shared)),
-          mySeat() == null || st.result ? null : h('details.leave', h('summary', t('leave.summary')),
-            h('p.small', t('leave.note')),
-            h('button', { type: 'button', id: 'leave-game', onclick: () => ctx.leave() }, t('leave.go'))))));
+          mySeat() == null || st.result
+            ? null
+            : h(
+                'details.leave',
+                h('summary', t('leave.summary')),
+                h('p.small', t('leave.note')),
+                h('button', { type: 'button', id: 'leave-game', onclick: () => ctx.leave() }, t('leave.go')),
+              ),
+        ),
+      ),
+    );
   }
 
   function draw() {
     const focusKey = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.key;
     if (st.gone) {
-      replace(el, h('section.card-panel.gone', h('h1', t('table.closed')), h('p', st.gone),
-        h('a.button.primary', { href: '#/' }, t('table.lobby'))));
+      replace(
+        el,
+        h(
+          'section.card-panel.gone',
+          h('h1', t('table.closed')),
+          h('p', st.gone),
+          h('a.button.primary', { href: '#/' }, t('table.lobby')),
+        ),
+      );
     } else if (!st.summary) {
       replace(el, h('p.loading', t('table.joining')));
     } else if (!st.gs) {
@@ -308,7 +410,12 @@ export function mountMeldTable(root, tableId, params, first) {
 
   draw();
   if (first) onTable(first);
-  connection.ready().then(() => { if (!first) enter(); }, () => {});
+  connection.ready().then(
+    () => {
+      if (!first) enter();
+    },
+    () => {},
+  );
 
   return () => {
     clearInterval(ticker);
@@ -318,4 +425,3 @@ export function mountMeldTable(root, tableId, params, first) {
     if (st.summary && mode === 'watch') connection.send({ type: 'leave', table: tableId });
   };
 }
-

@@ -23,28 +23,43 @@ function playerArea(ctx, seat) {
   const away = ctx.isStandIn(seat);
   const label = t('rt.seatLabel', { who: ctx.who(seat), cards: m.handSizes[seat] ?? 0, total: m.totals[seat] ?? 0 });
   const classes = ['player', turn && 'turn', me && 'me', (botSeat || away) && 'bot', extra.out && 'out']
-    .filter(Boolean).join(' ');
-  return h('section', { class: classes, 'data-seat': seat, 'aria-label': label },
-    h('header',
+    .filter(Boolean)
+    .join(' ');
+  return h(
+    'section',
+    { class: classes, 'data-seat': seat, 'aria-label': label },
+    h(
+      'header',
       h('span.pname', me ? t('seat.you', { name: ctx.nameOf(seat) }) : ctx.nameOf(seat)),
       seat === m.dealer ? h('span.badge.first', { title: t('rt.dealer') }, t('rt.dealerShort')) : null,
       botSeat ? botBadge() : null,
       away ? h('span.badge.bot.away', t(me ? 'seat.botForYou' : 'seat.away')) : null,
       turn ? h('span.badge.turn', t('seat.toPlay')) : null,
-      clockChip(shared, seat)),
-    h('div.pstats',
-      h('span.handcount', { title: t('seat.hand') }, h('span.miniback', { 'aria-hidden': 'true' }),
-        `${m.handSizes[seat] ?? 0}`),
+      clockChip(shared, seat),
+    ),
+    h(
+      'div.pstats',
+      h(
+        'span.handcount',
+        { title: t('seat.hand') },
+        h('span.miniback', { 'aria-hidden': 'true' }),
+        `${m.handSizes[seat] ?? 0}`,
+      ),
       h('span.pscore', { title: t('rt.total') }, h('b', m.totals[seat] ?? 0), t('seat.pts')),
       extra.opened ? h('span.badge.good', t('rt.opened')) : null,
       extra.carte ? h('span.badge.alert', t('rt.carte')) : null,
       extra.out ? h('span.badge.alert', t('rt.eliminated')) : null,
-      extra.rebuys ? h('span.badge', t('rt.rebuys', { n: extra.rebuys })) : null));
+      extra.rebuys ? h('span.badge', t('rt.rebuys', { n: extra.rebuys })) : null,
+    ),
+  );
 }
 
 /** @param {import('./state.js').MeldCtx} ctx */
 export function playersPanel(ctx) {
-  return h('div.players', ctx.m().handSizes.map((_, seat) => playerArea(ctx, seat)));
+  return h(
+    'div.players',
+    ctx.m().handSizes.map((_, seat) => playerArea(ctx, seat)),
+  );
 }
 
 /** Whose turn it is and what they do. @param {import('./state.js').MeldCtx} ctx */
@@ -53,20 +68,34 @@ function statusLine(ctx) {
   if (ctx.st.result || m.toAct == null) return h('p.status', t('status.over'));
   const mineNow = m.toAct === ctx.mySeat();
   const clock = turnClock(/** @type {any} */ (ctx));
-  return h('div.status', { class: mineNow ? 'status mine' : 'status' },
-    h('strong', { 'data-testid': 'turn' },
-      mineNow ? t('status.yourTurn') : t('status.turnOf', { name: ctx.nameOf(m.toAct) })),
+  return h(
+    'div.status',
+    { class: mineNow ? 'status mine' : 'status' },
+    h(
+      'strong',
+      { 'data-testid': 'turn' },
+      mineNow ? t('status.yourTurn') : t('status.turnOf', { name: ctx.nameOf(m.toAct) }),
+    ),
     ctx.isBot(m.toAct) ? botBadge(mineNow ? t('seat.botForYou') : t('bot')) : null,
     h('span', ` — ${t(`rt.step.${m.step}`)}`),
-    clock ? h('span.turn-clock', { 'data-clock-turn': '', class: clock.low ? 'low' : '' }, clock.text) : null);
+    clock ? h('span.turn-clock', { 'data-clock-turn': '', class: clock.low ? 'low' : '' }, clock.text) : null,
+  );
 }
 
 /**
  * A button for one legal move.
- * @param {string} id @param {string} text @param {any} raw @param {import('./state.js').MeldCtx} ctx @param {string} [cls]
+ * @param {string} id
+ * @param {string} text
+ * @param {any} raw
+ * @param {import('./state.js').MeldCtx} ctx
+ * @param {string} [cls]
  */
-const moveButton = (id, text, raw, ctx, cls = '') => h(`button${cls}`, { type: 'button', id, 'data-key': id,
-  disabled: ctx.st.pending != null, onclick: () => ctx.act(raw) }, text);
+const moveButton = (id, text, raw, ctx, cls = '') =>
+  h(
+    `button${cls}`,
+    { type: 'button', id, 'data-key': id, disabled: ctx.st.pending != null, onclick: () => ctx.act(raw) },
+    text,
+  );
 
 /**
  * Rami §6: the points of the picked cards that the listed opening lays, against the threshold.
@@ -86,9 +115,12 @@ function openingLine(ctx) {
       return true;
     });
   }
-  return h('p.opening', { id: 'opening-points', class: points >= m.threshold ? 'opening enough' : 'opening' },
+  return h(
+    'p.opening',
+    { id: 'opening-points', class: points >= m.threshold ? 'opening enough' : 'opening' },
     t('rt.openingPoints', { n: points, of: m.threshold }),
-    opening ? null : h('span.muted', ` ${t('rt.cannotOpen')}`));
+    opening ? null : h('span.muted', ` ${t('rt.cannotOpen')}`),
+  );
 }
 
 /** The buttons for the moves that fit the picks. @param {import('./state.js').MeldCtx} ctx */
@@ -99,29 +131,52 @@ function moveButtons(ctx) {
   for (const mv of ofKind(moves, 'draw')) items.push(moveButton('act-draw', t('rt.draw'), mv.raw, ctx, '.primary'));
   const top = ctx.m().pile.at(-1);
   for (const mv of ofKind(moves, 'take').filter((x) => !x.card || x.card === top)) {
-    items.push(moveButton('act-take', t('rt.takeTopButton', { card: short(/** @type {string} */ (top)) }), mv.raw, ctx));
+    items.push(
+      moveButton('act-take', t('rt.takeTopButton', { card: short(/** @type {string} */ (top)) }), mv.raw, ctx),
+    );
   }
   for (const mv of ofKind(moves, 'end_round')) items.push(moveButton('act-end-round', t('rt.endRound'), mv.raw, ctx));
   for (const mv of ofKind(moves, 'knock')) items.push(moveButton('act-knock', t('rt.knock'), mv.raw, ctx, '.primary'));
   for (const mv of ofKind(moves, 'rebuy')) {
-    items.push(moveButton(mv.rebuy ? 'act-rebuy' : 'act-no-rebuy', t(mv.rebuy ? 'rt.rebuy' : 'rt.noRebuy'), mv.raw, ctx,
-      mv.rebuy ? '.primary' : ''));
+    items.push(
+      moveButton(
+        mv.rebuy ? 'act-rebuy' : 'act-no-rebuy',
+        t(mv.rebuy ? 'rt.rebuy' : 'rt.noRebuy'),
+        mv.raw,
+        ctx,
+        mv.rebuy ? '.primary' : '',
+      ),
+    );
   }
   if (picked.length) {
     for (const mv of playing(moves, 'open', picked)) {
       items.push(moveButton('act-open', t('rt.open'), mv.raw, ctx, '.primary'));
     }
-    playing(moves, 'meld', picked).forEach((mv, i) => items.push(moveButton(i ? `act-meld-${i}` : 'act-meld',
-      mv.joker ? t('rt.meldJoker', { card: mv.joker }) : t('rt.meld'), mv.raw, ctx, '.primary')));
+    playing(moves, 'meld', picked).forEach((mv, i) =>
+      items.push(
+        moveButton(
+          i ? `act-meld-${i}` : 'act-meld',
+          mv.joker ? t('rt.meldJoker', { card: mv.joker }) : t('rt.meld'),
+          mv.raw,
+          ctx,
+          '.primary',
+        ),
+      ),
+    );
     for (const meld of ctx.m().melds) {
       for (const mv of meldMoves(ctx, meld.id)) {
         const key = mv.kind === 'exchange' ? 'rt.exchangeOn' : 'rt.layOffOn';
-        items.push(moveButton(`act-${mv.kind}-${meld.id}`, t(key, { id: meld.id, who: ctx.who(meld.owner) }), mv.raw, ctx));
+        items.push(
+          moveButton(`act-${mv.kind}-${meld.id}`, t(key, { id: meld.id, who: ctx.who(meld.owner) }), mv.raw, ctx),
+        );
       }
     }
     for (const mv of playing(moves, 'discard', picked)) {
-      items.push(mv.gin ? moveButton('act-gin', t('rt.gin', { card: short(picked[0]) }), mv.raw, ctx, '.primary')
-        : moveButton('act-discard', t('rt.discard', { card: short(picked[0]) }), mv.raw, ctx));
+      items.push(
+        mv.gin
+          ? moveButton('act-gin', t('rt.gin', { card: short(picked[0]) }), mv.raw, ctx, '.primary')
+          : moveButton('act-discard', t('rt.discard', { card: short(picked[0]) }), mv.raw, ctx),
+      );
     }
   }
   for (const mv of ofKind(moves, 'take_back')) {
@@ -134,28 +189,68 @@ function moveButtons(ctx) {
 export function actionPanel(ctx) {
   const { st } = ctx;
   if (st.result) return null;
-  const errorLine = () => h('p.error', { id: 'action-error', role: 'alert', tabindex: '-1' },
-    st.error ? t('refused', { why: st.error }) : '');
+  const errorLine = () =>
+    h(
+      'p.error',
+      { id: 'action-error', role: 'alert', tabindex: '-1' },
+      st.error ? t('refused', { why: st.error }) : '',
+    );
   if (ctx.mySeat() == null) return h('section.actions', { 'aria-label': t('actions.label') }, statusLine(ctx));
   if (ctx.botPlaysForMe()) {
-    return h('section.actions', { 'aria-label': t('actions.label') }, statusLine(ctx),
-      h('div.notice.bot-notice', { id: 'bot-notice', role: 'status' }, h('strong', t('bot.playsForYou')),
+    return h(
+      'section.actions',
+      { 'aria-label': t('actions.label') },
+      statusLine(ctx),
+      h(
+        'div.notice.bot-notice',
+        { id: 'bot-notice', role: 'status' },
+        h('strong', t('bot.playsForYou')),
         h('p', t(st.reclaiming ? 'bot.soon' : 'bot.why')),
-        h('button.primary', { type: 'button', id: 'take-seat-back', 'data-key': 'take-seat-back',
-          disabled: st.reclaiming || st.offline,
-          onclick: () => ctx.reclaim() }, t('bot.takeBack'))), errorLine());
+        h(
+          'button.primary',
+          {
+            type: 'button',
+            id: 'take-seat-back',
+            'data-key': 'take-seat-back',
+            disabled: st.reclaiming || st.offline,
+            onclick: () => ctx.reclaim(),
+          },
+          t('bot.takeBack'),
+        ),
+      ),
+      errorLine(),
+    );
   }
   const mine = ctx.myTurn();
   const items = mine ? moveButtons(ctx) : [];
   const picked = ctx.selected();
-  const hint = !mine ? null : picked.length ? t('rt.picked', { cards: shortList(picked), n: picked.length })
-    : t(`rt.hint.${ctx.m().step}`);
-  return h('section.actions', { class: mine ? 'actions mine' : 'actions', 'aria-label': t('actions.label') },
+  const hint = !mine
+    ? null
+    : picked.length
+      ? t('rt.picked', { cards: shortList(picked), n: picked.length })
+      : t(`rt.hint.${ctx.m().step}`);
+  return h(
+    'section.actions',
+    { class: mine ? 'actions mine' : 'actions', 'aria-label': t('actions.label') },
     statusLine(ctx),
     hint ? h('p.hint', { id: 'hint' }, hint) : null,
     mine ? openingLine(ctx) : null,
     items.length ? h('div.row.buttons', items) : null,
-    picked.length ? h('button.small', { type: 'button', id: 'act-clear', 'data-key': 'clear',
-      onclick: () => { st.sel.clear(); ctx.draw(); } }, t('act.clear')) : null,
-    errorLine());
+    picked.length
+      ? h(
+          'button.small',
+          {
+            type: 'button',
+            id: 'act-clear',
+            'data-key': 'clear',
+            onclick: () => {
+              st.sel.clear();
+              ctx.draw();
+            },
+          },
+          t('act.clear'),
+        )
+      : null,
+    errorLine(),
+  );
 }

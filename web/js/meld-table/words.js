@@ -31,12 +31,19 @@ export function describeRummy(e, who, me) {
       return e.card ? line('', 'rl.drewCard', { who: w, card: short(e.card) }) : line('', 'rl.drew', { who: w });
     case 'took': {
       const cards = e.cards ?? [e.card];
-      return line('', cards.length > 1 ? 'rl.tookDeep' : 'rl.took', { who: w, card: short(cards[0]), n: cards.length - 1 });
+      return line('', cards.length > 1 ? 'rl.tookDeep' : 'rl.took', {
+        who: w,
+        card: short(cards[0]),
+        n: cards.length - 1,
+      });
     }
     case 'ended_round':
       return line('alert', 'rl.endedRound', { who: w });
     case 'opened':
-      return line('good', 'rl.opened', { who: w, melds: e.melds.map((/** @type {any} */ m) => meldText(m)).join(' · ') });
+      return line('good', 'rl.opened', {
+        who: w,
+        melds: e.melds.map((/** @type {any} */ m) => meldText(m)).join(' · '),
+      });
     case 'melded':
       return line('good', 'rl.melded', { who: w, meld: meldText(e.meld), id: e.meld.id });
     case 'laid_off':
@@ -78,7 +85,9 @@ export function describeRummy(e, who, me) {
 
 /** A meld in short: "7♥ 8♥ 9♥". @param {any} meld */
 export function meldText(meld) {
-  return meld.cards.map((/** @type {any} */ p) => (p.card === 'X' ? `${short('X')}(${p.rank})` : short(p.card))).join(' ');
+  return meld.cards
+    .map((/** @type {any} */ p) => (p.card === 'X' ? `${short('X')}(${p.rank})` : short(p.card)))
+    .join(' ');
 }
 
 /** The sections of the rule books a refusal names, to the words that explain them. */

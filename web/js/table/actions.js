@@ -16,14 +16,43 @@ const RULE_OF_STEP = { take: 'take', contracts: 'contracts', discard: 'limit' };
 function stepItems(ctx, step, busy) {
   const { st } = ctx;
   const items = [];
-  const clear = () => h('button', { type: 'button', id: 'act-clear', 'data-key': 'clear', onclick: () => { ctx.clearSelection(); ctx.draw(); } },
-    t('act.clear'));
+  const clear = () =>
+    h(
+      'button',
+      {
+        type: 'button',
+        id: 'act-clear',
+        'data-key': 'clear',
+        onclick: () => {
+          ctx.clearSelection();
+          ctx.draw();
+        },
+      },
+      t('act.clear'),
+    );
   if (step === 'take') {
     const cards = ctx.selectedMarketCards();
     const exact = ctx.legalOf('take').some((a) => sameCards(a.cards ?? [], cards));
-    items.push(h('p.hint', { id: 'hint' }, cards.length ? t('act.selected', { n: cards.length, ok: exact }) : t('act.pickMarket')));
-    items.push(h('button.primary', { type: 'button', id: 'act-take', 'data-key': 'act-take', disabled: busy || !exact,
-      onclick: () => ctx.act({ type: 'take', cards }) }, t('act.take', { n: cards.length })));
+    items.push(
+      h(
+        'p.hint',
+        { id: 'hint' },
+        cards.length ? t('act.selected', { n: cards.length, ok: exact }) : t('act.pickMarket'),
+      ),
+    );
+    items.push(
+      h(
+        'button.primary',
+        {
+          type: 'button',
+          id: 'act-take',
+          'data-key': 'act-take',
+          disabled: busy || !exact,
+          onclick: () => ctx.act({ type: 'take', cards }),
+        },
+        t('act.take', { n: cards.length }),
+      ),
+    );
     if (cards.length) items.push(clear());
   } else if (step === 'contracts') {
     const cards = ctx.selectedHandCards();
@@ -40,11 +69,33 @@ function stepItems(ctx, step, busy) {
     else if (c && !forC.length) hint = t('act.cannot', { id: c.id });
     else if (c) hint = t('act.selectFor', { id: c.id, need, n: cards.length, star: st.sel.star || starOnly });
     items.push(h('p.hint', { id: 'hint', class: starOnly || starFits ? 'hint star-needed' : 'hint' }, hint));
-    items.push(h('button.primary', { type: 'button', id: 'act-complete', 'data-key': 'act-complete', disabled: busy || !exact,
-      onclick: () => ctx.act({ type: 'complete', contract: /** @type {number} */ (st.sel.contract), cards, star: st.sel.star }) },
-    t('act.complete')));
-    items.push(h('button', { type: 'button', id: 'act-pass', 'data-key': 'act-pass', disabled: busy, onclick: () => ctx.act({ type: 'pass' }) },
-      t('act.pass')));
+    items.push(
+      h(
+        'button.primary',
+        {
+          type: 'button',
+          id: 'act-complete',
+          'data-key': 'act-complete',
+          disabled: busy || !exact,
+          onclick: () =>
+            ctx.act({ type: 'complete', contract: /** @type {number} */ (st.sel.contract), cards, star: st.sel.star }),
+        },
+        t('act.complete'),
+      ),
+    );
+    items.push(
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'act-pass',
+          'data-key': 'act-pass',
+          disabled: busy,
+          onclick: () => ctx.act({ type: 'pass' }),
+        },
+        t('act.pass'),
+      ),
+    );
     if (c || cards.length || st.sel.star) items.push(clear());
   } else if (step === 'discard') {
     const cards = ctx.selectedHandCards();
@@ -52,17 +103,44 @@ function stepItems(ctx, step, busy) {
     const need = ctx.view().seats[seat].hand_size - 10;
     const exact = ctx.legalOf('discard').some((a) => sameCards(a.cards ?? [], cards));
     items.push(h('p.hint', { id: 'hint' }, t('act.discardHint', { need, n: cards.length })));
-    items.push(h('button.primary', { type: 'button', id: 'act-discard', 'data-key': 'act-discard', disabled: busy || !exact,
-      onclick: () => ctx.act({ type: 'discard', cards }) }, t('act.discard', { n: cards.length })));
+    items.push(
+      h(
+        'button.primary',
+        {
+          type: 'button',
+          id: 'act-discard',
+          'data-key': 'act-discard',
+          disabled: busy || !exact,
+          onclick: () => ctx.act({ type: 'discard', cards }),
+        },
+        t('act.discard', { n: cards.length }),
+      ),
+    );
   }
   if (step && step !== 'discard') {
-    items.push(h('button', { type: 'button', id: 'act-take-back', 'data-key': 'act-take-back',
-      disabled: busy || !ctx.legalOf('take_back').length, title: t('act.takeBackTitle'), onclick: () => ctx.act({ type: 'take_back' }) },
-    t('act.takeBack')));
+    items.push(
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'act-take-back',
+          'data-key': 'act-take-back',
+          disabled: busy || !ctx.legalOf('take_back').length,
+          title: t('act.takeBackTitle'),
+          onclick: () => ctx.act({ type: 'take_back' }),
+        },
+        t('act.takeBack'),
+      ),
+    );
   }
   if (step) {
-    items.push(h('a.rule-link.small', { href: `#/help/romi-rami#${RULE_OF_STEP[/** @type {'take'} */ (step)]}`, target: '_blank',
-      id: 'rule-link' }, t('act.rule')));
+    items.push(
+      h(
+        'a.rule-link.small',
+        { href: `#/help/romi-rami#${RULE_OF_STEP[/** @type {'take'} */ (step)]}`, target: '_blank', id: 'rule-link' },
+        t('act.rule'),
+      ),
+    );
   }
   return items;
 }
@@ -71,22 +149,45 @@ function stepItems(ctx, step, busy) {
 export function actionPanel(ctx) {
   const { st } = ctx;
   if (st.result) return null;
-  const errorLine = () => h('p.error', { id: 'action-error', role: 'alert', tabindex: '-1' }, st.error ? t('refused', { why: st.error }) : '');
+  const errorLine = () =>
+    h(
+      'p.error',
+      { id: 'action-error', role: 'alert', tabindex: '-1' },
+      st.error ? t('refused', { why: st.error }) : '',
+    );
   if (ctx.mySeat() == null) return h('section.actions', { 'aria-label': t('actions.label') }, statusLine(ctx));
   if (ctx.botPlaysForMe()) {
-    return h('section.actions', { 'aria-label': t('actions.label') },
+    return h(
+      'section.actions',
+      { 'aria-label': t('actions.label') },
       statusLine(ctx),
-      h('div.notice.bot-notice', { id: 'bot-notice', role: 'status' },
+      h(
+        'div.notice.bot-notice',
+        { id: 'bot-notice', role: 'status' },
         h('strong', t('bot.playsForYou')),
         h('p', t(st.reclaiming ? 'bot.soon' : 'bot.why')),
-        h('button.primary', { type: 'button', id: 'take-seat-back', 'data-key': 'take-seat-back', disabled: st.reclaiming || st.offline,
-          onclick: () => ctx.reclaim() }, t('bot.takeBack'))),
-      errorLine());
+        h(
+          'button.primary',
+          {
+            type: 'button',
+            id: 'take-seat-back',
+            'data-key': 'take-seat-back',
+            disabled: st.reclaiming || st.offline,
+            onclick: () => ctx.reclaim(),
+          },
+          t('bot.takeBack'),
+        ),
+      ),
+      errorLine(),
+    );
   }
-  const step = ctx.myTurn() ? ctx.view().phase.step ?? null : null;
+  const step = ctx.myTurn() ? (ctx.view().phase.step ?? null) : null;
   const items = stepItems(ctx, step, st.pending != null);
-  return h('section.actions', { class: step ? 'actions mine' : 'actions', 'aria-label': t('actions.label') },
+  return h(
+    'section.actions',
+    { class: step ? 'actions mine' : 'actions', 'aria-label': t('actions.label') },
     statusLine(ctx),
     items.length ? h('div.row.buttons', items) : null,
-    errorLine());
+    errorLine(),
+  );
 }

@@ -11,7 +11,13 @@ import { connection } from '../connection.js';
 /** The longest message the server takes, in characters (protocol section 5, `chat`). */
 const MAX_CHARS = 300;
 
-/** @typedef {{n: number, from: {id: string, name: string}, channel: 'players' | 'spectators', text: string}} ChatLine */
+/**
+ * @typedef {object} ChatLine
+ * @property {number} n
+ * @property {{id: string, name: string}} from
+ * @property {'players' | 'spectators'} channel
+ * @property {string} text
+ */
 
 /**
  * The chat of one table page.
@@ -25,35 +31,58 @@ export function tableChat(ctx) {
   let error = '';
   let sentAt = -Infinity;
 
-  const input = /** @type {HTMLInputElement} */ (h('input', { id: 'chat-input', 'data-key': 'chat-input', maxlength: MAX_CHARS,
-    autocomplete: 'off', 'aria-label': t('chat.label'), placeholder: t('chat.placeholder') }));
+  const input = /** @type {HTMLInputElement} */ (
+    h('input', {
+      id: 'chat-input',
+      'data-key': 'chat-input',
+      maxlength: MAX_CHARS,
+      autocomplete: 'off',
+      'aria-label': t('chat.label'),
+      placeholder: t('chat.placeholder'),
+    })
+  );
   const button = h('button', { type: 'submit', id: 'chat-send', 'data-key': 'chat-send' }, t('chat.send'));
-  const form = h('form.chat-form', {
-    onsubmit: (/** @type {Event} */ e) => {
-      e.preventDefault();
-      const text = input.value.trim();
-      if (!text) return;
-      ctx.send('chat', { text });
-      sentAt = performance.now();
-      error = '';
-      input.value = '';
-      ctx.draw();
+  const form = h(
+    'form.chat-form',
+    {
+      onsubmit: (/** @type {Event} */ e) => {
+        e.preventDefault();
+        const text = input.value.trim();
+        if (!text) return;
+        ctx.send('chat', { text });
+        sentAt = performance.now();
+        error = '';
+        input.value = '';
+        ctx.draw();
+      },
     },
-  }, input, button);
+    input,
+    button,
+  );
 
   /** @param {ChatLine} line */
   function lineItem(line) {
     const me = line.from.id === connection.player?.id;
     const isMuted = muted.has(line.from.id);
-    return h('li', { class: line.channel === 'spectators' ? 'spectators' : 'players', 'data-n': line.n },
+    return h(
+      'li',
+      { class: line.channel === 'spectators' ? 'spectators' : 'players', 'data-n': line.n },
       h('strong.chat-name', line.from.name),
       line.channel === 'spectators' ? h('span.badge.small', t('chat.spectator')) : null,
       h('span.chat-text', line.text),
-      me ? null : h('button.small.chat-mute', {
-        type: 'button', 'data-key': `mute-${line.n}`,
-        title: t(isMuted ? 'chat.unmuteTitle' : 'chat.muteTitle', { name: line.from.name }),
-        onclick: () => ctx.send('mute', { player: line.from.id, muted: !isMuted }),
-      }, t(isMuted ? 'chat.unmute' : 'chat.mute')));
+      me
+        ? null
+        : h(
+            'button.small.chat-mute',
+            {
+              type: 'button',
+              'data-key': `mute-${line.n}`,
+              title: t(isMuted ? 'chat.unmuteTitle' : 'chat.muteTitle', { name: line.from.name }),
+              onclick: () => ctx.send('mute', { player: line.from.id, muted: !isMuted }),
+            },
+            t(isMuted ? 'chat.unmute' : 'chat.mute'),
+          ),
+    );
   }
 
   return {
@@ -64,18 +93,23 @@ export function tableChat(ctx) {
       lines = lines.slice(-200);
     },
     /** Every message the reader may read, in place of what the page had. @param {ChatLine[]} all */
-    replace(all) { lines = all.slice(-200); },
+    replace(all) {
+      lines = all.slice(-200);
+    },
     /** The answer to a `mute`. @param {string} player @param {boolean} isMuted */
     muted(player, isMuted) {
-      if (isMuted) muted.add(player); else muted.delete(player);
+      if (isMuted) muted.add(player);
+      else muted.delete(player);
     },
     /**
      * A refusal that is the chat's: shown in the chat panel. Returns whether it was.
      * @param {{code: string}} msg @param {string} words
      */
     refused(msg, words) {
-      const mine = msg.code === 'bad_chat' || msg.code === 'bad_mute'
-        || (msg.code === 'rate_limited' && performance.now() - sentAt < 3000);
+      const mine =
+        msg.code === 'bad_chat' ||
+        msg.code === 'bad_mute' ||
+        (msg.code === 'rate_limited' && performance.now() - sentAt < 3000);
       if (mine) error = msg.code === 'rate_limited' ? t('chat.tooFast') : words;
       return mine;
     },
@@ -88,14 +122,21 @@ export function tableChat(ctx) {
       button.textContent = t('chat.send');
       const seated = ctx.mySeat() != null;
       const over = ctx.st.result != null || ctx.st.summary?.state === 'finished';
-      return h('section.chat', { 'aria-labelledby': 'chat-title' },
+      return h(
+        'section.chat',
+        { 'aria-labelledby': 'chat-title' },
         h('h2.label', { id: 'chat-title' }, t('chat.title')),
         lines.length
-          ? h('ol', { tabindex: '0', 'aria-label': t('chat.title'), 'aria-live': 'polite', id: 'chat-lines' }, lines.map(lineItem))
+          ? h(
+              'ol',
+              { tabindex: '0', 'aria-label': t('chat.title'), 'aria-live': 'polite', id: 'chat-lines' },
+              lines.map(lineItem),
+            )
           : h('p.muted.small', t('chat.empty')),
         over ? null : h('p.muted.small', t(seated ? 'chat.noteSeat' : 'chat.noteSpectator')),
         form,
-        error ? h('p.error.small', { role: 'alert', id: 'chat-error' }, error) : null);
+        error ? h('p.error.small', { role: 'alert', id: 'chat-error' }, error) : null,
+      );
     },
   };
 }

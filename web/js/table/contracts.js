@@ -19,11 +19,16 @@ export function contractMarket(ctx) {
     if (step !== 'contracts') return contractCard(id, { extra: { 'data-slot': i } });
     const selected = sel.contract === id;
     const possible = selected ? null : completes.some((a) => a.contract === id);
-    return contractCard(id, { selected, possible, extra: { 'data-key': `c${i}`, 'data-slot': i }, onclick: () => {
-      sel.contract = selected ? null : id;
-      ctx.st.error = '';
-      ctx.draw();
-    } });
+    return contractCard(id, {
+      selected,
+      possible,
+      extra: { 'data-key': `c${i}`, 'data-slot': i },
+      onclick: () => {
+        sel.contract = selected ? null : id;
+        ctx.st.error = '';
+        ctx.draw();
+      },
+    });
   });
   return h('div.contract-market', h('h2.label', t('board.contracts')), h('div.row-cards', cards));
 }

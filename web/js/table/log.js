@@ -28,7 +28,11 @@ export function lineOf(ctx, entry) {
   return { kind: entry.kind, parts: tParts(/** @type {string} */ (entry.key), entry.params ?? {}) };
 }
 
-/** A line as plain text (screen readers, the test hook). @param {import('./state.js').Ctx} ctx @param {LogEntry} entry */
+/**
+ * A line as plain text (screen readers, the test hook).
+ * @param {import('./state.js').Ctx} ctx
+ * @param {LogEntry} entry
+ */
 export function lineText(ctx, entry) {
   const line = lineOf(ctx, entry);
   return line ? plain(line, cardLabel, (id) => t('contract.token', { id })) : '';
@@ -41,7 +45,13 @@ export function addLine(ctx, entry) {
   if (log.length > LOG_CAP) log.splice(0, log.length - LOG_CAP);
 }
 
-/** A page's own line. @param {import('./state.js').Ctx} ctx @param {string} kind @param {string} key @param {Record<string, any>} [params] */
+/**
+ * A page's own line.
+ * @param {import('./state.js').Ctx} ctx
+ * @param {string} kind
+ * @param {string} key
+ * @param {Record<string, any>} [params]
+ */
 export function note(ctx, kind, key, params = {}) {
   addLine(ctx, { kind, key, params });
 }
@@ -103,7 +113,12 @@ export function presence(ctx, before, after) {
 }
 
 /** @type {Record<string, string>} */
-const PRESENCE_KEYS = { disconnected: 'log.disconnected', left: 'log.left', out_of_time: 'log.outOfTime', back: 'log.back' };
+const PRESENCE_KEYS = {
+  disconnected: 'log.disconnected',
+  left: 'log.left',
+  out_of_time: 'log.outOfTime',
+  back: 'log.back',
+};
 
 /**
  * Another seat's player came or went (a `presence` message, protocol section 11b): said in the log.
@@ -118,8 +133,14 @@ export function presenceLine(ctx, msg) {
 /** The log's panel. @param {import('./state.js').Ctx} ctx */
 export function logPanel(ctx) {
   const lines = ctx.st.log.map((e) => lineOf(ctx, e)).filter((l) => l != null);
-  return h('section.log', { 'aria-labelledby': 'log-title' },
+  return h(
+    'section.log',
+    { 'aria-labelledby': 'log-title' },
     h('h2.label', { id: 'log-title' }, t('log.title')),
-    h('ol', { tabindex: '0', 'aria-label': t('log.title') },
-      lines.map((l) => h('li', { class: /** @type {any} */ (l).kind }, sentence(/** @type {any} */ (l).parts)))));
+    h(
+      'ol',
+      { tabindex: '0', 'aria-label': t('log.title') },
+      lines.map((l) => h('li', { class: /** @type {any} */ (l).kind }, sentence(/** @type {any} */ (l).parts))),
+    ),
+  );
 }

@@ -5,7 +5,12 @@
 // elements are moved from there (a transform transition, with the Web Animations API). Nothing moves
 // for those who ask for less motion (prefers-reduced-motion).
 
-/** @typedef {{market: {code: string, rect: DOMRect}[], contracts: Map<number, DOMRect>, hand: DOMRect | null}} Places */
+/**
+ * @typedef {object} Places
+ * @property {{code: string, rect: DOMRect}[]} market
+ * @property {Map<number, DOMRect>} contracts
+ * @property {DOMRect | null} hand
+ */
 
 const reduced = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? true;
 
@@ -15,7 +20,10 @@ export function remember(el) {
   /** @type {Places} */
   const places = { market: [], contracts: new Map(), hand: el.querySelector('.hand')?.getBoundingClientRect() ?? null };
   for (const card of el.querySelectorAll('.number-market [data-card]')) {
-    places.market.push({ code: /** @type {HTMLElement} */ (card).dataset.card ?? '', rect: card.getBoundingClientRect() });
+    places.market.push({
+      code: /** @type {HTMLElement} */ (card).dataset.card ?? '',
+      rect: card.getBoundingClientRect(),
+    });
   }
   for (const card of el.querySelectorAll('.contract-market [data-contract]')) {
     places.contracts.set(Number(/** @type {HTMLElement} */ (card).dataset.contract), card.getBoundingClientRect());
@@ -23,15 +31,21 @@ export function remember(el) {
   return places;
 }
 
-/** Moves `target` from `from` to where it is. @param {Element | null} target @param {DOMRect | null | undefined} from */
+/**
+ * Moves `target` from `from` to where it is.
+ * @param {Element | null} target
+ * @param {DOMRect | null | undefined} from
+ */
 function fly(target, from) {
   if (!target || !from) return;
   const to = target.getBoundingClientRect();
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
   if (Math.abs(dx) + Math.abs(dy) < 4) return;
-  target.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'none' }],
-    { duration: 380, easing: 'cubic-bezier(.2, .7, .3, 1)' });
+  target.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'none' }], {
+    duration: 380,
+    easing: 'cubic-bezier(.2, .7, .3, 1)',
+  });
 }
 
 /**
@@ -51,13 +65,16 @@ export function animate(el, before, events, me) {
       for (const card of event.cards) {
         const i = left.findIndex((slot) => slot.code === card);
         const source = i >= 0 ? left.splice(i, 1)[0].rect : null;
-        const target = event.seat === me
-          ? handCards.filter((c) => /** @type {HTMLElement} */ (c).dataset.card === card).pop() ?? null
-          : el.querySelector(`.player[data-seat="${event.seat}"] .handcount`);
+        const target =
+          event.seat === me
+            ? (handCards.filter((c) => /** @type {HTMLElement} */ (c).dataset.card === card).pop() ?? null)
+            : el.querySelector(`.player[data-seat="${event.seat}"] .handcount`);
         fly(target, source);
       }
     } else if (event.type === 'completed') {
-      const targets = el.querySelectorAll(`.player[data-seat="${event.seat}"] .pcontracts [data-contract="${event.contract}"]`);
+      const targets = el.querySelectorAll(
+        `.player[data-seat="${event.seat}"] .pcontracts [data-contract="${event.contract}"]`,
+      );
       fly(targets[targets.length - 1] ?? null, event.seat === me ? before.hand : before.contracts.get(event.contract));
     }
   }

@@ -3,7 +3,8 @@
 // room before the start, then the game (players, the felt, the hand, the actions, the log, the chat) and
 // the end screen. This file keeps the page's state current from the server's messages and hands one
 // context to the parts that draw it (seats.js, market.js, contracts.js, hand.js, actions.js, log.js,
-// chat.js, waiting.js, end.js). Moves are built with the page's buttons, by mouse or keyboard, and only legal ones can be
+// chat.js, waiting.js, end.js). Moves are built with the page's buttons, by mouse or keyboard, and only legal ones
+// can be
 // sent; the server still decides, and a refusal is shown in words.
 
 import { connection } from '../connection.js';
@@ -42,10 +43,25 @@ export function mountTable(root, tableId, params, otherGame = null) {
 
   /** @type {import('./state.js').State} */
   const st = {
-    summary: null, role: null, gs: null, legal: null, eventCount: 0, result: null,
+    summary: null,
+    role: null,
+    gs: null,
+    legal: null,
+    eventCount: 0,
+    result: null,
     sel: { market: new Set(), hand: new Set(), contract: null, star: false },
-    pending: null, error: '', notice: '', log: [], bySuit: false, gone: null, history: null,
-    clocks: null, clocksAt: 0, reclaiming: false, offline: false, announced: null,
+    pending: null,
+    error: '',
+    notice: '',
+    log: [],
+    bySuit: false,
+    gone: null,
+    history: null,
+    clocks: null,
+    clocksAt: 0,
+    reclaiming: false,
+    offline: false,
+    announced: null,
   };
 
   const el = h('div.table-page');
@@ -54,7 +70,9 @@ export function mountTable(root, tableId, params, otherGame = null) {
   const announcer = h('p.sr-only', { 'aria-live': 'polite', id: 'announcer' });
   root.append(el, announcer);
   /** @param {string} text */
-  const announce = (text) => { announcer.textContent = text; };
+  const announce = (text) => {
+    announcer.textContent = text;
+  };
 
   const mySeat = () => (st.role && typeof st.role === 'object' ? st.role.seat : null);
   const isBot = (/** @type {number | null} */ seat) => seat != null && st.summary?.bots?.[seat] === true;
@@ -65,7 +83,15 @@ export function mountTable(root, tableId, params, otherGame = null) {
 
   /** @type {import('./state.js').Ctx} */
   const ctx = {
-    st, tableId, invite, view, mySeat, nameOf, isBot, isBotPlayer, botPlaysForMe,
+    st,
+    tableId,
+    invite,
+    view,
+    mySeat,
+    nameOf,
+    isBot,
+    isBotPlayer,
+    botPlaysForMe,
     who: (seat) => (seat === mySeat() ? t('you') : nameOf(seat)),
     isStandIn: (seat) => isBot(seat) && !isBotPlayer(seat) && !st.result,
     // Our turn to play ourselves: not while the bot plays our seat.
@@ -73,19 +99,35 @@ export function mountTable(root, tableId, params, otherGame = null) {
     legalOf: (type) => (st.legal ?? []).filter((a) => a.type === type),
     sortedHand: () => sortCards(st.gs?.view.hand ?? [], st.bySuit),
     selectedMarketCards: () => [...st.sel.market].map((i) => view().number_market[i]).filter((c) => c != null),
-    selectedHandCards: () => { const hand = ctx.sortedHand(); return [...st.sel.hand].map((i) => hand[i]); },
+    selectedHandCards: () => {
+      const hand = ctx.sortedHand();
+      return [...st.sel.hand].map((i) => hand[i]);
+    },
     draw,
     act,
-    clearSelection: () => { st.sel = { market: new Set(), hand: new Set(), contract: null, star: false }; },
+    clearSelection: () => {
+      st.sel = { market: new Set(), hand: new Set(), contract: null, star: false };
+    },
     toggle: (set, key) => {
-      if (set.has(key)) set.delete(key); else set.add(key);
+      if (set.has(key)) set.delete(key);
+      else set.add(key);
       st.error = '';
       draw();
     },
     send: (type, extra = {}) => connection.send({ type, table: tableId, ...extra }),
-    leave: () => { connection.send({ type: 'leave', table: tableId }); location.hash = '#/'; },
-    reclaim: () => { st.reclaiming = true; resync(); draw(); },
-    sit: () => { mode = 'join'; enter(); },
+    leave: () => {
+      connection.send({ type: 'leave', table: tableId });
+      location.hash = '#/';
+    },
+    reclaim: () => {
+      st.reclaiming = true;
+      resync();
+      draw();
+    },
+    sit: () => {
+      mode = 'join';
+      enter();
+    },
     liveClocks: () => (st.clocks && !st.result ? clocksAt(st.clocks, performance.now() - st.clocksAt) : null),
   };
   const chat = tableChat(ctx);
@@ -104,7 +146,9 @@ export function mountTable(root, tableId, params, otherGame = null) {
   const enter = () => {
     request(mode === 'watch' ? 'watch' : 'join');
     clearTimeout(unanswered);
-    unanswered = setTimeout(() => { if (!st.summary && !st.gone) enter(); }, 4000);
+    unanswered = setTimeout(() => {
+      if (!st.summary && !st.gone) enter();
+    }, 4000);
   };
   const resync = () => request(mode === 'watch' ? 'watch' : 'join', false);
   // Tries left to find the table on its new server after a `table_moved` (protocol section 13).
@@ -117,7 +161,10 @@ export function mountTable(root, tableId, params, otherGame = null) {
   const offs = [
     connection.on('table', (msg) => {
       if (!mine(msg)) return;
-      if (otherGame && msg.table.game && msg.table.game !== 'romi-rami') { otherGame(msg); return; }
+      if (otherGame && msg.table.game && msg.table.game !== 'romi-rami') {
+        otherGame(msg);
+        return;
+      }
       const before = st.summary;
       st.summary = msg.table;
       st.role = msg.role;
@@ -132,7 +179,11 @@ export function mountTable(root, tableId, params, otherGame = null) {
         st.result = msg.view.result ?? null;
         if (!wasPlaying) {
           const fresh = msg.view.event_count <= 1;
-          addLine(ctx, { kind: 'turn', placeholder: !fresh, key: st.result ? 'log.over' : fresh ? 'log.started' : 'log.underway' });
+          addLine(ctx, {
+            kind: 'turn',
+            placeholder: !fresh,
+            key: st.result ? 'log.over' : fresh ? 'log.started' : 'log.underway',
+          });
         }
         if (!ctx.myTurn()) st.legal = null;
         askHistory(ctx, askFrom);
@@ -151,7 +202,10 @@ export function mountTable(root, tableId, params, otherGame = null) {
       const before = remember(el);
       for (const { n, event } of msg.events) {
         if (n < st.eventCount) continue;
-        if (n > st.eventCount) { resync(); return; }
+        if (n > st.eventCount) {
+          resync();
+          return;
+        }
         applyEvent(st.gs, event);
         st.eventCount = n + 1;
         /** @type {import('./state.js').LogEntry} */
@@ -256,12 +310,18 @@ export function mountTable(root, tableId, params, otherGame = null) {
         return;
       }
       const words = explainError(msg, { watching: mode === 'watch', invite: Boolean(invite), bot: botPlaysForMe() });
-      if (!st.summary && ['no_such_table', 'spectating_not_allowed', 'already_started', 'table_full'].includes(msg.code)) {
+      if (
+        !st.summary &&
+        ['no_such_table', 'spectating_not_allowed', 'already_started', 'table_full'].includes(msg.code)
+      ) {
         st.gone = words;
         draw();
         return;
       }
-      if (msg.id == null && chat.refused(msg, words)) { draw(); return; }
+      if (msg.id == null && chat.refused(msg, words)) {
+        draw();
+        return;
+      }
       if (msg.id != null && msg.id === st.pending) st.pending = null;
       st.error = words;
       draw();
@@ -273,7 +333,11 @@ export function mountTable(root, tableId, params, otherGame = null) {
     }),
     connection.on('status', ({ status }) => {
       const lost = status === 'reconnecting';
-      if (lost && !st.offline && st.summary) { note(ctx, 'alert', 'log.lost'); st.pending = null; draw(); }
+      if (lost && !st.offline && st.summary) {
+        note(ctx, 'alert', 'log.lost');
+        st.pending = null;
+        draw();
+      }
       st.offline = lost;
     }),
     onLanguage(() => draw()),
@@ -284,34 +348,57 @@ export function mountTable(root, tableId, params, otherGame = null) {
   function act(action) {
     st.error = '';
     const id = connection.act(tableId, action);
-    if (id == null) { st.error = t('error.offline'); draw(); return; }
+    if (id == null) {
+      st.error = t('error.offline');
+      draw();
+      return;
+    }
     st.pending = id;
     draw();
   }
 
   // --- drawing --------------------------------------------------------------------------------------------
   function gameScreen() {
-    return h('div.game', { class: `game${st.result ? ' over' : ''}` },
+    return h(
+      'div.game',
+      { class: `game${st.result ? ' over' : ''}` },
       st.result ? endPanel(ctx) : null,
       h('div.game-main', playersPanel(ctx), board(ctx), handPanel(ctx)),
-      h('aside.side',
+      h(
+        'aside.side',
         actionPanel(ctx),
         logPanel(ctx),
         chat.panel(),
-        h('div.table-info',
+        h(
+          'div.table-info',
           h('p.muted.small.table-clock', `${clockWords(st.summary?.clock)}.`),
           h('p.small', h('a', { href: '#/help/romi-rami', target: '_blank', id: 'help-link' }, t('nav.help'))),
           mySeat() == null ? null : h('details.share', h('summary', t('invite.label')), invitePanel(ctx)),
-          mySeat() == null || st.result ? null : h('details.leave', h('summary', t('leave.summary')),
-            h('p.small', t('leave.note')),
-            h('button', { type: 'button', id: 'leave-game', onclick: () => ctx.leave() }, t('leave.go'))))));
+          mySeat() == null || st.result
+            ? null
+            : h(
+                'details.leave',
+                h('summary', t('leave.summary')),
+                h('p.small', t('leave.note')),
+                h('button', { type: 'button', id: 'leave-game', onclick: () => ctx.leave() }, t('leave.go')),
+              ),
+        ),
+      ),
+    );
   }
 
   function draw() {
     const focusKey = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.key;
     if (st.gone) {
-      replace(el, h('section.card-panel.gone', h('h1', t('table.closed')), h('p', st.gone),
-        h('a.button.primary', { href: '#/' }, t('table.lobby'))));
+      replace(
+        el,
+        h(
+          'section.card-panel.gone',
+          h('h1', t('table.closed')),
+          h('p', st.gone),
+          h('a.button.primary', { href: '#/' }, t('table.lobby')),
+        ),
+      );
     } else if (!st.summary) {
       replace(el, h('p.loading', t('table.joining')));
     } else if (!st.gs) {
@@ -347,7 +434,20 @@ export function mountTable(root, tableId, params, otherGame = null) {
 
   draw();
   connection.ready().then(enter, () => {
-    replace(el, h('section.card-panel', h('h1', t('table.join')), nameForm(() => { draw(); enter(); }, { intro: t('name.introTable') })));
+    replace(
+      el,
+      h(
+        'section.card-panel',
+        h('h1', t('table.join')),
+        nameForm(
+          () => {
+            draw();
+            enter();
+          },
+          { intro: t('name.introTable') },
+        ),
+      ),
+    );
   });
 
   return () => {

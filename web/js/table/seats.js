@@ -17,7 +17,11 @@ function seatClock(ctx, seat) {
   const reserve = t('clock.reserve', { time: countdown(c.reserves[seat]) });
   if (c.toAct !== seat || ctx.isBot(seat)) return { text: reserve, running: false, low: false };
   if (c.turn != null && c.turn > 0) {
-    return { text: `${countdown(c.turn)} · ${reserve}`, running: true, low: c.turn < 10_000 && c.reserves[seat] < 10_000 };
+    return {
+      text: `${countdown(c.turn)} · ${reserve}`,
+      running: true,
+      low: c.turn < 10_000 && c.reserves[seat] < 10_000,
+    };
   }
   return { text: reserve, running: true, low: true };
 }
@@ -27,15 +31,25 @@ export function turnClock(ctx) {
   const c = ctx.liveClocks();
   if (!c || c.toAct == null || ctx.isBot(c.toAct)) return null;
   const reserve = c.reserves[c.toAct] ?? 0;
-  if (c.turn != null && c.turn > 0) return { text: t('clock.left', { time: countdown(c.turn) }), low: c.turn < 10_000 && reserve < 10_000 };
+  if (c.turn != null && c.turn > 0)
+    return { text: t('clock.left', { time: countdown(c.turn) }), low: c.turn < 10_000 && reserve < 10_000 };
   return { text: t('clock.reserveLeft', { time: countdown(reserve) }), low: true };
 }
 
 /** @param {import('./state.js').Ctx} ctx @param {number} seat */
 export function clockChip(ctx, seat) {
   const c = seatClock(ctx, seat);
-  return c ? h('span.seat-clock', { 'data-clock-seat': seat, class: `${c.running ? 'running' : ''}${c.low ? ' low' : ''}`,
-    title: t('clock.title') }, c.text) : null;
+  return c
+    ? h(
+        'span.seat-clock',
+        {
+          'data-clock-seat': seat,
+          class: `${c.running ? 'running' : ''}${c.low ? ' low' : ''}`,
+          title: t('clock.title'),
+        },
+        c.text,
+      )
+    : null;
 }
 
 /** Updates the clocks' figures in place. @param {import('./state.js').Ctx} ctx @param {HTMLElement} el */
@@ -71,12 +85,19 @@ export function statusLine(ctx) {
     discard: byMe ? t('status.discard', { n: v.seats[seat].hand_size }) : t('status.discardOther', { who: actor }),
   };
   const clock = turnClock(ctx);
-  return h('div.status', { class: mineNow ? 'status mine' : 'status' },
-    h('strong', { 'data-testid': 'turn' }, mineNow ? t('status.yourTurn') : t('status.turnOf', { name: ctx.nameOf(seat) })),
+  return h(
+    'div.status',
+    { class: mineNow ? 'status mine' : 'status' },
+    h(
+      'strong',
+      { 'data-testid': 'turn' },
+      mineNow ? t('status.yourTurn') : t('status.turnOf', { name: ctx.nameOf(seat) }),
+    ),
     ctx.isBot(seat) ? botBadge(mineNow ? t('seat.botForYou') : t('bot')) : null,
     h('span', ` — ${what[step]}`),
     clock ? h('span.turn-clock', { 'data-clock-turn': '', class: clock.low ? 'low' : '' }, clock.text) : null,
-    v.last_round ? h('span.badge.alert', t('status.lastRound')) : null);
+    v.last_round ? h('span.badge.alert', t('status.lastRound')) : null,
+  );
 }
 
 /** One player's area. @param {import('./state.js').Ctx} ctx @param {import('./state.js').SeatView} s */
@@ -92,33 +113,73 @@ function playerArea(ctx, s) {
   // Not connected, though the seat is still theirs: their clock runs (protocol section 11b).
   const offline = !botSeat && !away && !ctx.st.result && ctx.st.summary?.presence?.[s.seat] === 'away';
   const note = botSeat ? t('seat.noteBot') : away ? t('seat.noteAway') : offline ? t('seat.noteOffline') : '';
-  const label = t('seat.label', { who: ctx.who(s.seat), note, contracts: s.contracts.length, cards: s.hand_size,
-    star: t(s.star_used ? 'star.used' : 'star.unused'), score: total });
-  const classes = ['player', turn && 'turn', me && 'me', (botSeat || away) && 'bot', away && 'away', offline && 'offline']
-    .filter(Boolean).join(' ');
-  return h('section', { class: classes, 'data-seat': s.seat, 'aria-label': label },
-    h('header',
+  const label = t('seat.label', {
+    who: ctx.who(s.seat),
+    note,
+    contracts: s.contracts.length,
+    cards: s.hand_size,
+    star: t(s.star_used ? 'star.used' : 'star.unused'),
+    score: total,
+  });
+  const classes = [
+    'player',
+    turn && 'turn',
+    me && 'me',
+    (botSeat || away) && 'bot',
+    away && 'away',
+    offline && 'offline',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return h(
+    'section',
+    { class: classes, 'data-seat': s.seat, 'aria-label': label },
+    h(
+      'header',
       h('span.pname', me ? t('seat.you', { name: ctx.nameOf(s.seat) }) : ctx.nameOf(s.seat)),
       s.seat === v.first_player ? h('span.badge.first', { title: t('seat.first') }, t('seat.firstShort')) : null,
       botSeat ? botBadge() : null,
-      away ? h('span.badge.bot.away', { title: me ? t('seat.botForYouTitle') : t('seat.awayTitle') },
-        me ? t('seat.botForYou') : t('seat.away')) : null,
-      offline ? h('span.badge.offline', { title: t('seat.offlineTitle'), 'data-presence': 'away' }, t('seat.offline')) : null,
+      away
+        ? h(
+            'span.badge.bot.away',
+            { title: me ? t('seat.botForYouTitle') : t('seat.awayTitle') },
+            me ? t('seat.botForYou') : t('seat.away'),
+          )
+        : null,
+      offline
+        ? h('span.badge.offline', { title: t('seat.offlineTitle'), 'data-presence': 'away' }, t('seat.offline'))
+        : null,
       turn ? h('span.badge.turn', t('seat.toPlay')) : null,
-      clockChip(ctx, s.seat)),
-    h('div.pstats',
+      clockChip(ctx, s.seat),
+    ),
+    h(
+      'div.pstats',
       h('span.handcount', { title: t('seat.hand') }, h('span.miniback', { 'aria-hidden': 'true' }), `${s.hand_size}`),
       starToken({ used: s.star_used }),
-      h('span.pscore', { title: t(score.total != null ? 'seat.scoreMine' : 'seat.scoreTitle') },
-        h('b', total), t('seat.pts'),
-        score.total != null && !ctx.st.result ? h('small', t('seat.bonus', { n: score.suit_bonus })) : null)),
-    h('div.pcontracts', { 'aria-label': t('seat.contracts') },
-      s.contracts.length ? s.contracts.map((id) => contractCard(id, { compact: true })) : h('span.muted.small', t('seat.noContracts')),
-      h('span.target', `${s.contracts.length}/${v.contract_target}`)),
-    leads.length ? h('div.leads', t('seat.leads', { list: leads.map(trophyShort).join(', ') })) : null);
+      h(
+        'span.pscore',
+        { title: t(score.total != null ? 'seat.scoreMine' : 'seat.scoreTitle') },
+        h('b', total),
+        t('seat.pts'),
+        score.total != null && !ctx.st.result ? h('small', t('seat.bonus', { n: score.suit_bonus })) : null,
+      ),
+    ),
+    h(
+      'div.pcontracts',
+      { 'aria-label': t('seat.contracts') },
+      s.contracts.length
+        ? s.contracts.map((id) => contractCard(id, { compact: true }))
+        : h('span.muted.small', t('seat.noContracts')),
+      h('span.target', `${s.contracts.length}/${v.contract_target}`),
+    ),
+    leads.length ? h('div.leads', t('seat.leads', { list: leads.map(trophyShort).join(', ') })) : null,
+  );
 }
 
 /** Every player's area. @param {import('./state.js').Ctx} ctx */
 export function playersPanel(ctx) {
-  return h('div.players', ctx.view().seats.map((s) => playerArea(ctx, s)));
+  return h(
+    'div.players',
+    ctx.view().seats.map((s) => playerArea(ctx, s)),
+  );
 }

@@ -20,12 +20,21 @@
  * @property {('here' | 'away' | 'bot' | null)[]} [presence] where each seat's player is (section 11b)
  * @property {boolean} [rated] whether the game counts for the ratings (rated unless said otherwise)
  */
-/** @typedef {{contracts: number, trophies: number, star: number, public_total: number, suit_bonus?: number, total?: number}} SeatScore */
+/**
+ * @typedef {object} SeatScore
+ * @property {number} contracts
+ * @property {number} trophies
+ * @property {number} star
+ * @property {number} public_total
+ * @property {number} [suit_bonus]
+ * @property {number} [total]
+ */
 /** @typedef {{seat: number, contracts: number[], hand_size: number, star_used: boolean, score: SeatScore}} SeatView */
 /**
  * @typedef {object} View a game as one recipient sees it (section 4)
  * @property {{seat: number} | 'spectator'} viewer
- * @property {{state: 'playing', seat: number, step: string} | {state: 'over', ended_by: string, seat?: undefined, step?: undefined}} phase
+ * @property {{state: 'playing', seat: number, step: string}
+ *   | {state: 'over', ended_by: string, seat?: undefined, step?: undefined}} phase
  * @property {number} first_player
  * @property {boolean} last_round
  * @property {number} contract_target
@@ -105,7 +114,8 @@
  * @property {() => void} reclaim
  * @property {() => void} sit
  * @property {() => ({toAct: number | null, turn: number | null, reserves: number[]} | null)} liveClocks
- * @property {(event: any, who: (seat: number) => string, me: number | null) => import('../game-log.js').Line | null} [describe]
+ * @property {(event: any, who: (seat: number) => string, me: number | null)
+ *   => import('../game-log.js').Line | null} [describe]
  *   the log's words for another game's events (the rummy family's table)
  */
 

@@ -12,12 +12,28 @@ import { botBadge } from '../widgets.js';
 export function invitePanel(ctx) {
   const base = `${location.origin}${location.pathname}#/table/${ctx.tableId}`;
   const link = ctx.invite ? `${base}?invite=${ctx.invite}` : base;
-  const input = /** @type {HTMLInputElement} */ (h('input.link', { id: 'invite-link', readonly: true, value: link,
-    'aria-label': t('invite.label'), onfocus: (/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.target).select() }));
-  return h('div.invite',
+  const input = /** @type {HTMLInputElement} */ (
+    h('input.link', {
+      id: 'invite-link',
+      readonly: true,
+      value: link,
+      'aria-label': t('invite.label'),
+      onfocus: (/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.target).select(),
+    })
+  );
+  return h(
+    'div.invite',
     h('label', { for: 'invite-link' }, t(ctx.st.summary?.public ? 'invite.public' : 'invite.private')),
-    h('div.row', input, h('button', { type: 'button', id: 'copy-invite', 'data-key': 'copy', onclick: () => copyText(link, input) },
-      t('invite.copy'))));
+    h(
+      'div.row',
+      input,
+      h(
+        'button',
+        { type: 'button', id: 'copy-invite', 'data-key': 'copy', onclick: () => copyText(link, input) },
+        t('invite.copy'),
+      ),
+    ),
+  );
 }
 
 /** @param {import('./state.js').Ctx} ctx */
@@ -28,27 +44,74 @@ export function waitingRoom(ctx) {
   const seated = s.seats.filter(Boolean).length;
   const amSeated = s.seats.some((p) => p?.id === me);
   const free = s.seats.some((p) => p === null);
-  return h('section.card-panel.waiting', { 'aria-labelledby': 'wait-title' },
+  return h(
+    'section.card-panel.waiting',
+    { 'aria-labelledby': 'wait-title' },
     h('h1', { id: 'wait-title' }, t('wait.title')),
     ctx.st.notice ? h('p.notice', ctx.st.notice) : null,
     h('p.muted', t('wait.taken', { taken: seated, seats: s.seats.length, host: isHost })),
-    h('ol.seats', s.seats.map((p, i) => h('li', { class: p ? (ctx.isBot(i) ? 'taken bot' : 'taken') : 'free', 'data-seat': i },
-      h('span.seatno', t('wait.seat', { n: i + 1 })),
-      h('span.pname', p ? p.name : t('wait.free')),
-      p?.id === s.host ? h('span.badge', t('wait.host')) : null,
-      p && ctx.isBot(i) ? botBadge() : null,
-      p?.id === me ? h('span.badge.you', t('wait.you')) : null,
-      isHost && p && p.id !== s.host ? h('button.small', { type: 'button', 'data-key': `kick${i}`,
-        onclick: () => ctx.send('kick', { seat: i }) }, t('wait.remove')) : null))),
+    h(
+      'ol.seats',
+      s.seats.map((p, i) =>
+        h(
+          'li',
+          { class: p ? (ctx.isBot(i) ? 'taken bot' : 'taken') : 'free', 'data-seat': i },
+          h('span.seatno', t('wait.seat', { n: i + 1 })),
+          h('span.pname', p ? p.name : t('wait.free')),
+          p?.id === s.host ? h('span.badge', t('wait.host')) : null,
+          p && ctx.isBot(i) ? botBadge() : null,
+          p?.id === me ? h('span.badge.you', t('wait.you')) : null,
+          isHost && p && p.id !== s.host
+            ? h(
+                'button.small',
+                { type: 'button', 'data-key': `kick${i}`, onclick: () => ctx.send('kick', { seat: i }) },
+                t('wait.remove'),
+              )
+            : null,
+        ),
+      ),
+    ),
     invitePanel(ctx),
-    h('div.row.buttons',
-      isHost ? h('button', { type: 'button', id: 'add-bot', 'data-key': 'add-bot', disabled: !free,
-        title: t(free ? 'wait.addBotTitle' : 'wait.full'), onclick: () => ctx.send('add_bot') }, t('wait.addBot')) : null,
-      isHost ? h('button.primary', { type: 'button', id: 'start-game', 'data-key': 'start', disabled: seated < 2,
-        onclick: () => ctx.send('start') }, t(seated < 2 ? 'wait.needs2' : 'wait.start')) : null,
-      !amSeated && free ? h('button.primary', { type: 'button', id: 'sit-down', onclick: () => ctx.sit() }, t('wait.sit')) : null,
-      h('button', { type: 'button', 'data-key': 'leave', onclick: () => ctx.leave() }, t(amSeated ? 'wait.leave' : 'wait.stop'))),
+    h(
+      'div.row.buttons',
+      isHost
+        ? h(
+            'button',
+            {
+              type: 'button',
+              id: 'add-bot',
+              'data-key': 'add-bot',
+              disabled: !free,
+              title: t(free ? 'wait.addBotTitle' : 'wait.full'),
+              onclick: () => ctx.send('add_bot'),
+            },
+            t('wait.addBot'),
+          )
+        : null,
+      isHost
+        ? h(
+            'button.primary',
+            {
+              type: 'button',
+              id: 'start-game',
+              'data-key': 'start',
+              disabled: seated < 2,
+              onclick: () => ctx.send('start'),
+            },
+            t(seated < 2 ? 'wait.needs2' : 'wait.start'),
+          )
+        : null,
+      !amSeated && free
+        ? h('button.primary', { type: 'button', id: 'sit-down', onclick: () => ctx.sit() }, t('wait.sit'))
+        : null,
+      h(
+        'button',
+        { type: 'button', 'data-key': 'leave', onclick: () => ctx.leave() },
+        t(amSeated ? 'wait.leave' : 'wait.stop'),
+      ),
+    ),
     ctx.st.error ? h('p.error', { role: 'alert' }, ctx.st.error) : null,
     h('p.muted.small', `${t(`wait.${s.spectators}`)} ${t(s.public ? 'wait.listed' : 'wait.private')}`),
-    h('p.muted.small.table-clock', `${clockWords(s.clock)}.`));
+    h('p.muted.small.table-clock', `${clockWords(s.clock)}.`),
+  );
 }
