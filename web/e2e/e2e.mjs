@@ -137,8 +137,17 @@ async function phoneFits(page) {
       const r = document.querySelector(sel)?.getBoundingClientRect();
       return r ? { top: r.top, bottom: r.bottom } : null;
     };
-    return { market: rect('.number-market'), hand: rect('.hand'), actions: rect('.actions'), height: innerHeight };
+    return {
+      market: rect('.number-market'),
+      hand: rect('.hand'),
+      actions: rect('.actions'),
+      height: innerHeight,
+      width: innerWidth,
+      pageWidth: document.documentElement.scrollWidth,
+    };
   });
+  // Nothing (the top bar's links, say) makes the page wider than the phone: it would be zoomed out.
+  check(boxes.pageWidth <= boxes.width, `the page is no wider than the phone: ${JSON.stringify(boxes)}`);
   check(
     boxes.market && boxes.market.bottom <= boxes.height,
     `the market is above the fold on the phone: ${JSON.stringify(boxes)}`,
