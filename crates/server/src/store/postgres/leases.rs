@@ -11,9 +11,9 @@ use std::time::Duration;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::PgStore;
+use super::{ActionColumns, PgStore};
 use crate::protocol::TableId;
-use crate::store::{ActionRow, Appended, Fence, Lease, StoreError, codec};
+use crate::store::{ActionRow, Appended, Fence, Lease, StoreError};
 
 /// A lease's length as PostgreSQL's `interval`, in milliseconds.
 fn ttl_ms(ttl: Duration) -> i64 {
@@ -32,13 +32,7 @@ impl PgStore {
     /// Appends a batch of which some rows carry a fence: those go in only under their current lease; the
     /// others as usual. One statement, so the batch commits as a whole (less the fenced-out rows).
     pub(super) async fn append_fenced(&self, batch: &[ActionRow]) -> Result<Appended, StoreError> {
-        let tables: Vec<Uuid> = batch.iter().map(|row| row.table.0).collect();
-        let seqs: Vec<i64> = batch.iter().map(|row| i64::from(row.seq)).collect();
-        let seats: Vec<i16> = batch.iter().map(|row| i16::from(row.seat.0)).collect();
-        let actions: Vec<&str> = batch.iter().map(|row| row.action.as_str()).collect();
-        let by_bot: Vec<bool> = batch.iter().map(|row| row.by_bot).collect();
-        let reserves =
-            batch.iter().map(|row| row.reserve_ms.map(codec::ms_to_sql).transpose()).collect::<Result<Vec<_>, _>>()?;
+        let ActionColumns { tables, seqs, seats, actions, by_bot, reserves } = ActionColumns::of(batch)?;
         let nodes: Vec<Option<&str>> = batch.iter().map(|row| row.fence.as_ref().map(|f| f.node.as_str())).collect();
         let epochs = batch
             .iter()

@@ -359,13 +359,7 @@ impl PgStore {
         if batch.iter().any(|row| row.fence.is_some()) {
             return self.append_fenced(batch).await;
         }
-        let tables: Vec<Uuid> = batch.iter().map(|row| row.table.0).collect();
-        let seqs: Vec<i64> = batch.iter().map(|row| i64::from(row.seq)).collect();
-        let seats: Vec<i16> = batch.iter().map(|row| i16::from(row.seat.0)).collect();
-        let actions: Vec<&str> = batch.iter().map(|row| row.action.as_str()).collect();
-        let by_bot: Vec<bool> = batch.iter().map(|row| row.by_bot).collect();
-        let reserves =
-            batch.iter().map(|row| row.reserve_ms.map(codec::ms_to_sql).transpose()).collect::<Result<Vec<_>, _>>()?;
+        let ActionColumns { tables, seqs, seats, actions, by_bot, reserves } = ActionColumns::of(batch)?;
         // A single statement is a transaction of its own: the whole batch commits, or none of it.
         sqlx::query(
             "INSERT INTO actions (table_id, seq, seat, action, by_bot, reserve_ms)
@@ -408,6 +402,32 @@ impl PgStore {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+}
+
+/// A batch of actions as the arrays an `UNNEST` takes, one per column of `actions`.
+struct ActionColumns<'a> {
+    tables: Vec<Uuid>,
+    seqs: Vec<i64>,
+    seats: Vec<i16>,
+    actions: Vec<&'a str>,
+    by_bot: Vec<bool>,
+    reserves: Vec<Option<i64>>,
+}
+
+impl<'a> ActionColumns<'a> {
+    fn of(batch: &'a [ActionRow]) -> Result<ActionColumns<'a>, StoreError> {
+        Ok(ActionColumns {
+            tables: batch.iter().map(|row| row.table.0).collect(),
+            seqs: batch.iter().map(|row| i64::from(row.seq)).collect(),
+            seats: batch.iter().map(|row| i16::from(row.seat.0)).collect(),
+            actions: batch.iter().map(|row| row.action.as_str()).collect(),
+            by_bot: batch.iter().map(|row| row.by_bot).collect(),
+            reserves: batch
+                .iter()
+                .map(|row| row.reserve_ms.map(codec::ms_to_sql).transpose())
+                .collect::<Result<_, _>>()?,
+        })
     }
 }
 
