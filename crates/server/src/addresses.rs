@@ -7,12 +7,13 @@
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use axum::http::HeaderMap;
 
 use crate::config::Config;
 use crate::rate::TokenBucket;
+use crate::sync::lock;
 
 /// Addresses whose guest allowance is tracked before the full ones are forgotten.
 const PRUNE_AT: usize = 4096;
@@ -22,11 +23,6 @@ const PRUNE_AT: usize = 4096;
 pub struct Addresses {
     open: Mutex<HashMap<IpAddr, usize>>,
     guests: Mutex<HashMap<IpAddr, TokenBucket>>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic while holding the lock leaves plain counts behind; carry on with them.
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// One open connection of an address, given back when dropped.

@@ -46,6 +46,7 @@ pub use romirami_protocol as protocol;
 mod rate;
 pub mod server;
 pub mod store;
+mod sync;
 pub mod table;
 mod upgrade;
 pub mod wire;

@@ -15,6 +15,7 @@ use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{broadcast, mpsc};
 
 use crate::protocol::{PlayerId, TableId, TableState, TableSummary};
+use crate::sync::lock;
 use crate::table::TableHandle;
 use crate::wire::ServerMsg;
 
@@ -54,11 +55,6 @@ impl Default for Lobby {
             mirror_behind: AtomicBool::new(false),
         }
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A panic while holding the lock leaves plain data behind; carry on with it.
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Lobby {

@@ -25,6 +25,7 @@ use tracing::{debug, warn};
 use crate::lobby::Lobby;
 use crate::protocol::{ErrorCode, PlayerInfo, TableId};
 use crate::store::Store;
+use crate::sync::lock;
 use crate::table::{ConnId, Outbox, Outgoing, Sender, TableCommand, TableHandle, finished};
 use crate::wire::ServerMsg;
 
@@ -98,11 +99,6 @@ struct Remote {
     owner: String,
     /// Stops the forwarding task: the owner is gone.
     stop: Arc<Notify>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A panic while holding the lock leaves a plain map behind; carry on with it.
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Forwarding {

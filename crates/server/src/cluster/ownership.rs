@@ -11,6 +11,7 @@ use tracing::{info, warn};
 
 use crate::protocol::TableId;
 use crate::store::{Fence, Store, StoreError};
+use crate::sync::lock;
 
 /// The leases this node holds.
 #[derive(Debug)]
@@ -20,11 +21,6 @@ pub(crate) struct Ownership {
     ttl: Duration,
     nats: async_nats::Client,
     held: Mutex<HashMap<TableId, Fence>>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A panic while holding the lock leaves a plain map behind; carry on with it.
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Ownership {
