@@ -151,7 +151,7 @@ export function mountLeaderboard(root, params) {
       h('div.field', h('label', { for: 'board-game' }, t('board.game')), choose),
       status,
       h(
-        'table.board',
+        'table.standings',
         { 'aria-label': t('board.title') },
         h(
           'thead',
