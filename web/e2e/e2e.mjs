@@ -33,28 +33,15 @@ import {
   openGamePage,
   openPage,
   phone,
-  random,
   shot,
   startSeed,
   tabTo,
   timeLeft,
 } from './support.mjs';
+import { caughtUp, choose, pageState, perform, settled } from './moves.mjs';
+import { again } from './again.mjs';
 import { rummy } from './rummy.mjs';
 import { together } from './together.mjs';
-
-const pageState = (page) =>
-  hook(page, () => {
-    const p = window.__romirami?.page;
-    if (!p || p.name !== 'table') return null;
-    return {
-      legal: p.legal(),
-      over: p.result() != null,
-      n: p.eventCount(),
-      error: p.error(),
-      role: p.role(),
-      view: p.view(),
-    };
-  });
 
 // The parts of a view that the page keeps current from events, to compare with a fresh view.
 function essentials(view) {
@@ -177,78 +164,6 @@ async function speaks(page, lang, words) {
   check(words.test(text), `the table page speaks ${lang}: ${text.slice(0, 300)}`);
   const english = text.match(ENGLISH);
   check(!english, `no English is left on the table page in ${lang}: “${english?.[0]}” in ${text}`);
-}
-
-// Picks the next move from the server's list: the biggest contract, else the biggest take.
-function choose(legal) {
-  const completes = legal.filter((a) => a.type === 'complete');
-  if (completes.length) {
-    const best = Math.max(...completes.map((a) => a.cards.length + (a.star ? 1 : 0)));
-    const pool = completes.filter((a) => a.cards.length + (a.star ? 1 : 0) === best);
-    return pool.find((a) => !a.star) ?? pool[0];
-  }
-  const discard = legal.find((a) => a.type === 'discard');
-  if (discard) return discard;
-  const takes = legal.filter((a) => a.type === 'take');
-  if (takes.length) {
-    const most = Math.max(...takes.map((a) => a.cards.length));
-    const pool = takes.filter((a) => a.cards.length === most);
-    return pool[Math.floor(random() * pool.length)];
-  }
-  return legal.find((a) => a.type === 'pass') ?? legal[0];
-}
-
-// Builds the move with the page's controls, as a player would.
-async function perform(page, action, beforeConfirm = async () => {}) {
-  const pick = async (scope, card) =>
-    page.locator(`${scope} button.card[data-card="${card}"][aria-pressed="false"]`).first().click();
-  switch (action.type) {
-    case 'take':
-      for (const card of action.cards) await pick('.number-market', card);
-      await page.click('#act-take');
-      break;
-    case 'complete':
-      await page.click(`.contract-market button.contract[data-contract="${action.contract}"]`);
-      if (action.star) await page.click('.star-row button.star');
-      for (const card of action.cards) await pick('.hand', card);
-      await beforeConfirm();
-      await page.click('#act-complete');
-      break;
-    case 'discard':
-      for (const card of action.cards) await pick('.hand', card);
-      await page.click('#act-discard');
-      break;
-    case 'pass':
-      await page.click('#act-pass');
-      break;
-    case 'take_back':
-      await page.click('#act-take-back');
-      break;
-    default:
-      throw new Error(`unknown action ${action.type}`);
-  }
-}
-
-// Waits until the page has applied new events (the move went through) or shows a refusal.
-async function settled(page, before) {
-  await page.waitForFunction(
-    (n) => {
-      const p = window.__romirami.page;
-      return p.eventCount() > n || (p.error() && p.pending() == null);
-    },
-    before,
-    { timeout: Math.min(20000, timeLeft()) },
-  );
-  return pageState(page);
-}
-
-// Waits until every page has every event the acting page has, so the next turn is read from the truth.
-async function caughtUp(pages, n) {
-  for (const p of pages) {
-    await p.waitForFunction((count) => window.__romirami.page.eventCount() >= count, n, {
-      timeout: Math.min(20000, timeLeft()),
-    });
-  }
 }
 
 async function twoPlayers(browser) {
@@ -850,6 +765,7 @@ const SCENARIOS = [
   ['bots', async (browser) => abandoned(await againstBots(browser))],
   ['rummy', rummy],
   ['together', together],
+  ['again', again],
 ];
 const ONLY = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : null;
 

@@ -1,0 +1,92 @@
+// Playing Romi Rami at the table by clicking, as a player would: what the page knows (its state through the
+// test hook), which move to make (from the server's own list of legal moves), making it with the page's
+// controls, and waiting for the server's answer to reach every page. Shared by the scenarios that play the
+// classic game (e2e.mjs's `players` and `bots`, again.mjs).
+
+import { hook, random, timeLeft } from './support.mjs';
+
+export const pageState = (page) =>
+  hook(page, () => {
+    const p = window.__romirami?.page;
+    if (!p || p.name !== 'table') return null;
+    return {
+      legal: p.legal(),
+      over: p.result() != null,
+      n: p.eventCount(),
+      error: p.error(),
+      role: p.role(),
+      view: p.view(),
+    };
+  });
+
+// Picks the next move from the server's list: the biggest contract, else the biggest take.
+export function choose(legal) {
+  const completes = legal.filter((a) => a.type === 'complete');
+  if (completes.length) {
+    const best = Math.max(...completes.map((a) => a.cards.length + (a.star ? 1 : 0)));
+    const pool = completes.filter((a) => a.cards.length + (a.star ? 1 : 0) === best);
+    return pool.find((a) => !a.star) ?? pool[0];
+  }
+  const discard = legal.find((a) => a.type === 'discard');
+  if (discard) return discard;
+  const takes = legal.filter((a) => a.type === 'take');
+  if (takes.length) {
+    const most = Math.max(...takes.map((a) => a.cards.length));
+    const pool = takes.filter((a) => a.cards.length === most);
+    return pool[Math.floor(random() * pool.length)];
+  }
+  return legal.find((a) => a.type === 'pass') ?? legal[0];
+}
+
+// Builds the move with the page's controls, as a player would.
+export async function perform(page, action, beforeConfirm = async () => {}) {
+  const pick = async (scope, card) =>
+    page.locator(`${scope} button.card[data-card="${card}"][aria-pressed="false"]`).first().click();
+  switch (action.type) {
+    case 'take':
+      for (const card of action.cards) await pick('.number-market', card);
+      await page.click('#act-take');
+      break;
+    case 'complete':
+      await page.click(`.contract-market button.contract[data-contract="${action.contract}"]`);
+      if (action.star) await page.click('.star-row button.star');
+      for (const card of action.cards) await pick('.hand', card);
+      await beforeConfirm();
+      await page.click('#act-complete');
+      break;
+    case 'discard':
+      for (const card of action.cards) await pick('.hand', card);
+      await page.click('#act-discard');
+      break;
+    case 'pass':
+      await page.click('#act-pass');
+      break;
+    case 'take_back':
+      await page.click('#act-take-back');
+      break;
+    default:
+      throw new Error(`unknown action ${action.type}`);
+  }
+}
+
+// Waits until the page has applied new events (the move went through) or shows a refusal.
+export async function settled(page, before) {
+  await page.waitForFunction(
+    (n) => {
+      const p = window.__romirami.page;
+      return p.eventCount() > n || (p.error() && p.pending() == null);
+    },
+    before,
+    { timeout: Math.min(20000, timeLeft()) },
+  );
+  return pageState(page);
+}
+
+// Waits until every page has every event the acting page has, so the next turn is read from the truth.
+export async function caughtUp(pages, n) {
+  for (const p of pages) {
+    await p.waitForFunction((count) => window.__romirami.page.eventCount() >= count, n, {
+      timeout: Math.min(20000, timeLeft()),
+    });
+  }
+}
