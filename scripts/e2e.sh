@@ -58,6 +58,9 @@ ARGS=(serve --listen 127.0.0.1:0 --web-dir "$ROOT/web")
 if "$BIN" serve --help | grep -q -- '--database-url'; then
     ARGS+=(--database-url "sqlite://$WORK/e2e.db")
 fi
+# A scenario plays one or two rated games: one is enough to put its players on the leaderboard (the
+# server's default asks for 3).
+ARGS+=(--leaderboard-min-games 1)
 
 log "starting the server: romirami ${ARGS[*]}"
 RUST_LOG="${RUST_LOG:-warn}" "$BIN" "${ARGS[@]}" >"$WORK/server.out" 2>"$WORK/server.err" &

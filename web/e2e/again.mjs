@@ -1,0 +1,195 @@
+// Playing together, start to end (issue 27's "Done when"): two named players meet at a rated two-seat table
+// through its invite link while a third watches; they chat during the game (the spectator's words stay with
+// the spectators while it is in play) and finish it by clicking the page's controls; the end screen shows
+// each player's rating change, and the game's leaderboard lists them both.
+
+import { BASE, check, chooseName, desktop, hook, log, openPage, shot, timeLeft } from './support.mjs';
+import { caughtUp, choose, pageState, perform, settled } from './moves.mjs';
+
+// Names of their own, so that no other scenario's players share their leaderboard rows.
+const HOST = 'Greta';
+const GUEST = 'Hugo';
+const WATCHER = 'Ivo';
+
+const chatOf = (page) => hook(page, () => window.__romirami.page.chat());
+
+// Waits until the page's chat shows `line` (`Name: text`).
+async function chatShows(page, line, what) {
+  const ok = await page
+    .waitForFunction((l) => window.__romirami.page.chat().includes(l), line, { timeout: Math.min(20000, timeLeft()) })
+    .then(
+      () => true,
+      () => false,
+    );
+  check(ok, `${what}: the chat shows “${line}”\n${(await chatOf(page)).join('\n')}`);
+}
+
+// Types a message into the chat and sends it with its button.
+async function say(page, text) {
+  await page.fill('#chat-input', text);
+  await page.click('#chat-send');
+}
+
+// The player id this browser was given (the identity the page keeps in localStorage).
+const playerId = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('romirami.identity') ?? '{}').id);
+
+// Plays the game to its end by clicking, on whichever seat's turn it is; every page catches up after
+// each move. `during(moves)` runs between moves (the chat). Returns how many moves were made.
+async function playByClicks(seats, watchers, during) {
+  const everyone = [...seats.values(), ...watchers];
+  const first = seats.values().next().value;
+  let moves = 0;
+  for (;;) {
+    timeLeft();
+    const view = (await pageState(first)).view;
+    if (view.phase.state === 'over') return moves;
+    const page = seats.get(view.phase.seat);
+    await page.waitForFunction(
+      () => {
+        const p = window.__romirami.page;
+        return p.legal() != null || p.result() != null;
+      },
+      null,
+      { timeout: Math.min(20000, timeLeft()) },
+    );
+    let state = await pageState(page);
+    if (state.over) return moves;
+    const action = choose(state.legal);
+    await perform(page, action);
+    state = await settled(page, state.n);
+    check(!state.error, `the server accepted ${JSON.stringify(action)}: ${state.error}`);
+    await caughtUp(everyone, state.n);
+    moves += 1;
+    await during(moves);
+  }
+}
+
+// Two players and a spectator play one rated game to its end; returns their pages and the table.
+async function firstGame(browser) {
+  const [greta, hugo, ivo] = await Promise.all([0, 1, 2].map(() => openPage(browser, desktop)));
+
+  // Greta names herself and creates a private two-seat table, rated (the form's default), that people
+  // with the link may watch.
+  await greta.goto(`${BASE}/#/`);
+  await chooseName(greta, HOST);
+  await greta.waitForSelector('[data-testid=my-name]');
+  check((await greta.inputValue('#opt-rated')) === 'true', 'a new table is rated unless chosen otherwise');
+  await greta.selectOption('#opt-game', 'romi-rami');
+  await greta.selectOption('#opt-seats', '2');
+  await greta.selectOption('#opt-rated', 'true');
+  await greta.selectOption('#opt-public', 'false');
+  await greta.selectOption('#opt-spectators', 'link');
+  await greta.selectOption('#opt-clock', 'none');
+  await greta.click('#create-table');
+  await greta.waitForSelector('#invite-link');
+  const link = await greta.inputValue('#invite-link');
+  const tableId = link.match(/#\/table\/([0-9a-f-]+)/)[1];
+
+  // Hugo follows the link and names himself: that seats him, and the full two-seat table starts at once,
+  // so the signal that he is seated is the board (the waiting room may never be drawn on his page).
+  await hugo.goto(link);
+  await chooseName(hugo, GUEST);
+  for (const p of [greta, hugo]) await p.waitForSelector('.board');
+  await ivo.goto(`${link}&watch=1`);
+  await chooseName(ivo, WATCHER);
+  await ivo.waitForSelector('.board');
+  const [gretaRole, hugoRole, ivoRole] = await Promise.all([greta, hugo, ivo].map((p) => pageState(p)));
+  check(
+    gretaRole.role.seat != null && hugoRole.role.seat != null && gretaRole.role.seat !== hugoRole.role.seat,
+    `${HOST} and ${GUEST} have a seat each: ${JSON.stringify([gretaRole.role, hugoRole.role])}`,
+  );
+  check(ivoRole.role === 'spectator', `${WATCHER} watches: ${JSON.stringify(ivoRole.role)}`);
+  log(`again: table ${tableId} in play, ${WATCHER} watching`);
+
+  // They talk before the first move and during the game; the spectator's words stay with the spectators.
+  await say(greta, `Good luck, ${GUEST}!`);
+  for (const p of [greta, hugo, ivo]) await chatShows(p, `${HOST}: Good luck, ${GUEST}!`, 'everyone reads the players');
+  let talked = false;
+  const seats = new Map([
+    [gretaRole.role.seat, greta],
+    [hugoRole.role.seat, hugo],
+  ]);
+  const moves = await playByClicks(seats, [ivo], async (n) => {
+    if (talked || n < 6) return;
+    talked = true;
+    await say(ivo, `${HOST} is ahead`);
+    await chatShows(ivo, `${WATCHER}: ${HOST} is ahead`, 'the spectator reads his own message');
+    await say(hugo, 'not for long');
+    for (const p of [greta, ivo]) await chatShows(p, `${GUEST}: not for long`, 'a player is read mid-game');
+    // The server sends in order: had the spectator's message reached a player, it would have come first.
+    for (const p of [greta, hugo]) {
+      const lines = await chatOf(p);
+      check(
+        !lines.some((l) => l.startsWith(`${WATCHER}:`)),
+        `the spectators' chat stays apart while the game is on: ${lines.join(' | ')}`,
+      );
+    }
+    log('again: the players chatted mid-game, the spectator apart');
+  });
+  check(talked, `the game lasted long enough to chat during it (${moves} moves)`);
+  log(`again: game over after ${moves} moves`);
+
+  // The end screen, on every page, shows both players' rating changes once the game is stored.
+  const result = (await pageState(greta)).view.result;
+  check(result.ended_by !== 'abandoned', `the game ended normally: ${result.ended_by}`);
+  for (const p of [greta, hugo, ivo]) {
+    await p.waitForSelector('#end-title');
+    await p.waitForSelector('[data-testid=rating-changes] li', { timeout: Math.min(20000, timeLeft()) });
+    const changes = await p.$$eval('[data-testid=rating-changes] li', (items) =>
+      items.map((li) => ({
+        name: li.querySelector('.name').textContent,
+        delta: li.querySelector('.delta').textContent,
+        up: li.classList.contains('up'),
+      })),
+    );
+    check(
+      changes.length === 2 && [HOST, GUEST].every((name) => changes.some((c) => c.name === name)),
+      `the end screen lists both players' rating changes: ${JSON.stringify(changes)}`,
+    );
+    check(
+      changes.every((c) => /^(\+|−|±)\d/.test(c.delta)),
+      `each change is shown as a signed number: ${JSON.stringify(changes)}`,
+    );
+    if (result.winners.length === 1) {
+      const winner = seats.get(result.winners[0]) === greta ? HOST : GUEST;
+      check(
+        changes
+          .filter((c) => c.up)
+          .map((c) => c.name)
+          .join() === winner,
+        `${winner} won: their rating rose, and only theirs: ${JSON.stringify(changes)}`,
+      );
+    }
+  }
+  log('again: the end screen shows the rating changes');
+  return { greta, hugo, ivo, link, tableId };
+}
+
+// The game's leaderboard lists both players (the e2e server counts a single rated game for it).
+async function leaderboardLists(page, ids) {
+  await page.goto(`${BASE}/#/leaderboard?game=romi-rami`);
+  for (const id of ids) await page.waitForSelector(`table.standings tr[data-player="${id}"]`);
+  const names = await hook(page, () => window.__romirami.page.names());
+  check(
+    [HOST, GUEST].every((name) => names.includes(name)),
+    `the leaderboard lists ${HOST} and ${GUEST}: ${names.join(', ')}`,
+  );
+  // A table drawn as a table: the rows under the header, not beside it.
+  const layout = await page.evaluate(() => {
+    const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+    return { head: box('table.standings thead'), row: box('table.standings tbody tr') };
+  });
+  check(
+    layout.row.top >= layout.head.bottom - 1 && layout.row.left <= layout.head.left + 1,
+    `the leaderboard's rows are under its header: ${JSON.stringify(layout)}`,
+  );
+  await shot(page, 'leaderboard');
+  log(`again: the leaderboard lists ${names.join(', ')}`);
+}
+
+export async function again(browser) {
+  const { greta, hugo, ivo } = await firstGame(browser);
+  const ids = await Promise.all([greta, hugo].map(playerId));
+  await leaderboardLists(ivo, ids);
+  for (const p of [greta, hugo, ivo]) await p.context().close();
+}
