@@ -1,7 +1,7 @@
 // Playing Romi Rami at the table by clicking, as a player would: what the page knows (its state through the
 // test hook), which move to make (from the server's own list of legal moves), making it with the page's
 // controls, and waiting for the server's answer to reach every page. Shared by the scenarios that play the
-// classic game (e2e.mjs's `players` and `bots`, again.mjs).
+// classic game (players.mjs, bots.mjs, again.mjs).
 
 import { hook, random, timeLeft } from './support.mjs';
 
