@@ -252,6 +252,10 @@ async fn story(store: &Store) {
     let waiting = store.waiting_tables().await.expect("waiting tables");
     let ours = waiting.iter().find(|w| w.table.id == table).expect("the table waits");
     assert_eq!(ours.seats, vec![Some((ana.clone(), false)), Some((bo.clone(), true)), None]);
+    // A takeover reads only the tables it names.
+    assert_eq!(store.waiting_tables_among(&[table]).await.expect("this table"), vec![ours.clone()]);
+    let elsewhere = TableId(Uuid::new_v4());
+    assert_eq!(store.waiting_tables_among(&[elsewhere]).await.expect("another table"), vec![]);
     store
         .set_seats(table, &[Some((ana.id, false)), Some((bo.id, false)), Some((cy.id, false))])
         .await
@@ -290,6 +294,8 @@ async fn story(store: &Store) {
     assert_eq!(back.table.clock, Some(Clock { turn_ms: 20_000, reserve_ms: 60_000 }));
     assert_eq!(read_log(&back.actions), read_log(&stored(&actions)));
     assert_replays_to(&game, back.seed, &moves(&back.actions));
+    assert_eq!(store.unfinished_games_among(&[elsewhere, table]).await.expect("this game"), unfinished);
+    assert_eq!(store.unfinished_games_among(&[elsewhere]).await.expect("another game"), vec![]);
 
     // A batch with one bad row writes nothing: here the second row's game does not exist.
     let next = step(&mut game, &mut bot).expect("the game goes on");

@@ -269,7 +269,16 @@ impl Store {
     /// # Errors
     /// [`StoreError::Corrupt`] when a stored row does not parse or a game's log has a gap.
     pub async fn unfinished_games(&self) -> Result<Vec<UnfinishedGame>, StoreError> {
-        dispatch!(self, s => s.unfinished_games().await)
+        dispatch!(self, s => s.unfinished_games(None).await)
+    }
+
+    /// The unfinished games among `tables`, as [`Store::unfinished_games`] reads them: a takeover's read,
+    /// which does not read the rest of the cluster's games.
+    ///
+    /// # Errors
+    /// As [`Store::unfinished_games`].
+    pub async fn unfinished_games_among(&self, tables: &[TableId]) -> Result<Vec<UnfinishedGame>, StoreError> {
+        dispatch!(self, s => s.unfinished_games(Some(tables)).await)
     }
 
     /// Every table that waits for its game with at least one seat taken (a table that closed before
@@ -278,7 +287,15 @@ impl Store {
     /// # Errors
     /// [`StoreError::Corrupt`] when a stored row does not parse.
     pub async fn waiting_tables(&self) -> Result<Vec<WaitingTable>, StoreError> {
-        dispatch!(self, s => s.waiting_tables().await)
+        dispatch!(self, s => s.waiting_tables(None).await)
+    }
+
+    /// The waiting tables among `tables`, as [`Store::waiting_tables`] reads them.
+    ///
+    /// # Errors
+    /// As [`Store::waiting_tables`].
+    pub async fn waiting_tables_among(&self, tables: &[TableId]) -> Result<Vec<WaitingTable>, StoreError> {
+        dispatch!(self, s => s.waiting_tables(Some(tables)).await)
     }
 
     /// A finished game with its table and players, for someone who opens the table after it closed.

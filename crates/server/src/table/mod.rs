@@ -382,7 +382,7 @@ pub async fn create(
 /// # Errors
 /// When the store cannot be read.
 pub async fn restore(services: &Services) -> Result<usize, StoreError> {
-    restore_where(services, |_| true).await
+    restore_these(services, None).await
 }
 
 /// Takes over the tables `ids` (open tables whose lease ran out: a dead node's), as [`restore`] brings
@@ -391,14 +391,23 @@ pub async fn restore(services: &Services) -> Result<usize, StoreError> {
 /// # Errors
 /// When the store cannot be read.
 pub async fn adopt(services: &Services, ids: &[TableId]) -> Result<usize, StoreError> {
-    restore_where(services, |id| ids.contains(&id)).await
+    restore_these(services, Some(ids)).await
 }
 
-async fn restore_where(services: &Services, wanted: impl Fn(TableId) -> bool) -> Result<usize, StoreError> {
-    let games = services.store.unfinished_games().await?;
+/// Restores the open tables among `only` (every one when `None`).
+async fn restore_these(services: &Services, only: Option<&[TableId]>) -> Result<usize, StoreError> {
+    let store = &services.store;
+    let games = match only {
+        None => store.unfinished_games().await?,
+        Some(ids) => store.unfinished_games_among(ids).await?,
+    };
+    let waiting = match only {
+        None => store.waiting_tables().await?,
+        Some(ids) => store.waiting_tables_among(ids).await?,
+    };
     let mut restored = 0;
     // A table this node runs already is not restored twice (its lease may have lapsed for a moment).
-    let wanted = |id: TableId| wanted(id) && services.lobby.table(id).is_none();
+    let wanted = |id: TableId| services.lobby.table(id).is_none();
     for unfinished in games.into_iter().filter(|game| wanted(game.table.id)) {
         let id = unfinished.table.id;
         let Some(fence) = claim(services, id).await? else { continue };
@@ -413,7 +422,7 @@ async fn restore_where(services: &Services, wanted: impl Fn(TableId) -> bool) ->
             Err(problem) => error!(table = %id, %problem, "a stored game does not replay; it stays in the store"),
         }
     }
-    for waiting in services.store.waiting_tables().await?.into_iter().filter(|table| wanted(table.table.id)) {
+    for waiting in waiting.into_iter().filter(|table| wanted(table.table.id)) {
         let id = waiting.table.id;
         let Some(fence) = claim(services, id).await? else { continue };
         let chat = services.store.chat(id).await?;

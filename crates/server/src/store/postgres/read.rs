@@ -76,8 +76,16 @@ fn table_row(id: TableId, row: &PgRow) -> Result<TableRow, StoreError> {
     })
 }
 
+/// The ids of `tables` as PostgreSQL's `uuid[]`.
+fn uuids(tables: &[TableId]) -> Vec<Uuid> {
+    tables.iter().map(|table| table.0).collect()
+}
+
 impl PgStore {
-    pub(in crate::store) async fn waiting_tables(&self) -> Result<Vec<WaitingTable>, StoreError> {
+    pub(in crate::store) async fn waiting_tables(
+        &self,
+        only: Option<&[TableId]>,
+    ) -> Result<Vec<WaitingTable>, StoreError> {
         // One snapshot for the whole read, so a table and its seats agree.
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
@@ -86,8 +94,10 @@ impl PgStore {
              FROM tables t
              WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id)
                  AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id)
+                 AND ($1::uuid[] IS NULL OR t.id = ANY($1))
              ORDER BY t.created_at, t.id"
         ))
+        .bind(only.map(uuids))
         .fetch_all(&mut *tx)
         .await?;
         let mut tables = Vec::with_capacity(heads.len());
@@ -115,16 +125,20 @@ impl PgStore {
         Ok(tables)
     }
 
-    pub(in crate::store) async fn unfinished_games(&self) -> Result<Vec<UnfinishedGame>, StoreError> {
+    pub(in crate::store) async fn unfinished_games(
+        &self,
+        only: Option<&[TableId]>,
+    ) -> Result<Vec<UnfinishedGame>, StoreError> {
         // One snapshot for the whole read, so a game and its log agree.
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
         let heads = sqlx::query(&format!(
             "SELECT g.table_id, g.seed, g.salt, g.started_at, {TABLE_COLUMNS}
              FROM games g JOIN tables t ON t.id = g.table_id
-             WHERE g.finished_at IS NULL
+             WHERE g.finished_at IS NULL AND ($1::uuid[] IS NULL OR g.table_id = ANY($1))
              ORDER BY g.started_at, g.table_id"
         ))
+        .bind(only.map(uuids))
         .fetch_all(&mut *tx)
         .await?;
         let mut games = Vec::with_capacity(heads.len());

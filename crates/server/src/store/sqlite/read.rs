@@ -75,8 +75,18 @@ fn game_head(row: &SqliteRow) -> Result<GameSummary, StoreError> {
     })
 }
 
+/// Whether `table` is among `only` (every table when `None`). The choice is made on the small head rows,
+/// before a table's seats or actions are read; nothing asks SQLite for a few tables among many but a
+/// cluster's takeover, and a cluster never runs on SQLite.
+fn wanted(only: Option<&[TableId]>, table: TableId) -> bool {
+    only.is_none_or(|only| only.contains(&table))
+}
+
 impl SqliteStore {
-    pub(in crate::store) async fn waiting_tables(&self) -> Result<Vec<WaitingTable>, StoreError> {
+    pub(in crate::store) async fn waiting_tables(
+        &self,
+        only: Option<&[TableId]>,
+    ) -> Result<Vec<WaitingTable>, StoreError> {
         // One snapshot for the whole read, so a table and its seats agree.
         let mut tx = self.pool.begin().await?;
         let heads = sqlx::query(&format!(
@@ -91,6 +101,9 @@ impl SqliteStore {
         let mut tables = Vec::with_capacity(heads.len());
         for head in &heads {
             let table = table_row(TableId(uuid_from(head.try_get("id")?)?), head)?;
+            if !wanted(only, table.id) {
+                continue;
+            }
             let rows = sqlx::query(
                 "SELECT s.seat, s.player_id, s.bot, p.name FROM seats s JOIN players p ON p.id = s.player_id
                  WHERE s.table_id = ?1 ORDER BY s.seat",
@@ -114,7 +127,10 @@ impl SqliteStore {
         Ok(tables)
     }
 
-    pub(in crate::store) async fn unfinished_games(&self) -> Result<Vec<UnfinishedGame>, StoreError> {
+    pub(in crate::store) async fn unfinished_games(
+        &self,
+        only: Option<&[TableId]>,
+    ) -> Result<Vec<UnfinishedGame>, StoreError> {
         // One snapshot for the whole read, so a game and its log agree.
         let mut tx = self.pool.begin().await?;
         let heads = sqlx::query(&format!(
@@ -128,6 +144,9 @@ impl SqliteStore {
         let mut games = Vec::with_capacity(heads.len());
         for head in &heads {
             let id = TableId(uuid_from(head.try_get("table_id")?)?);
+            if !wanted(only, id) {
+                continue;
+            }
             let table = table_row(id, head)?;
             let players = Self::game_players(&mut tx, id).await?;
             let rows = sqlx::query(
