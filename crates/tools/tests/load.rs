@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::{TestServer, fast};
 use romirami_server::config::Config;
-use romirami_tools::load::{self, Aggregate, Snapshot, WorkerPlan, Workload};
+use romirami_tools::load::{self, Aggregate, Snapshot, Spread, WorkerPlan, Workload};
 use serde_json::json;
 use tokio::sync::mpsc;
 
@@ -18,6 +18,7 @@ fn plan(workload: Workload, servers: Vec<SocketAddr>, path: &str, seconds: f64) 
         index: 0,
         workload,
         servers,
+        spread: Spread::Tables,
         path: path.to_owned(),
         source: None,
         duration_s: seconds,

@@ -17,7 +17,7 @@ use tokio::process::{Child, Command};
 use tokio::sync::{mpsc, watch};
 
 use crate::load::cpu::{CpuUse, CpuWatch};
-use crate::load::{self, Aggregate, Snapshot, WorkerPlan, Workload, persist};
+use crate::load::{self, Aggregate, Snapshot, Spread, WorkerPlan, Workload, persist};
 use romirami_server::store::Store;
 
 /// Connections one process keeps below its open-file limit, for its other files.
@@ -31,6 +31,11 @@ pub struct LoadArgs {
     /// them. May be given more than once, or comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub server: Vec<String>,
+    /// How each table's seats are spread over several servers: `tables` puts a table's seats on one
+    /// server, `seats` puts them on the servers in turn (the nodes of a cluster, so that every table's
+    /// messages cross between nodes).
+    #[arg(long, value_enum, default_value_t = Spread::Tables)]
+    pub spread: Spread,
     /// Hold connections that only say hello and answer pings, instead of playing.
     #[arg(long)]
     pub idle: bool,
@@ -96,6 +101,10 @@ pub struct LoadArgs {
     /// `postgres`), per action and per frame.
     #[arg(long, value_name = "NAME")]
     pub database_command: Option<String>,
+    /// Also report the CPU time of this process (a cluster's NATS server), per action and per frame.
+    /// May be given more than once.
+    #[arg(long, value_name = "PID")]
+    pub broker_pid: Vec<u32>,
     /// Also write the report as JSON to this file.
     #[arg(long)]
     pub json: Option<std::path::PathBuf>,
@@ -126,6 +135,8 @@ pub struct LoadReport {
     pub mode: String,
     /// The servers' addresses.
     pub servers: Vec<String>,
+    /// How each table's seats were spread over the servers.
+    pub spread: Spread,
     /// Worker processes.
     pub processes: usize,
     /// Seconds measured (every connection up).
@@ -158,10 +169,14 @@ pub struct LoadReport {
     pub server_bytes_per_connection: f64,
     /// The CPU the servers (or the echo servers) used in the window, when their processes are known.
     pub server_cpu: Option<CpuUse>,
+    /// The CPU each server process used in the window, in the order of `--server-pid`.
+    pub each_server_cpu: Vec<CpuUse>,
     /// The CPU the load generator's own processes used in the window.
     pub load_cpu: Option<CpuUse>,
     /// The CPU the processes named by `--database-command` used in the window.
     pub database_cpu: Option<CpuUse>,
+    /// The CPU the processes given by `--broker-pid` used in the window.
+    pub broker_cpu: Option<CpuUse>,
 }
 
 /// Latency percentiles, in milliseconds.
@@ -313,6 +328,7 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
             index,
             workload: workload.share(units / processes + usize::from(index < units % processes)),
             servers: servers.clone(),
+            spread: args.spread,
             path: path.clone(),
             source: source_base.map(|base| IpAddr::V4(Ipv4Addr::from(u32::from(base) + index as u32))),
             duration_s: args.duration,
@@ -346,7 +362,8 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
         drop(sender);
     }
     let load_pids = std::iter::once(std::process::id()).chain(children.iter().filter_map(Child::id)).collect();
-    let mut cpu = CpuWatch::new(pids.clone(), load_pids, args.database_command.clone());
+    let mut cpu =
+        CpuWatch::new(pids.clone(), load_pids, args.database_command.clone()).with_broker(args.broker_pid.clone());
     let progress = ProgressBar::new_spinner();
     progress.set_style(
         ProgressStyle::with_template("{elapsed:>4} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
@@ -424,6 +441,7 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
     let report = LoadReport {
         mode: mode.to_owned(),
         servers: servers.iter().map(ToString::to_string).collect(),
+        spread: args.spread,
         processes,
         window_seconds: aggregate.window_seconds,
         connections: aggregate.peak_connections,
@@ -444,9 +462,13 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
         server_rss_before: rss_before,
         server_rss_at_peak: rss_at_peak,
         server_bytes_per_connection: per_connection(rss_at_peak, rss_before, aggregate.peak_connections),
-        server_cpu: cores.and_then(|cores| cores.servers).map(cpu_use),
-        load_cpu: cores.map(|cores| cpu_use(cores.load)),
-        database_cpu: cores.and_then(|cores| cores.database).map(cpu_use),
+        server_cpu: cores.as_ref().and_then(|cores| cores.servers).map(cpu_use),
+        each_server_cpu: cores
+            .as_ref()
+            .map_or_else(Vec::new, |cores| cores.each_server.iter().map(|&one| cpu_use(one)).collect()),
+        load_cpu: cores.as_ref().map(|cores| cpu_use(cores.load)),
+        database_cpu: cores.as_ref().and_then(|cores| cores.database).map(cpu_use),
+        broker_cpu: cores.as_ref().and_then(|cores| cores.broker).map(cpu_use),
     };
     print_report(&report, !pids.is_empty());
     if let Some(path) = &args.json {
@@ -461,8 +483,9 @@ fn per_connection(rss: u64, before: u64, connections: u64) -> f64 {
 }
 
 fn print_report(report: &LoadReport, with_memory: bool) {
+    let spread = if report.servers.len() > 1 && report.spread == Spread::Seats { ", seats spread" } else { "" };
     println!(
-        "mode {} against {} server(s), {} worker process(es)",
+        "mode {} against {} server(s){spread}, {} worker process(es)",
         report.mode,
         report.servers.len(),
         report.processes
@@ -492,8 +515,15 @@ fn print_report(report: &LoadReport, with_memory: bool) {
             report.server_bytes_per_connection
         );
     }
-    let uses =
-        [("server", &report.server_cpu), ("load generator", &report.load_cpu), ("database", &report.database_cpu)];
+    let each = if report.each_server_cpu.len() > 1 { &report.each_server_cpu[..] } else { &[] };
+    let uses = [("server", report.server_cpu.as_ref())]
+        .into_iter()
+        .chain(each.iter().map(|cpu| ("  one server", Some(cpu))))
+        .chain([
+            ("load generator", report.load_cpu.as_ref()),
+            ("database", report.database_cpu.as_ref()),
+            ("message broker", report.broker_cpu.as_ref()),
+        ]);
     for (name, cpu) in uses {
         if let Some(cpu) = cpu {
             println!(

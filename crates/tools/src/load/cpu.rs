@@ -60,31 +60,54 @@ pub struct CpuWatch {
     servers: Vec<u32>,
     load: Vec<u32>,
     database: Option<String>,
-    start: Option<(Instant, [f64; 3])>,
-    end: Option<(Instant, [f64; 3])>,
+    broker: Vec<u32>,
+    start: Option<(Instant, Sample)>,
+    end: Option<(Instant, Sample)>,
 }
 
-/// The cores each group used in a window: servers, load generator, database.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// CPU seconds used so far by each group: one entry per server, then the load generator, the database
+/// and the message broker.
+#[derive(Clone, Debug)]
+struct Sample {
+    servers: Vec<f64>,
+    load: f64,
+    database: f64,
+    broker: f64,
+}
+
+/// The cores each group used in a window: servers, load generator, database, message broker.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Cores {
-    /// The servers' processes (none given: `None`).
+    /// The servers' processes together (none given: `None`).
     pub servers: Option<f64>,
+    /// Each server process, in the order given.
+    pub each_server: Vec<f64>,
     /// The load generator's processes.
     pub load: f64,
     /// The database's processes (no command named: `None`).
     pub database: Option<f64>,
+    /// The message broker's processes (the NATS server of a cluster; none given: `None`).
+    pub broker: Option<f64>,
 }
 
 impl CpuWatch {
     /// Follows `servers`, the load generator's own `load` processes, and every process named
     /// `database`.
     pub fn new(servers: Vec<u32>, load: Vec<u32>, database: Option<String>) -> CpuWatch {
-        CpuWatch { servers, load, database, start: None, end: None }
+        CpuWatch { servers, load, database, broker: Vec::new(), start: None, end: None }
     }
 
-    fn sample(&self) -> (Instant, [f64; 3]) {
+    /// Also follows the message broker's processes `broker` (the NATS server between a cluster's nodes).
+    pub fn with_broker(mut self, broker: Vec<u32>) -> CpuWatch {
+        self.broker = broker;
+        self
+    }
+
+    fn sample(&self) -> (Instant, Sample) {
         let database = self.database.as_deref().map_or(0.0, cpu_seconds_of_command);
-        (Instant::now(), [cpu_seconds(&self.servers), cpu_seconds(&self.load), database])
+        let servers = self.servers.iter().map(|&pid| cpu_seconds(&[pid])).collect();
+        let sample = Sample { servers, load: cpu_seconds(&self.load), database, broker: cpu_seconds(&self.broker) };
+        (Instant::now(), sample)
     }
 
     /// Opens the window (once).
@@ -103,16 +126,20 @@ impl CpuWatch {
 
     /// The cores used between the window's start and its end; `None` before both.
     pub fn cores(&self) -> Option<Cores> {
-        let ((from, before), (to, after)) = (self.start?, self.end?);
-        let seconds = to.duration_since(from).as_secs_f64();
+        let ((from, before), (to, after)) = (self.start.as_ref()?, self.end.as_ref()?);
+        let seconds = to.duration_since(*from).as_secs_f64();
         if seconds <= 0.0 {
             return None;
         }
-        let used = |i: usize| (after[i] - before[i]).max(0.0) / seconds;
+        let used = |before: f64, after: f64| (after - before).max(0.0) / seconds;
+        let each_server: Vec<f64> =
+            before.servers.iter().zip(&after.servers).map(|(&before, &after)| used(before, after)).collect();
         Some(Cores {
-            servers: (!self.servers.is_empty()).then(|| used(0)),
-            load: used(1),
-            database: self.database.as_ref().map(|_| used(2)),
+            servers: (!self.servers.is_empty()).then(|| each_server.iter().sum()),
+            each_server,
+            load: used(before.load, after.load),
+            database: self.database.as_ref().map(|_| used(before.database, after.database)),
+            broker: (!self.broker.is_empty()).then(|| used(before.broker, after.broker)),
         })
     }
 }
@@ -145,7 +172,9 @@ mod tests {
         let servers = cores.servers.expect("a server was named");
         assert!(servers > 0.05 && servers < 2.5, "{cores:?}");
         assert_eq!(cores.servers, Some(cores.load));
+        assert_eq!(cores.each_server, vec![servers]);
         assert_eq!(cores.database, None);
+        assert_eq!(cores.broker, None);
     }
 
     #[test]

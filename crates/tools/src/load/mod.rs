@@ -74,6 +74,18 @@ pub enum Workload {
     },
 }
 
+/// How the seats of one table are spread over several servers (the nodes of a cluster).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Spread {
+    /// Every seat of a table on the same server; the tables in turn over the servers.
+    #[default]
+    Tables,
+    /// The seats of each table in turn over the servers, so that a table's players sit on different
+    /// nodes and its messages cross between them (seat `s` of table `n` on server `n + s`).
+    Seats,
+}
+
 fn romi_rami() -> String {
     romirami_protocol::ROMI_RAMI.to_owned()
 }
@@ -119,6 +131,9 @@ pub struct WorkerPlan {
     pub workload: Workload,
     /// The servers' addresses; tables and connections are spread over them in turn.
     pub servers: Vec<SocketAddr>,
+    /// How a table's seats are spread over the servers.
+    #[serde(default)]
+    pub spread: Spread,
     /// The WebSocket path on each server, like `/ws`.
     pub path: String,
     /// The local address to connect from (its port is chosen by the system), if any.
@@ -127,6 +142,17 @@ pub struct WorkerPlan {
     pub duration_s: f64,
     /// How many connections may be in their handshake at once.
     pub ramp_concurrency: usize,
+}
+
+impl WorkerPlan {
+    /// The server that seat `seat` of table `n` connects to.
+    pub fn seat_server(&self, n: usize, seat: usize) -> SocketAddr {
+        let turn = match self.spread {
+            Spread::Tables => n,
+            Spread::Seats => n + seat,
+        };
+        self.servers[turn % self.servers.len()]
+    }
 }
 
 /// What a worker reports every second. Counts are for the second just past, except the gauges
@@ -440,5 +466,31 @@ pub(crate) struct SetUp(pub(crate) Arc<Counters>);
 impl Drop for SetUp {
     fn drop(&mut self) {
         self.0.set_up.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_go_to_one_server_or_to_the_servers_in_turn() {
+        let servers: Vec<SocketAddr> = (0..3).map(|i| SocketAddr::from(([127, 0, 0, 1], 9000 + i))).collect();
+        let workload = Workload::Play { tables: 4, players: 4, interval_ms: 0, game: romi_rami(), options: None };
+        let mut plan = WorkerPlan {
+            index: 0,
+            workload,
+            servers: servers.clone(),
+            spread: Spread::Tables,
+            path: "/ws".into(),
+            source: None,
+            duration_s: 1.0,
+            ramp_concurrency: 1,
+        };
+        let seats = |plan: &WorkerPlan, n: usize| (0..4).map(|seat| plan.seat_server(n, seat)).collect::<Vec<_>>();
+        assert_eq!(seats(&plan, 1), vec![servers[1]; 4], "a table's seats on its server");
+        assert_eq!(seats(&plan, 3), vec![servers[0]; 4], "tables in turn");
+        plan.spread = Spread::Seats;
+        assert_eq!(seats(&plan, 1), vec![servers[1], servers[2], servers[0], servers[1]], "seats in turn");
     }
 }

@@ -98,8 +98,6 @@ pub(crate) struct Game {
     pub name: String,
     /// Its table options, if any.
     pub options: Option<Value>,
-    /// Seats at the table.
-    pub players: u8,
 }
 
 /// One table: its seats' connections, and the frames they receive.
@@ -119,12 +117,12 @@ struct Driver {
     next_id: u64,
 }
 
-/// Runs table `n` on `server` until the run stops: connects its seats, then plays one game after
-/// another.
+/// Runs table `n`, each seat connected to its server of `servers`, until the run stops: connects its
+/// seats, then plays one game after another.
 #[allow(clippy::too_many_arguments, reason = "one task's whole context, passed once")]
 pub(crate) async fn table(
     plan: Arc<WorkerPlan>,
-    server: SocketAddr,
+    servers: Vec<SocketAddr>,
     n: usize,
     game: Game,
     interval: Duration,
@@ -135,7 +133,7 @@ pub(crate) async fn table(
     let set_up = SetUp(counters.clone());
     let (sender, frames) = mpsc::unbounded_channel();
     let mut sinks = Vec::new();
-    for seat in 0..usize::from(game.players) {
+    for (seat, &server) in servers.iter().enumerate() {
         let Some(mut ws) = open(&plan, server, &ramp, &counters).await else { return };
         if let Err(error) = say_hello(&mut ws, &format!("b{}-{n}-{seat}", plan.index), &counters).await {
             counters.error(|| format!("hello: {error}"));

@@ -43,8 +43,9 @@ pub async fn run_worker(
         match plan.workload.clone() {
             Workload::Play { players, interval_ms, game, options, .. } => {
                 let interval = Duration::from_millis(interval_ms);
-                let game = play::Game { name: game, options, players };
-                tasks.spawn(play::table(plan, server, n, game, interval, ramp, counters, stop));
+                let game = play::Game { name: game, options };
+                let seats = (0..usize::from(players)).map(|seat| plan.seat_server(n, seat)).collect();
+                tasks.spawn(play::table(plan, seats, n, game, interval, ramp, counters, stop));
             }
             Workload::Idle { hello, .. } => {
                 tasks.spawn(idle::idle_connection(plan, server, n, hello, ramp, counters, stop));
