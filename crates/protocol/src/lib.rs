@@ -392,6 +392,9 @@ pub enum ErrorCode {
     /// The display name is empty, too long, has invisible or control characters, or reads as a
     /// server bot's.
     BadName,
+    /// Another player keeps this display name (claimed with a password, in some case or width): a new
+    /// guest must choose another.
+    NameTaken,
     /// A chat message is empty, too long, or has invisible or control characters.
     BadChat,
     /// A `mute` names the sender or someone who is not at the table.

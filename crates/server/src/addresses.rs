@@ -45,7 +45,7 @@ impl Drop for AddressSlot {
 }
 
 /// Whether the per-address limits spare `address`.
-fn exempt(address: IpAddr, config: &Config) -> bool {
+pub(crate) fn exempt(address: IpAddr, config: &Config) -> bool {
     (config.exempt_loopback && address.is_loopback()) || config.exempt_addresses.contains(&address)
 }
 

@@ -114,6 +114,9 @@ pub struct Config {
     pub write_queue: usize,
     /// The most of those other writes in one transaction.
     pub write_batch: usize,
+    /// How claiming a name and signing in are limited: wrong passwords per name and per address, and
+    /// the password hashes computed at once.
+    pub sign_in: SignInLimits,
     /// How many rated games of a game a player needs to be on its leaderboard (`GET /api/leaderboard`).
     pub leaderboard_min_games: u32,
     /// The folder of the web client, whose own files (`index.html`, also at `/`, `style.css` and `js/`)
@@ -164,9 +167,48 @@ impl Default for Config {
             commit_batch: 1024,
             write_queue: 65_536,
             write_batch: 256,
+            sign_in: SignInLimits::default(),
             leaderboard_min_games: crate::store::ratings::DEFAULT_LEADERBOARD_MIN_GAMES,
             web_dir: None,
             cluster: None,
+        }
+    }
+}
+
+/// The limits on signing in with a claimed name ([`crate::names`]).
+///
+/// A name's or an address's first wrong passwords are free; after them, each wrong one locks sign-ins
+/// with that name (or from that address) for a while, [`SignInLimits::first_lock`] doubling at every
+/// further one up to [`SignInLimits::max_lock`]; while locked, an attempt is refused with
+/// `too_many_attempts` and its password is not even checked. A right password clears its name's
+/// failures; an address's are forgotten after [`SignInLimits::forget_after`] without a wrong one, as a
+/// name's are.
+#[derive(Clone, Debug)]
+pub struct SignInLimits {
+    /// Wrong passwords for one name before sign-ins with it are locked.
+    pub free_failures_per_name: u32,
+    /// Wrong passwords from one client address (for any names) before sign-ins from it are locked. The
+    /// addresses [`Config::exempt_loopback`] and [`Config::exempt_addresses`] spare are not counted.
+    pub free_failures_per_address: u32,
+    /// The lock after the first wrong password beyond the free ones.
+    pub first_lock: Duration,
+    /// The longest lock.
+    pub max_lock: Duration,
+    /// How long after its last wrong password a name's or an address's failures are forgotten.
+    pub forget_after: Duration,
+    /// Password hashes (argon2id, some 19 MiB of memory each) computed at once; more wait their turn.
+    pub concurrent_hashes: usize,
+}
+
+impl Default for SignInLimits {
+    fn default() -> SignInLimits {
+        SignInLimits {
+            free_failures_per_name: 5,
+            free_failures_per_address: 20,
+            first_lock: Duration::from_secs(2),
+            max_lock: Duration::from_secs(15 * 60),
+            forget_after: Duration::from_secs(60 * 60),
+            concurrent_hashes: 4,
         }
     }
 }

@@ -7,7 +7,7 @@
 //!   crate `romirami-protocol`, re-exported here); [`frames`]: the count of every frame a client
 //!   sends; [`addresses`]: the limits per client address;
 //! - [`table`]: one task per table, owning its game; [`lobby`]: the live tables;
-//! - [`players`]: guests and their tokens; [`config`]: every limit; [`metrics`]: `GET /metrics`;
+//! - [`players`]: guests and their tokens; [`names`]: names kept with a password, and signing in; [`config`]: every limit; [`metrics`]: `GET /metrics`;
 //! - [`store`]: PostgreSQL or SQLite: tables, the action log of every game, finished games;
 //! - [`api`]: the REST API over finished games, players and live tables, with its OpenAPI document.
 //!
@@ -41,6 +41,7 @@ pub mod frames;
 mod heartbeat;
 pub mod lobby;
 pub mod metrics;
+pub mod names;
 pub mod players;
 pub use romirami_protocol as protocol;
 mod rate;

@@ -114,6 +114,15 @@ pub fn looks_like_a_bot(name: &str) -> bool {
     !number.is_empty() && number.chars().all(|c| c.is_ascii_digit())
 }
 
+/// A display name as names are compared for a claim ([`crate::names`]): in Unicode compatibility form
+/// (NFKC: full-width and other look-alike forms become the plain ones) and lower case, so that nobody
+/// can take a claimed name again in another case or width. Applied to a [`clean_name`]d name.
+pub fn name_key(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    // Lower-casing can leave a string out of the normal form: normalize once more.
+    name.nfkc().flat_map(char::to_lowercase).collect::<String>().nfkc().collect()
+}
+
 /// A new secret token: 32 bytes from the operating system's generator, in hex.
 fn new_token() -> String {
     let mut bytes = [0u8; 32];
@@ -155,7 +164,7 @@ impl Players {
     }
 
     /// Waits for a turn to ask the store.
-    async fn store_turn(&self) -> Result<SemaphorePermit<'_>, StoreError> {
+    pub(crate) async fn store_turn(&self) -> Result<SemaphorePermit<'_>, StoreError> {
         match tokio::time::timeout(STORE_TURN_WAIT, self.store_turns.acquire()).await {
             Ok(Ok(turn)) => Ok(turn),
             // The semaphore is never closed: only the wait can fail.
@@ -180,6 +189,19 @@ impl Players {
         self.writer.save_player(&player, &hash).await?;
         self.remember(hash, &player);
         Ok((player, token))
+    }
+
+    /// A new token for `player`, who signed in: it is stored beside the tokens they have, all of
+    /// which keep working.
+    ///
+    /// # Errors
+    /// When the store cannot write it; then there is no such token.
+    pub async fn issue_token(&self, player: &PlayerInfo) -> Result<String, StoreError> {
+        let token = new_token();
+        let hash = hash_token(&token);
+        self.store.add_token(player.id, &hash).await?;
+        self.remember(hash, player);
+        Ok(token)
     }
 
     /// The player whose token this is; `Ok(None)` when no player has it.
@@ -249,6 +271,15 @@ mod tests {
     }
 
     #[test]
+    fn names_compare_in_any_case_and_width() {
+        assert_eq!(name_key("Ana"), "ana");
+        assert_eq!(name_key("\u{ff21}\u{ff2e}\u{ff21}"), "ana", "full width");
+        assert_eq!(name_key("R\u{c9}MY"), name_key("r\u{e9}my"));
+        assert_eq!(name_key("Stra\u{df}e"), "stra\u{df}e");
+        assert_ne!(name_key("Ana"), name_key("Ana Lu"));
+    }
+
+    #[test]
     fn markup_is_kept_as_text() {
         assert_eq!(clean_name("<img src=x onerror=a()>"), Ok("<img src=x onerror=a()>".to_owned()));
     }
@@ -266,6 +297,13 @@ mod tests {
         // A new server on the same database knows the token, from the store.
         let store = Store::connect(&url).await.expect("the store opens");
         let restarted = Players::new(store.clone(), Writer::spawn(store, 16, 16).0);
-        assert_eq!(restarted.authenticate(&token).await, Ok(Some(ana)));
+        assert_eq!(restarted.authenticate(&token).await, Ok(Some(ana.clone())));
+        // A token given at a sign-in finds the same player, and the first one still does.
+        let second = restarted.issue_token(&ana).await.expect("stored");
+        assert_ne!(second, token);
+        let store = Store::connect(&url).await.expect("the store opens");
+        let again = Players::new(store.clone(), Writer::spawn(store, 16, 16).0);
+        assert_eq!(again.authenticate(&second).await, Ok(Some(ana.clone())));
+        assert_eq!(again.authenticate(&token).await, Ok(Some(ana)));
     }
 }

@@ -33,6 +33,7 @@ use crate::cluster::{Cluster, ClusterError};
 use crate::config::Config;
 use crate::heartbeat::Heartbeat;
 use crate::lobby::Lobby;
+use crate::names::Names;
 use crate::players::Players;
 use crate::store::{Committer, Store, StoreError, Writer};
 use crate::table;
@@ -44,6 +45,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// Known players.
     pub players: Arc<Players>,
+    /// Names kept with a password, and sign-ins.
+    pub names: Arc<Names>,
     /// Live tables.
     pub lobby: Arc<Lobby>,
     /// Where everything is kept.
@@ -90,9 +93,12 @@ impl AppState {
         };
         let (committer, _task) = Committer::spawn(store.clone(), config.commit_queue, config.commit_batch);
         let (writer, _task) = Writer::spawn(store.clone(), config.write_queue, config.write_batch);
+        let config = Arc::new(config);
+        let players = Arc::new(Players::new(store.clone(), writer.clone()));
         let state = AppState {
-            config: Arc::new(config),
-            players: Arc::new(Players::new(store.clone(), writer.clone())),
+            names: Arc::new(Names::new(store.clone(), players.clone(), config.clone())),
+            config,
+            players,
             lobby,
             store,
             committer,

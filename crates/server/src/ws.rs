@@ -421,16 +421,31 @@ impl Connection {
                 Err(error) => Err(error),
             },
             (None, Some(name)) => match clean_name(&name) {
-                Ok(_) if !self.state.addresses.take_guest(self.address, &self.state.config) => {
-                    self.send(ServerMsg::error(
-                        None,
-                        None,
-                        ErrorCode::TooManyGuests,
-                        "too many new players from your address; try again in a minute, or come back with your token",
-                    ));
-                    return Ok(());
-                }
-                Ok(name) => self.state.players.create_guest(name).await.map(|(player, token)| (player, Some(token))),
+                Ok(name) => match self.state.names.is_kept(&name).await {
+                    Ok(true) => {
+                        // Not a bad message: the client asks its user for another name.
+                        self.send(ServerMsg::error(
+                            None,
+                            None,
+                            ErrorCode::NameTaken,
+                            "another player keeps this name; choose another, or sign in if it is yours",
+                        ));
+                        return Ok(());
+                    }
+                    Ok(false) if !self.state.addresses.take_guest(self.address, &self.state.config) => {
+                        self.send(ServerMsg::error(
+                            None,
+                            None,
+                            ErrorCode::TooManyGuests,
+                            "too many new players from your address; try again in a minute, or come back with your token",
+                        ));
+                        return Ok(());
+                    }
+                    Ok(false) => {
+                        self.state.players.create_guest(name).await.map(|(player, token)| (player, Some(token)))
+                    }
+                    Err(error) => Err(error),
+                },
                 Err(reason) => return self.strike(ServerMsg::error(None, None, ErrorCode::BadName, reason)),
             },
             (None, None) => {

@@ -19,6 +19,25 @@ pub enum ApiErrorCode {
     UnknownParameter,
     /// No such game or player (404).
     NotFound,
+    /// A request's body is not the JSON the endpoint reads (400).
+    BadBody,
+    /// A request's body is larger than the endpoint reads (413).
+    TooLarge,
+    /// The password is too short or too long (400).
+    BadPassword,
+    /// The name cannot be a display name: empty, too long, invisible or control characters (400).
+    BadName,
+    /// No token, or one no player has (401).
+    BadToken,
+    /// The player already keeps their name (409).
+    AlreadyClaimed,
+    /// Another player keeps this name, in some case or width (409).
+    NameTaken,
+    /// No player keeps this name, or this is not its password: one answer for both (401).
+    WrongNameOrPassword,
+    /// Too many wrong passwords for this name or from this address lately (429): the answer's
+    /// `retry_after` (and its `Retry-After` header) says in how many seconds to try again.
+    TooManyAttempts,
     /// The database does not answer (503); try again later.
     Unavailable,
     /// Something went wrong on the server (500); nothing about it is shown.
@@ -39,6 +58,9 @@ pub struct ApiErrorDetail {
     pub code: ApiErrorCode,
     /// A sentence for people; its wording may change.
     pub message: String,
+    /// With `too_many_attempts`: how many seconds to wait before trying again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<u64>,
 }
 
 /// An error answer: its status and body.
@@ -50,7 +72,10 @@ pub struct ApiError {
 
 impl ApiError {
     pub(super) fn new(status: StatusCode, code: ApiErrorCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, body: ApiErrorBody { error: ApiErrorDetail { code, message: message.into() } } }
+        ApiError {
+            status,
+            body: ApiErrorBody { error: ApiErrorDetail { code, message: message.into(), retry_after: None } },
+        }
     }
 
     pub(super) fn bad(message: impl Into<String>) -> ApiError {
@@ -85,6 +110,11 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(self.body)).into_response()
+        let retry_after = self.body.error.retry_after;
+        let mut response = (self.status, Json(self.body)).into_response();
+        if let Some(seconds) = retry_after {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }

@@ -1,9 +1,10 @@
 //! The REST API: finished games and their records, players' statistics and ratings, each game's
-//! leaderboard, the live public tables and the server's health, as JSON under `/api`; and the OpenAPI document that describes it, generated from
+//! leaderboard, the live public tables and the server's health, as JSON under `/api`; claiming a name
+//! and signing in with it (the two `POST`s); and the OpenAPI document that describes it, generated from
 //! the handlers' annotations (`GET /api/openapi.json`).
 //!
-//! Everything here is public: a finished game's record shows the deck it was dealt from, but only once
-//! the game is over. Games in play are only seen through the WebSocket, redacted per viewer.
+//! Everything read here is public: a finished game's record shows the deck it was dealt from, but only
+//! once the game is over. Games in play are only seen through the WebSocket, redacted per viewer.
 //!
 //! Every failure is an [`ApiError`]: a status and a JSON body `{"error": {"code", "message"}}` whose
 //! `code` is stable ([`ApiErrorCode`]). Query parameters are checked strictly: an unknown one, one given
@@ -12,20 +13,23 @@
 mod error;
 mod games;
 mod live;
+mod names;
 mod openapi;
 mod players;
 mod query;
 mod ratings;
 
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use uuid::Uuid;
 
 pub use error::{ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail};
 pub use games::{Game, GameList, GamePlayerJson};
 pub use live::{Health, Tables};
+pub use names::{ClaimRequest, Claimed, SignInRequest, SignedIn};
 pub use openapi::ApiDoc;
 pub use players::{PlayerGameStats, PlayerPage};
 pub use query::{GAME_QUERY_PARAMETERS, GameQuery};
@@ -44,6 +48,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/games", get(games::list_games))
         .route("/api/games/{id}", get(games::game))
         .route("/api/games/{id}/record", get(games::record))
+        .route("/api/players/claim", post(names::claim).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)))
+        .route("/api/sign-in", post(names::sign_in).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)))
         .route("/api/players/{id}", get(players::player))
         .route("/api/players/{id}/ratings", get(ratings::player_ratings))
         .route("/api/leaderboard", get(ratings::leaderboard))

@@ -2,14 +2,16 @@
 
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use utoipa::OpenApi;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
 
 use super::{
     ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail, Game, GameList, GamePlayerJson, Health, PlayerGameStats,
     PlayerPage, Tables,
 };
+use super::{ClaimRequest, Claimed, SignInRequest, SignedIn};
 use super::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
-use super::{games, live, players, ratings};
+use super::{games, live, names, players, ratings};
 use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState, TableSummary};
 
 /// The OpenAPI document of this API.
@@ -19,7 +21,7 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         title = "Romi Rami Online",
         description = "Finished games, their records, players' statistics and ratings, each game's \
                        leaderboard and the live public tables \
-                       of a Romi Rami Online server. Games in play are played and watched over the \
+                       of a Romi Rami Online server; claiming a name with a password and signing in with it. Games in play are played and watched over the \
                        WebSocket at /ws (see docs/protocol.md)."
     ),
     paths(
@@ -28,6 +30,8 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         games::game,
         games::record,
         players::player,
+        names::claim,
+        names::sign_in,
         ratings::player_ratings,
         ratings::leaderboard,
         live::tables
@@ -38,6 +42,10 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         Game,
         GamePlayerJson,
         PlayerPage,
+        ClaimRequest,
+        Claimed,
+        SignInRequest,
+        SignedIn,
         PlayerRatings,
         RatingJson,
         RatingChangeJson,
@@ -54,9 +62,28 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         ApiErrorBody,
         ApiErrorDetail,
         ApiErrorCode
-    ))
+    )),
+    modifiers(&BearerToken)
 )]
 pub struct ApiDoc;
+
+/// The `token` security scheme: a player's token (the one `hello` takes) as a bearer token.
+struct BearerToken;
+
+impl Modify for BearerToken {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "token",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some("A player's token, as `welcome` or `POST /api/sign-in` gave it."))
+                    .build(),
+            ),
+        );
+    }
+}
 
 pub(super) async fn openapi_json() -> Response {
     match ApiDoc::openapi().to_json() {

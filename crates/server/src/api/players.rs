@@ -23,6 +23,8 @@ pub struct PlayerPage {
     pub id: Uuid,
     /// Their display name.
     pub name: String,
+    /// Whether they keep their name with a password (nobody else can take it).
+    pub claimed: bool,
     /// Finished games they played.
     pub games_played: u64,
     /// Games they won (a shared win counts).
@@ -73,6 +75,7 @@ impl From<PlayerStats> for PlayerPage {
         PlayerPage {
             id: stats.player.id.0,
             name: stats.player.name,
+            claimed: false,
             games_played: stats.games_played,
             wins: stats.wins,
             average_score: stats.average_score,
@@ -130,8 +133,11 @@ fn game_filter(raw: Option<&str>, games: &Games) -> Result<Option<String>, ApiEr
 pub(super) async fn player(State(state): State<AppState>, Path(id): Path<String>, RawQuery(raw): RawQuery) -> Response {
     let found = async {
         let game = game_filter(raw.as_deref(), &state.config.games)?;
-        let id = uuid_param("player", &id)?;
-        state.store.player_stats(PlayerId(id), game.as_deref()).await.map_err(|e| ApiError::from_store(e, "player"))
+        let id = PlayerId(uuid_param("player", &id)?);
+        let stats =
+            state.store.player_stats(id, game.as_deref()).await.map_err(|e| ApiError::from_store(e, "player"))?;
+        let claimed = state.store.has_claimed(id).await.map_err(|e| ApiError::from_store(e, "player"))?;
+        Ok(PlayerPage { claimed, ..PlayerPage::from(stats) })
     };
-    respond(found.await, |stats| Json(PlayerPage::from(stats)))
+    respond(found.await, Json)
 }

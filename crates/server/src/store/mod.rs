@@ -110,6 +110,10 @@ macro_rules! dispatch {
     };
 }
 
+// After the macro, which it uses.
+mod names;
+pub use names::Claim;
+
 impl Store {
     /// Opens the database at `url` and brings its schema up to date: `postgres://` (or `postgresql://`)
     /// for PostgreSQL, `sqlite://path` (or `sqlite:path`) for a SQLite file, created when missing.
@@ -148,7 +152,8 @@ impl Store {
         self.write_alone(&Write::player(player, token_hash)).await
     }
 
-    /// The player whose token has this SHA-256 hash.
+    /// The player whose token has this SHA-256 hash: their first token, or one given at a sign-in
+    /// ([`Store::add_token`]).
     ///
     /// # Errors
     /// [`StoreError::NotFound`] when no player has it.

@@ -6,6 +6,7 @@
 //! such statement per kind of write.
 
 mod leases;
+mod names;
 mod rate;
 mod read;
 
@@ -81,11 +82,16 @@ impl PgStore {
     }
 
     pub(super) async fn player_by_token_hash(&self, token_hash: &[u8; 32]) -> Result<PlayerInfo, StoreError> {
-        let row = sqlx::query("SELECT id, name FROM players WHERE token_hash = $1")
-            .bind(&token_hash[..])
-            .fetch_optional(&self.pool)
-            .await?
-            .ok_or(StoreError::NotFound)?;
+        let row = sqlx::query(
+            "SELECT id, name FROM players WHERE token_hash = $1
+             UNION ALL
+             SELECT p.id, p.name FROM player_tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = $1
+             LIMIT 1",
+        )
+        .bind(&token_hash[..])
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(StoreError::NotFound)?;
         Ok(PlayerInfo { id: PlayerId(row.try_get("id")?), name: row.try_get("name")? })
     }
 
