@@ -1,8 +1,8 @@
 //! Table leases and fenced writes (PostgreSQL): a table is granted to one node at a time under a growing
-//! epoch; an action or a truncation is written only under the table's current, unexpired lease, so a node
-//! that lost its table (paused, cut off, or taken over) cannot change its log; a batch mixing tables loses
-//! only the rows whose lease is gone. SQLite refuses leases with a clear error. Expiry is shown with a lease
-//! of no length, which has run out by the next statement: no test waits on the clock.
+//! epoch; an action, a truncation or a chat message is written only under the table's current, unexpired
+//! lease, so a node that lost its table (paused, cut off, or taken over) cannot change its log; a batch
+//! mixing tables loses only the rows whose lease is gone. SQLite refuses leases with a clear error. Expiry
+//! is shown with a lease of no length, which has run out by the next statement: no test waits on the clock.
 
 mod common;
 
@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use common::PgDatabase;
 use romirami_game::Seat;
-use romirami_server::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId};
-use romirami_server::store::{ActionRow, Fence, GamePlayer, Store, StoreError, TableRow};
+use romirami_server::protocol::{ChatChannel, ChatLine, PlayerId, PlayerInfo, SpectatorPolicy, TableId};
+use romirami_server::store::{ActionRow, ChatRow, Fence, GamePlayer, Store, StoreError, TableRow};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -144,6 +144,30 @@ async fn a_batch_loses_only_the_rows_whose_lease_is_gone() {
     db.drop_database().await;
 }
 
+/// Chat message `n` of `table`.
+fn chat(table: TableId, n: u64) -> ChatRow {
+    let from = PlayerInfo { id: PlayerId(Uuid::new_v4()), name: "Ana".into() };
+    ChatRow { table, line: ChatLine { n, from, channel: ChatChannel::Players, text: format!("message {n}") } }
+}
+
+#[tokio::test]
+async fn a_chat_message_is_stored_only_under_the_tables_current_lease() {
+    let Some(db) = PgDatabase::create().await else { return };
+    let store = Store::connect(&db.url).await.expect("connect");
+    let table = started_table(&store).await;
+    let a = store.acquire_lease(table, "a", NO_TIME).await.expect("acquire").expect("free").fence;
+    let refused = store.append_chat(&chat(table, 0), Some(&a)).await;
+    assert!(matches!(refused, Err(StoreError::Fenced(_))), "a's lease ran out: {refused:?}");
+    let b = store.acquire_lease(table, "b", MINUTE).await.expect("acquire").expect("expired").fence;
+    store.append_chat(&chat(table, 0), Some(&b)).await.expect("b holds the table");
+    let stale = store.append_chat(&chat(table, 1), Some(&a)).await;
+    assert!(matches!(stale, Err(StoreError::Fenced(_))), "a's epoch is not the table's lease: {stale:?}");
+    let kept: Vec<u64> = store.chat(table).await.expect("read").iter().map(|line| line.n).collect();
+    assert_eq!(kept, vec![0], "only b's message");
+    store.close().await;
+    db.drop_database().await;
+}
+
 #[tokio::test]
 async fn sqlite_keeps_no_leases_and_says_so() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -154,5 +178,7 @@ async fn sqlite_keeps_no_leases_and_says_so() {
     let fence = Fence { node: "a".into(), epoch: 1 };
     assert!(store.append_actions(&[row(table, 0, Some(&fence))]).await.is_err(), "a fenced row needs leases");
     assert!(store.append_actions(&[row(table, 0, None)]).await.is_ok_and(|a| a.fenced.is_empty()));
+    assert!(store.append_chat(&chat(table, 0), Some(&fence)).await.is_err(), "a fenced message needs leases");
+    store.append_chat(&chat(table, 0), None).await.expect("a message on one node");
     store.close().await;
 }

@@ -135,13 +135,13 @@ async fn chat_story(store: &Store) {
         text: format!("message {n} — «ok»"),
     };
     for n in 0..CHAT_HISTORY as u64 + 5 {
-        store.append_chat(&ChatRow { table: tables[0], line: line(n) }).await.expect("stored");
+        store.append_chat(&ChatRow { table: tables[0], line: line(n) }, None).await.expect("stored");
     }
-    store.append_chat(&ChatRow { table: tables[1], line: line(0) }).await.expect("stored");
+    store.append_chat(&ChatRow { table: tables[1], line: line(0) }, None).await.expect("stored");
     let kept = store.chat(tables[0]).await.expect("read back");
     assert_eq!(kept, (5..CHAT_HISTORY as u64 + 5).map(line).collect::<Vec<_>>());
     assert_eq!(store.chat(tables[1]).await.expect("read back"), vec![line(0)]);
-    let taken = store.append_chat(&ChatRow { table: tables[1], line: line(0) }).await;
+    let taken = store.append_chat(&ChatRow { table: tables[1], line: line(0) }, None).await;
     assert!(taken.is_err(), "a number is taken once");
     assert!(store.chat(TableId(Uuid::new_v4())).await.expect("read").is_empty());
 }

@@ -5,7 +5,7 @@
 use sqlx::Row;
 use uuid::Uuid;
 
-use super::{Store, StoreError};
+use super::{Fence, Store, StoreError};
 use crate::protocol::{CHAT_HISTORY, ChatChannel, ChatLine, PlayerId, PlayerInfo, TableId};
 
 /// One chat message of a table, to store.
@@ -43,14 +43,19 @@ fn oldest_kept(n: u64) -> Result<i64, StoreError> {
 
 impl Store {
     /// Stores a chat message, and forgets the table's messages older than its last [`CHAT_HISTORY`].
+    /// With a `fence` (a cluster's node), the message is stored only while that lease is the table's
+    /// current one, as an action is: a node that lost the table never stores, and so never shows, another
+    /// message of it.
     ///
     /// # Errors
-    /// When the write fails (the table is not stored, or the number is taken).
-    pub async fn append_chat(&self, row: &ChatRow) -> Result<(), StoreError> {
+    /// When the write fails (the table is not stored, or the number is taken); [`StoreError::Fenced`] when
+    /// `fence` is not the table's current lease.
+    pub async fn append_chat(&self, row: &ChatRow, fence: Option<&Fence>) -> Result<(), StoreError> {
         let ChatRow { table, line } = row;
         let (n, oldest) = (number(line.n)?, oldest_kept(line.n)?);
         let channel = channel_text(line.channel);
         match self {
+            Store::Sqlite(_) if fence.is_some() => return Err(super::leases::needs_postgres()),
             Store::Sqlite(s) => {
                 let mut tx = s.pool().begin().await?;
                 let id = table.0.hyphenated().to_string();
@@ -74,6 +79,11 @@ impl Store {
             }
             Store::Postgres(s) => {
                 let mut tx = s.pool().begin().await?;
+                if let Some(fence) = fence {
+                    // Holds the lease row until the commit, so the table is not granted to another node
+                    // in between.
+                    s.hold_lease(&mut *tx, *table, fence).await?;
+                }
                 sqlx::query(
                     "INSERT INTO chat (table_id, n, player_id, name, channel, text) VALUES ($1, $2, $3, $4, $5, $6)",
                 )

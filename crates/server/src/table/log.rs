@@ -60,7 +60,7 @@ impl TableLog {
                 self.writer.start_game(self.table, shuffle.seed, Some(shuffle.salt), players, *started_at).await
             }
             Durable::Action(row) => self.append(row).await,
-            Durable::Chat(row) => self.store.append_chat(row).await,
+            Durable::Chat(row) => self.store.append_chat(row, self.fence.as_ref()).await,
         }
     }
 

@@ -29,6 +29,30 @@ fn epoch_sql(epoch: u64) -> Result<i64, StoreError> {
 }
 
 impl PgStore {
+    /// Checks, in `tx`, that `fence` is `table`'s current, unexpired lease, and holds the lease row with a
+    /// share lock until `tx` ends: a write made in `tx` is then made under that lease.
+    ///
+    /// # Errors
+    /// [`StoreError::Fenced`] when the lease is not the table's current one.
+    pub(in crate::store) async fn hold_lease(
+        &self,
+        tx: &mut sqlx::PgConnection,
+        table: TableId,
+        fence: &Fence,
+    ) -> Result<(), StoreError> {
+        let held: Option<i32> = sqlx::query_scalar(
+            "SELECT 1 FROM table_leases
+             WHERE table_id = $1 AND node = $2 AND epoch = $3 AND expires_at > now()
+             FOR SHARE",
+        )
+        .bind(table.0)
+        .bind(&fence.node)
+        .bind(epoch_sql(fence.epoch)?)
+        .fetch_optional(tx)
+        .await?;
+        held.map(|_| ()).ok_or_else(|| fenced(table, fence))
+    }
+
     /// Appends a batch of which some rows carry a fence: those go in only under their current lease; the
     /// others as usual. One statement, so the batch commits as a whole (less the fenced-out rows).
     pub(super) async fn append_fenced(&self, batch: &[ActionRow]) -> Result<Appended, StoreError> {
