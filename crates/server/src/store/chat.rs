@@ -82,7 +82,7 @@ impl Store {
                 if let Some(fence) = fence {
                     // Holds the lease row until the commit, so the table is not granted to another node
                     // in between.
-                    s.hold_lease(&mut *tx, *table, fence).await?;
+                    s.hold_lease(&mut tx, *table, fence).await?;
                 }
                 sqlx::query(
                     "INSERT INTO chat (table_id, n, player_id, name, channel, text) VALUES ($1, $2, $3, $4, $5, $6)",
