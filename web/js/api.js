@@ -1,6 +1,7 @@
 // @ts-check
 // The server's REST API for finished games, players and ratings (GET /api/games, /api/games/<id>,
-// /api/games/<id>/record, /api/players/<id>, /api/players/<id>/ratings, /api/leaderboard). Errors come back as
+// /api/games/<id>/record, /api/players/<id>, /api/players/<id>/ratings, /api/leaderboard), and for names kept
+// with a password (POST /api/players/claim, /api/sign-in). Errors come back as
 // {"error":{"code","message"}}; they are
 // thrown as ApiError with a sentence in the reader's language.
 
@@ -12,6 +13,8 @@ export class ApiError extends Error {
     super(message);
     this.status = status;
     this.code = code;
+    /** With too_many_attempts: seconds before the next try. @type {number | null} */
+    this.retryAfter = null;
   }
 }
 
@@ -64,3 +67,42 @@ export const getPlayerRatings = (id) => get(`/api/players/${encodeURIComponent(i
  * @param {Record<string, any>} params
  */
 export const getLeaderboard = (params) => get('/api/leaderboard', params);
+
+/**
+ * POSTs `body` as JSON (with the player's token as a bearer token when given); the answer's JSON, or an
+ * ApiError with the server's code (its sentence is for `accountError` to put in the reader's language).
+ * @param {string} path @param {Record<string, any>} body @param {string | null} [token]
+ */
+async function post(path, body, token = null) {
+  /** @type {Record<string, string>} */
+  const headers = { accept: 'application/json', 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, 'network', t('api.network'));
+  }
+  let answer = null;
+  try {
+    answer = JSON.parse(await response.text());
+  } catch {
+    /* not JSON */
+  }
+  if (!response.ok) {
+    const error = new ApiError(
+      response.status,
+      answer?.error?.code ?? 'http',
+      answer?.error?.message ?? t('api.status', { status: response.status }),
+    );
+    error.retryAfter = answer?.error?.retry_after ?? null;
+    throw error;
+  }
+  if (answer == null) throw new ApiError(response.status, 'bad_body', t('api.body'));
+  return answer;
+}
+
+/** {player}: the player whose token this is keeps their name. @param {string} token @param {string} password */
+export const claimName = (token, password) => post('/api/players/claim', { password }, token);
+/** {player, token}: signs in with a kept name. @param {string} name @param {string} password */
+export const signIn = (name, password) => post('/api/sign-in', { name, password });

@@ -120,12 +120,12 @@ export class Connection {
       this.setStatus('refused');
       return;
     }
-    // A refused new guest (bad name, or too many new guests from this address) is asked for a name
-    // again, with the server's words.
+    // A refused new guest (bad name, a name another player keeps, or too many new guests from this
+    // address) is asked for a name again, with the server's words.
     if (
       msg.type === 'error' &&
       this.status !== 'open' &&
-      ['bad_token', 'bad_name', 'unsupported_protocol', 'too_many_guests'].includes(msg.code)
+      ['bad_token', 'bad_name', 'name_taken', 'unsupported_protocol', 'too_many_guests'].includes(msg.code)
     ) {
       if (msg.code === 'bad_token') {
         // The server no longer knows this guest (a restart): start again as a new guest with the same name.
@@ -138,7 +138,7 @@ export class Connection {
         }
       }
       this.setStatus('need_name');
-      for (const w of this.waiters.splice(0)) w.reject(new Error(msg.message));
+      for (const w of this.waiters.splice(0)) w.reject(Object.assign(new Error(msg.message), { code: msg.code }));
       return;
     }
     this.emit(msg.type, msg);

@@ -1,5 +1,6 @@
 // @ts-check
-// The home page: choose a display name (kept with the guest token in this browser), see the live list
+// The home page: choose a display name (kept with the guest token in this browser) or sign in with a name
+// kept with a password (account.js), see the live list
 // of public tables (protocol section 12) and sit down or watch, and create a table (seats, public or
 // private, who may watch, rated or casual, its turn clock). A named player sees their ratings here. Creating a
 // table leads to its page, where the invite link is.
@@ -13,6 +14,7 @@ import { explainError } from './errors.js';
 import { nameForm, botBadge } from './widgets.js';
 import { GAMES, gameInfo, gameName, optionFields, optionWords, readOptions } from './game-options.js';
 import { playerRatings } from './ratings.js';
+import { accountBox } from './account.js';
 
 /** @typedef {import('./table/state.js').Summary} Summary */
 
@@ -130,6 +132,7 @@ export function mountLobby(root) {
         whoBox,
         h('h2', { id: 'who-title' }, t('lobby.welcome')),
         nameForm(() => start()),
+        accountBox(null),
       );
       return;
     }
@@ -139,6 +142,7 @@ export function mountLobby(root) {
       whoBox,
       h('h2', { id: 'who-title' }, t('lobby.welcomeBack')),
       h('p', before, h('strong', { 'data-testid': 'my-name' }, player.name), after),
+      accountBox(player),
       playerRatings(player.id),
       h(
         'details.rename',

@@ -325,7 +325,11 @@ export function mountPlayer(root, id) {
         h('p', h('a', { href: '#/games' }, t('games.back'))),
         h(
           'section.card-panel',
-          h('h1', p.name),
+          h(
+            'h1',
+            p.name,
+            p.claimed ? h('span.badge.claimed', { title: t('player.claimed') }, t('player.claimed')) : null,
+          ),
           h(
             'dl.stats',
             h('div', h('dt', t('player.games')), h('dd', num(p.games_played))),

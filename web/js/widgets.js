@@ -57,7 +57,10 @@ export function nameForm(done, { intro = t('name.intro') } = {}) {
           done(await connection.ready(name));
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
-          error.textContent = message === 'need_name' ? t('name.empty') : message;
+          // A name another player keeps is said in the reader's language; other refusals in the server's words.
+          const code = /** @type {any} */ (err)?.code;
+          error.textContent =
+            message === 'need_name' ? t('name.empty') : code === 'name_taken' ? t('error.name_taken') : message;
         }
       },
     },
