@@ -151,6 +151,12 @@ async fn story(server: &TestServer) {
     assert_ne!(third_token, new_token);
     assert_eq!(Client::returning(&server.url, &new_token).await.expect("still good").1, ana);
 
+    // The OpenAPI document describes both, the claim with its bearer token.
+    let doc = http_get(&format!("{}/api/openapi.json", server.http()), "application/json").await.json();
+    assert!(doc["paths"]["/api/sign-in"]["post"].is_object(), "sign-in is documented");
+    assert_eq!(doc["paths"]["/api/players/claim"]["post"]["security"][0]["token"], json!([]));
+    assert_eq!(doc["components"]["securitySchemes"]["token"]["scheme"], "bearer");
+
     wrong_passwords_lock_the_name(server).await;
     wrong_passwords_lock_the_address(server).await;
     hostile_bodies(server, &ana_token).await;

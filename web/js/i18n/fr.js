@@ -198,7 +198,7 @@ export default {
   'account.claimedBadge': 'Nom gardé',
   'account.claimTitle': 'Garder ce nom',
   'account.claimNote':
-    'Personne d’autre ne pourra le prendre, et vous pourrez vous connecter avec ailleurs, avec vos parties et vos classements.',
+    'Personne d’autre ne pourra le prendre, et vous pourrez vous connecter avec ailleurs, avec vos parties et vos cotes.',
   'account.password': 'Mot de passe (8 caractères au moins)',
   'account.yourPassword': 'Mot de passe',
   'account.passwordAgain': 'Le mot de passe à nouveau',
