@@ -1,7 +1,8 @@
 // Playing together, start to end (issue 27's "Done when"): two named players meet at a rated two-seat table
 // through its invite link while a third watches; they chat during the game (the spectator's words stay with
 // the spectators while it is in play) and finish it by clicking the page's controls; the end screen shows
-// each player's rating change, and the game's leaderboard lists them both.
+// each player's rating change, and the game's leaderboard lists them both. Then one of them keeps his name
+// with a password, and a fresh browser signs in with it and sees his page: his finished game and his rating.
 
 import { BASE, check, chooseName, desktop, hook, log, openPage, shot, timeLeft } from './support.mjs';
 import { caughtUp, choose, pageState, perform, settled } from './moves.mjs';
@@ -32,6 +33,13 @@ async function say(page, text) {
 
 // The player id this browser was given (the identity the page keeps in localStorage).
 const playerId = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('romirami.identity') ?? '{}').id);
+
+// The name of the player whose turn it is (the first to act, right after a game starts).
+const toAct = (page) =>
+  hook(page, () => {
+    const p = window.__romirami.page;
+    return p.summary().seats[p.view().phase.seat].name;
+  });
 
 // Plays the game to its end by clicking, on whichever seat's turn it is; every page catches up after
 // each move. `during(moves)` runs between moves (the chat). Returns how many moves were made.
@@ -99,7 +107,8 @@ async function firstGame(browser) {
     `${HOST} and ${GUEST} have a seat each: ${JSON.stringify([gretaRole.role, hugoRole.role])}`,
   );
   check(ivoRole.role === 'spectator', `${WATCHER} watches: ${JSON.stringify(ivoRole.role)}`);
-  log(`again: table ${tableId} in play, ${WATCHER} watching`);
+  const firstToAct = await toAct(greta);
+  log(`again: table ${tableId} in play, ${firstToAct} first, ${WATCHER} watching`);
 
   // They talk before the first move and during the game; the spectator's words stay with the spectators.
   await say(greta, `Good luck, ${GUEST}!`);
@@ -162,7 +171,63 @@ async function firstGame(browser) {
     }
   }
   log('again: the end screen shows the rating changes');
-  return { greta, hugo, ivo, link, tableId };
+  return { greta, hugo, ivo, link, tableId, firstToAct };
+}
+
+// Both players press "Play again" on the end screen: the second game starts at a new table that every page,
+// the spectator's too, moves to; the first player moves on by one seat, and the old invite link leads to the
+// new game. Returns the new table's id.
+async function playAgain({ greta, hugo, ivo, link, tableId, firstToAct }) {
+  for (const p of [greta, hugo]) await p.waitForSelector('#rematch-accept:not([disabled])');
+  check((await ivo.locator('#rematch-accept').count()) === 0, 'a spectator has no "Play again"');
+  await greta.click('#rematch-accept');
+  for (const p of [greta, hugo, ivo]) await p.waitForSelector(`#rematch-status:has-text("${HOST}")`);
+  await shot(hugo, 'rematch');
+  log(`again: ${HOST} wants to play again: ${(await hugo.textContent('#rematch-status')).trim()}`);
+  await hugo.click('#rematch-accept');
+
+  // Every page moves on to the new table, where the game is on.
+  const moved = (page) =>
+    page.waitForFunction(
+      (old) => /^#\/table\/[0-9a-f-]+/.test(location.hash) && !location.hash.includes(old),
+      tableId,
+      { timeout: Math.min(20000, timeLeft()) },
+    );
+  for (const p of [greta, hugo, ivo]) {
+    await moved(p);
+    await p.waitForSelector('.board');
+  }
+  const newId = greta.url().match(/#\/table\/([0-9a-f-]+)/)[1];
+  const states = await Promise.all([greta, hugo, ivo].map(pageState));
+  check(
+    [hugo, ivo].every((p) => p.url().includes(newId)),
+    `every page is at the new table ${newId}: ${[hugo, ivo].map((p) => p.url())}`,
+  );
+  check(
+    states.every((s) => !s.over) && states[0].role.seat != null && states[1].role.seat != null,
+    `${HOST} and ${GUEST} are seated in a game in play: ${JSON.stringify(states.map((s) => s.role))}`,
+  );
+  check(states[2].role === 'spectator', `${WATCHER} watches the new game: ${JSON.stringify(states[2].role)}`);
+  const second = await toAct(greta);
+  check(second !== firstToAct, `the first player moved on: ${firstToAct} began the first game, ${second} the second`);
+  log(`again: the second game is on at ${newId}, ${second} first`);
+
+  // The old invite link leads to the new game: Greta's seat in another tab, the spectator's watch.
+  const gretaTab = await greta.context().newPage();
+  await gretaTab.goto(link);
+  await moved(gretaTab);
+  await gretaTab.waitForSelector('.board');
+  check(gretaTab.url().includes(newId), `the old link leads ${HOST} to the new game: ${gretaTab.url()}`);
+  check((await pageState(gretaTab)).role.seat === states[0].role.seat, `${HOST} has her seat there`);
+  await gretaTab.close();
+  const ivoTab = await ivo.context().newPage();
+  await ivoTab.goto(`${link}&watch=1`);
+  await moved(ivoTab);
+  await ivoTab.waitForSelector('.board');
+  check(ivoTab.url().includes(newId), `the old link leads the spectator to the new game: ${ivoTab.url()}`);
+  await ivoTab.close();
+  log('again: the old invite link leads to the new game');
+  return newId;
 }
 
 // The game's leaderboard lists both players (the e2e server counts a single rated game for it).
@@ -187,9 +252,50 @@ async function leaderboardLists(page, ids) {
   log(`again: the leaderboard lists ${names.join(', ')}`);
 }
 
+// The player's page shows their history: the finished game among their recent games, and their rating.
+async function seesHistory(page, id, name, tableId) {
+  await page.goto(`${BASE}/#/players/${id}`);
+  await page.waitForSelector(`.player-page li.game-row[data-game="${tableId}"]`);
+  const title = await page.textContent('.player-page h1');
+  check(title.startsWith(name), `the page is ${name}'s: ${title}`);
+  await page.waitForSelector('.player-page .player-ratings li[data-game="romi-rami"] .rating');
+  log(`again: ${name}'s page shows the finished game and the Romi Rami rating`);
+}
+
+// Hugo keeps his name with a password; a fresh browser signs in with it and is Hugo there: the same player,
+// with his finished game and his rating.
+async function keepsName(browser, hugo, id, tableId) {
+  const password = 'a long walk home';
+  await hugo.goto(`${BASE}/#/`);
+  await hugo.waitForSelector('#account-status[data-state="guest"]');
+  await hugo.fill('#claim-password', password);
+  await hugo.fill('#claim-password-again', password);
+  await hugo.click('#claim-submit');
+  await hugo.waitForSelector('#account-status[data-state="claimed"]');
+  log(`again: ${GUEST} keeps his name`);
+
+  const elsewhere = await openPage(browser, desktop);
+  await elsewhere.goto(`${BASE}/#/`);
+  await elsewhere.waitForSelector('#account-status[data-state="none"]');
+  await elsewhere.fill('#signin-name', GUEST);
+  await elsewhere.fill('#signin-password', password);
+  await elsewhere.click('#signin-submit');
+  await elsewhere.waitForSelector('#account-status[data-state="claimed"]');
+  check((await elsewhere.textContent('[data-testid=my-name]')) === GUEST, `the fresh browser is ${GUEST}'s`);
+  check((await playerId(elsewhere)) === id, `signing in gives the same player: ${id}`);
+  await shot(elsewhere, 'signed-in');
+  await seesHistory(elsewhere, id, GUEST, tableId);
+  check(
+    (await elsewhere.locator('.player-page h1 .badge.claimed').count()) === 1,
+    `${GUEST}'s page says he keeps his name`,
+  );
+  await elsewhere.context().close();
+}
+
 export async function again(browser) {
-  const { greta, hugo, ivo } = await firstGame(browser);
+  const { greta, hugo, ivo, tableId } = await firstGame(browser);
   const ids = await Promise.all([greta, hugo].map(playerId));
   await leaderboardLists(ivo, ids);
+  await keepsName(browser, hugo, ids[1], tableId);
   for (const p of [greta, hugo, ivo]) await p.context().close();
 }
