@@ -1,0 +1,1 @@
+romirami load --server ws://127.0.0.1:9720/ws,ws://127.0.0.1:9721/ws,ws://127.0.0.1:9722/ws --server-pid 2446 --server-pid 2447 --server-pid 2448 --spread tables --tables 48 --players 4 --interval-ms 0 --duration 15 --database-command postgres --broker-pid 2216

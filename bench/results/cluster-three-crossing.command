@@ -1,0 +1,1 @@
+romirami load --server ws://127.0.0.1:9730/ws,ws://127.0.0.1:9731/ws,ws://127.0.0.1:9732/ws --server-pid 2688 --server-pid 2689 --server-pid 2690 --spread seats --tables 48 --players 4 --interval-ms 0 --duration 15 --database-command postgres --broker-pid 2216
