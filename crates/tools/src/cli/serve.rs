@@ -56,6 +56,10 @@ pub struct ServeArgs {
     /// the round's result); the crash harness and the load generator's bots need none.
     #[arg(long, env = "ROMIRAMI_ROUND_PAUSE_MS", default_value_t = 4000)]
     pub round_pause_ms: u64,
+    /// How long a player has for a choice outside the turns (Rumino's rebuy), in milliseconds, while the
+    /// turn clock stands still; then the bot's choice is made for them.
+    #[arg(long, env = "ROMIRAMI_CHOICE_MS", default_value_t = 30_000)]
+    pub choice_ms: u64,
     /// Run as a node of a cluster that meets on this NATS server (`nats://HOST:PORT`); needs a PostgreSQL
     /// `--database-url` shared by every node (docs/architecture.md, "Several nodes").
     #[arg(long, env = "ROMIRAMI_CLUSTER")]
@@ -107,6 +111,7 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             leaderboard_min_games: args.leaderboard_min_games,
             bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
             round_pause: std::time::Duration::from_millis(args.round_pause_ms),
+            choice_time: std::time::Duration::from_millis(args.choice_ms),
             cluster: args.cluster.as_ref().map(|nats| {
                 let mut cluster = ClusterConfig::new(nats.clone(), args.node_id.clone());
                 cluster.name = args.cluster_name.clone();
