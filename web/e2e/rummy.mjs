@@ -214,6 +214,8 @@ async function rommiMatch(browser) {
       'the last round scores both players',
     );
     check((await page.locator('#match-end .totals li').count()) === 2, 'the totals of both players');
+    // Two named players, no bot, rated (the form's default): the match counts for their Rommi ratings.
+    await page.waitForSelector('#match-end [data-testid=rating-changes] li >> nth=1');
   }
   const watched = await state(cleo);
   check(watched.role === 'spectator' && watched.view.hand === null, 'the spectator is sent no hand');
@@ -279,6 +281,8 @@ async function againstBot(browser, name, game, options, doneWhat) {
       (await page.locator('#match-end .totals li').count()) === 2,
     `${game}: the running totals`,
   );
+  // A game with a bot seat never counts for the ratings, and its end says so.
+  if (await page.locator('#match-end').count()) await page.waitForSelector('#match-end [data-testid=unrated]');
   if (!shotTaken) await shot(page, `table-${game}`);
   // The table links the game's own rules.
   const help = await page.getAttribute('#help-link', 'href');

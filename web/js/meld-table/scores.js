@@ -2,11 +2,12 @@
 // The scores: after a round (or a Rumino hand) a panel with its result — how it ended, each seat's score
 // and the cards it ended with — over the table until the reader closes it (the next round is already
 // dealt: the server pauses a few seconds before its first turn); at the side, every player's running total
-// and the rounds scored; at the end, the match's result.
+// and the rounds scored; at the end, the match's result and, once the match is stored, the rating changes.
 
 import { h } from '../dom.js';
 import { t, list } from '../i18n.js';
 import { shortList } from './cards.js';
+import { endRatings } from '../ratings.js';
 
 /**
  * How the round ended, in words.
@@ -72,6 +73,7 @@ export function roundPanel(ctx) {
       r ? h('p', endWords(ctx, r)) : null,
       r ? roundTable(ctx, r) : null,
       totalsList(ctx),
+      endRatings(ctx.tableId),
       h(
         'p',
         h('a.button', { href: '#/' }, t('table.lobby')),
