@@ -17,7 +17,9 @@ use romirami_engine::{Action, GameResult, Seat, View, VisibleEvent};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+mod rematch;
 mod together;
+pub use rematch::RematchEnd;
 pub use together::{CHAT_HISTORY, ChatChannel, ChatLine, MAX_CHAT_CHARS, Presence, PresenceChange};
 
 /// The name of the game Romi Rami, as tables, stored games and the REST API name it.
@@ -195,6 +197,14 @@ pub enum ClientMsg<A = Action> {
         /// `true` to mute, `false` to hear them again.
         muted: bool,
     },
+    /// Say yes (`accept`) or no to playing again, once the game is over: only its players may. Every
+    /// member is answered by `rematch` (the offer as it stands), `rematch_closed` or `rematch_started`.
+    Rematch {
+        /// The finished table.
+        table: TableId,
+        /// `true` to play again, `false` to decline (which closes the offer for everyone).
+        accept: bool,
+    },
 }
 
 impl<A> ClientMsg<A> {
@@ -215,6 +225,7 @@ impl<A> ClientMsg<A> {
             ClientMsg::Act { .. } => "act",
             ClientMsg::Chat { .. } => "chat",
             ClientMsg::Mute { .. } => "mute",
+            ClientMsg::Rematch { .. } => "rematch",
         }
     }
 
@@ -230,7 +241,8 @@ impl<A> ClientMsg<A> {
             | ClientMsg::History { table, .. }
             | ClientMsg::Act { table, .. }
             | ClientMsg::Chat { table, .. }
-            | ClientMsg::Mute { table, .. } => Some(*table),
+            | ClientMsg::Mute { table, .. }
+            | ClientMsg::Rematch { table, .. } => Some(*table),
             _ => None,
         }
     }
@@ -419,6 +431,11 @@ pub enum ErrorCode {
     NotSeated,
     /// The game has not started.
     NotStarted,
+    /// The game is not over yet (a `rematch` before the end).
+    NotFinished,
+    /// No rematch offer is open at the table: it was declined, timed out or started, or the game ended
+    /// without one (abandoned).
+    NoRematch,
     /// The game is over: no action is taken any more.
     GameOver,
     /// It is another seat's turn.
@@ -583,6 +600,37 @@ pub enum ServerMsg<V = Box<View>, E = VisibleEvent, L = Vec<Action>, R = GameRes
         player: PlayerId,
         /// Whether they are muted now.
         muted: bool,
+    },
+    /// The rematch offer as it stands, to every member of the finished table: when the game ends, at each
+    /// answer, and on joining. Seats a bot plays have said yes already.
+    Rematch {
+        /// The finished table.
+        table: TableId,
+        /// For each seat, whether it said yes.
+        accepted: Vec<bool>,
+        /// The time left to answer, in milliseconds, as of sending; then the offer closes.
+        remaining_ms: u64,
+    },
+    /// The rematch offer closed without a new game: a player declined, or time ran out. The table then
+    /// closes as any finished table does.
+    RematchClosed {
+        /// The finished table.
+        table: TableId,
+        /// Why.
+        reason: RematchEnd,
+        /// The seat that declined.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// Everyone said yes: the new game is on at the table `rematch`, with the same players in the same
+    /// seats and the same options and invite key. The recipient is no longer a member of `table`: a
+    /// player joins `rematch` (their seat is theirs), a spectator watches it. Also the answer to a `join`
+    /// or `watch` of `table` from then on, for whoever may see it.
+    RematchStarted {
+        /// The finished table.
+        table: TableId,
+        /// The new table, where the next game is played.
+        rematch: TableId,
     },
     /// The recipient no longer is at the table (it left, or the host removed it).
     Left {

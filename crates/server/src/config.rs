@@ -102,6 +102,9 @@ pub struct Config {
     /// How long a player has for a choice the game asks outside the turns (Rumino's rebuy, rumino §9
     /// step 4), apart from any turn clock; then the bot's choice is made for them.
     pub choice_time: Duration,
+    /// How long the players of a finished game have to say yes to playing again; then the offer closes
+    /// (as it does when one of them says no).
+    pub rematch_time: Duration,
     /// The most actions one game may take; a game still going after them ends as abandoned (a guard
     /// against bots that could go round in circles where a rule book sets no limit).
     pub max_actions_per_game: u32,
@@ -162,6 +165,7 @@ impl Default for Config {
             abandon_after: Duration::from_secs(10 * 60),
             round_pause: Duration::from_secs(4),
             choice_time: Duration::from_secs(30),
+            rematch_time: Duration::from_secs(60),
             max_actions_per_game: 20_000,
             commit_queue: 65_536,
             commit_batch: 1024,

@@ -392,6 +392,9 @@ impl Connection {
             ClientMsg::Mute { table, player, muted } => {
                 self.forward(table, None, TableCommand::Mute { from, player, muted }).await
             }
+            ClientMsg::Rematch { table, accept } => {
+                self.forward(table, None, TableCommand::Rematch { from, accept }).await
+            }
         }
     }
 

@@ -4,7 +4,7 @@
 //! who asks again sees the same table (no new event, the same view or the same seats).
 //!
 //! Each cell gets a fresh table, so that accepted messages cannot disturb the next cell. `join`,
-//! `watch`, `leave`, `act`, `chat` and `mute` are sent at a 2-seat table whose game is on, at the
+//! `watch`, `leave`, `act`, `chat`, `mute` and `rematch` are sent at a 2-seat table whose game is on, at the
 //! owner's turn (`mute` names the seated player); `start` and `kick` at a 3-seat table that waits with 2
 //! players seated; the others beside the playing table.
 
@@ -70,9 +70,10 @@ enum Kind {
     Act,
     Chat,
     Mute,
+    Rematch,
 }
 
-const KINDS: [Kind; 13] = [
+const KINDS: [Kind; 14] = [
     Kind::Hello,
     Kind::LobbySubscribe,
     Kind::LobbyUnsubscribe,
@@ -86,6 +87,7 @@ const KINDS: [Kind; 13] = [
     Kind::Act,
     Kind::Chat,
     Kind::Mute,
+    Kind::Rematch,
 ];
 
 impl Kind {
@@ -104,6 +106,7 @@ impl Kind {
             Kind::Act => "act",
             Kind::Chat => "chat",
             Kind::Mute => "mute",
+            Kind::Rematch => "rematch",
         }
     }
 
@@ -179,6 +182,9 @@ fn expected(sender: Sender, kind: Kind) -> Outcome {
         // Anyone at the table mutes another player for themselves; nobody mutes themselves.
         (Sender::Owner | Sender::Spectator, Kind::Mute) => Ok(Some("muted")),
         (Sender::Seated, Kind::Mute) => Refused(E::BadMute),
+        // Only the game's players answer a rematch, once the game is over (after it: `tests/rematch.rs`).
+        (Sender::Owner | Sender::Seated, Kind::Rematch) => Refused(E::NotFinished),
+        (_, Kind::Rematch) => Refused(E::NotSeated),
         (_, Kind::Leave | Kind::Act | Kind::Chat | Kind::Mute) => Refused(E::NotSeated),
         (_, Kind::Start | Kind::Kick | Kind::AddBot) => Refused(E::NotHost),
         (Sender::BadToken, _)
@@ -363,6 +369,7 @@ fn message(kind: Kind, sender: Sender, scene: &Scene, other: &OtherTable, unknow
         }
         Kind::Chat => ClientMsg::Chat { table, text: "hello".into() },
         Kind::Mute => ClientMsg::Mute { table, player: scene.seated_id, muted: true },
+        Kind::Rematch => ClientMsg::Rematch { table, accept: true },
     }
 }
 

@@ -70,6 +70,7 @@ enum Command {
     Act { id: u64, action: serde_json::Value },
     Chat { text: String },
     Mute { player: crate::protocol::PlayerId, muted: bool },
+    Rematch { accept: bool },
 }
 
 /// This node's forwarding, both ways.
@@ -359,6 +360,7 @@ fn wire(command: TableCommand) -> Command {
         TableCommand::Act { id, action, .. } => Command::Act { id, action },
         TableCommand::Chat { text, .. } => Command::Chat { text },
         TableCommand::Mute { player, muted, .. } => Command::Mute { player, muted },
+        TableCommand::Rematch { accept, .. } => Command::Rematch { accept },
     }
 }
 
@@ -376,5 +378,6 @@ fn unwire(command: Command, from: Sender) -> TableCommand {
         Command::Act { id, action } => TableCommand::Act { from, id, action },
         Command::Chat { text } => TableCommand::Chat { from, text },
         Command::Mute { player, muted } => TableCommand::Mute { from, player, muted },
+        Command::Rematch { accept } => TableCommand::Rematch { from, accept },
     }
 }

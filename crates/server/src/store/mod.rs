@@ -51,6 +51,7 @@ mod error;
 mod leases;
 pub mod postgres;
 pub mod ratings;
+mod rematch;
 pub mod sqlite;
 mod stats;
 mod types;

@@ -4,7 +4,8 @@
 //! game costs no memory while nobody looks at it. Someone who opens it afterwards — a player's reload, a spectator following a
 //! link — gets what the live table would have sent: the final `table`, with the view their role may see
 //! (every part is revealed once the game is over) and the result. The same rules as at the live table
-//! decide who may see it.
+//! decide who may see it. A finished table whose players played again answers with their new table
+//! (`rematch_started`) instead.
 
 use romirami_game::{Games, Viewer};
 
@@ -36,6 +37,23 @@ pub(crate) async fn answer(
     let table = &finished.table;
     let seat = finished.players.iter().find(|p| p.id == from.player.id).map(|p| p.seat);
     let has_link = invite == Some(table.invite.as_str());
+    let may_watch = (table.public || has_link)
+        && match table.spectators {
+            SpectatorPolicy::Everyone => true,
+            SpectatorPolicy::Link => has_link,
+            SpectatorPolicy::Nobody => false,
+        };
+    // Whoever may see the finished game and its players played again is led to their new table.
+    if seat.is_some() || may_watch {
+        match store.rematch(id).await {
+            Ok(Some(rematch)) => {
+                from.out.send_msg(&ServerMsg::RematchStarted { table: id, rematch });
+                return true;
+            }
+            Ok(None) => {}
+            Err(error) => tracing::warn!(table = %id, %error, "a finished table's rematch could not be read"),
+        }
+    }
     let role = match seat {
         Some(seat) => Role::Seat(seat),
         None if !table.public && !has_link => return false,
@@ -45,12 +63,7 @@ pub(crate) async fn answer(
             return true;
         }
         None => {
-            let allowed = match table.spectators {
-                SpectatorPolicy::Everyone => true,
-                SpectatorPolicy::Link => has_link,
-                SpectatorPolicy::Nobody => false,
-            };
-            if !allowed {
+            if !may_watch {
                 let message = "this table does not let you watch";
                 from.out.send_msg(&ServerMsg::error(Some(id), None, ErrorCode::SpectatingNotAllowed, message));
                 return true;

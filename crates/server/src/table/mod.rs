@@ -30,6 +30,7 @@ pub(crate) mod finished;
 mod log;
 mod members;
 mod outbox;
+mod rematch;
 mod seating;
 mod task;
 
@@ -165,6 +166,13 @@ pub enum TableCommand {
         /// Mute, or hear again.
         muted: bool,
     },
+    /// A player of the finished game says yes (or no) to playing again.
+    Rematch {
+        /// Who.
+        from: Sender,
+        /// Yes, or no.
+        accept: bool,
+    },
 }
 
 impl TableCommand {
@@ -180,7 +188,8 @@ impl TableCommand {
             | TableCommand::History { from, .. }
             | TableCommand::Act { from, .. }
             | TableCommand::Chat { from, .. }
-            | TableCommand::Mute { from, .. } => Some(from),
+            | TableCommand::Mute { from, .. }
+            | TableCommand::Rematch { from, .. } => Some(from),
             TableCommand::Detach { .. } => None,
         }
     }
@@ -457,7 +466,6 @@ fn launch(core: TableCore, effects: Vec<Effect>, fence: Option<Fence>, services:
     crate::metrics::table_state(None, Some(core.state()));
     let mut log = TableLog::new(core.id(), services.store.clone(), services.committer.clone(), services.writer.clone());
     log.fence_with(fence);
-    let owner = services.ownership.clone();
-    tokio::spawn(task::run(core, log, services.lobby.clone(), owner, inbox, effects));
+    tokio::spawn(task::run(core, log, services.clone(), inbox, effects));
     handle
 }

@@ -3,8 +3,6 @@
 //! lobby, the result's storage) and closes the table when the core says so.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
-
 use time::OffsetDateTime;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -12,9 +10,7 @@ use tracing::{info, warn};
 
 use super::core::{Effect, Input, Now, TableCore};
 use super::log::TableLog;
-use super::{TableCommand, finished};
-use crate::cluster::Ownership;
-use crate::lobby::Lobby;
+use super::{Services, TableCommand, finished};
 use crate::protocol::{ErrorCode, TableState};
 use crate::store::StoreError;
 use crate::wire::ServerMsg;
@@ -28,8 +24,7 @@ pub(super) fn now() -> Now {
 pub(super) async fn run(
     mut core: TableCore,
     mut log: TableLog,
-    lobby: Arc<Lobby>,
-    ownership: Option<Arc<Ownership>>,
+    services: Services,
     mut inbox: mpsc::Receiver<TableCommand>,
     effects: Vec<Effect>,
 ) {
@@ -37,7 +32,7 @@ pub(super) async fn run(
     let mut result_stored = None;
     let mut lease_lost = false;
     loop {
-        match carry_out(&mut core, &mut log, effects, &mut result_stored).await {
+        match carry_out(&mut core, &mut log, &services, effects, &mut result_stored).await {
             Closing::No => {}
             Closing::Yes => break,
             Closing::LeaseLost => {
@@ -55,12 +50,13 @@ pub(super) async fn run(
         let Some(input) = woke else { break };
         effects = core.step(input, now());
     }
+    let Services { lobby, ownership, .. } = &services;
     if core.state() != TableState::Finished {
         lobby.release_hosting(core.host());
     }
     crate::metrics::table_state(Some(core.state()), None);
     lobby.unregister(core.id());
-    if let Some(ownership) = &ownership {
+    if let Some(ownership) = ownership {
         if lease_lost {
             // Another node has the table, or will: its members find it there when they come back.
             warn!(table = %core.id(), "the table's lease is lost: it closes here");
@@ -125,6 +121,7 @@ enum Closing {
 async fn carry_out(
     core: &mut TableCore,
     log: &mut TableLog,
+    services: &Services,
     effects: Vec<Effect>,
     result_stored: &mut Option<oneshot::Receiver<()>>,
 ) -> Closing {
@@ -138,6 +135,11 @@ async fn carry_out(
                     // The core refuses what it asked for (nothing was written); the table stops here.
                     close = Closing::LeaseLost;
                 }
+                queue.extend(core.step(Input::Stored(outcome), now()));
+            }
+            Effect::OpenRematch(plan) => {
+                // Boxed: opening a table waits on the store, and would otherwise widen every table's task.
+                let outcome = Box::pin(super::rematch::open(*plan, services)).await;
                 queue.extend(core.step(Input::Stored(outcome), now()));
             }
             Effect::StoreResult(finished) => *result_stored = Some(log.store_result(*finished)),

@@ -20,6 +20,7 @@
 mod entropy;
 mod play;
 mod presence;
+mod rematch;
 mod restore;
 mod seats;
 mod talk;
@@ -30,6 +31,7 @@ mod views;
 use std::sync::Arc;
 
 pub(crate) use self::entropy::{Entropy, OsEntropy};
+pub(crate) use self::rematch::RematchPlan;
 
 use romirami_game::commitment::ShuffleProof;
 use romirami_game::{AnyGame, GameKind, Json, Seat};
@@ -99,6 +101,9 @@ pub(crate) enum Effect {
     /// Store the finished game's record and results, in the background, until the database takes it;
     /// then feed [`Input::ResultStored`].
     StoreResult(Box<FinishedGame>),
+    /// Open the table of a rematch and start its game, then feed the outcome back as [`Input::Stored`]
+    /// before anything else.
+    OpenRematch(Box<RematchPlan>),
     /// The table closes: its task ends, and whoever still writes to it learns that it is gone.
     Close,
 }
@@ -128,12 +133,15 @@ enum Pending {
     Seat { from: Sender, seat: Seat, since: Option<usize> },
     /// `from`, the host, gave `seat` to a bot.
     Bot { from: Sender, seat: Seat },
-    /// The game starts with this seed and salt; `from` asked for it (or took the last seat).
-    Start { from: Sender, shuffle: ShuffleProof, started_at: OffsetDateTime },
+    /// The game starts with this seed and salt; `from` asked for it (or took the last seat); nobody did
+    /// at a rematch's table, which starts as it opens.
+    Start { from: Option<Sender>, shuffle: ShuffleProof, started_at: OffsetDateTime },
     /// `seat` plays `action`.
     Action { seat: Seat, action: Json, by: Actor },
     /// `from` said `line` in the chat.
     Chat { from: Sender, line: ChatLine },
+    /// The rematch's table `next` is being opened.
+    Rematch { next: TableId },
     /// A write whose failure is only logged (a seat freed: the seat is free either way).
     Logged,
 }
@@ -201,6 +209,10 @@ pub(crate) struct TableCore {
     waiting_due: Option<Instant>,
     /// Whether the finished game's result is stored: then the table closes once nobody is at it.
     result_stored: bool,
+    /// The finished game's offer to play again, once it is over.
+    rematch: Option<rematch::Rematch>,
+    /// At a rematch's table, the seat whose turn should come first in its deal.
+    first_turn: Option<Seat>,
     /// Whether the core said [`Effect::Close`]: it wants nothing more.
     closed: bool,
     lobby: Arc<Lobby>,
@@ -252,6 +264,8 @@ impl TableCore {
             pending: None,
             waiting_due: None,
             result_stored: false,
+            rematch: None,
+            first_turn: None,
             closed: false,
             lobby,
             config,
@@ -306,7 +320,8 @@ impl TableCore {
         self.sweep_presence();
         // A finished table keeps its game while someone looks at it; once nobody does and its result
         // is stored, it closes: whoever comes later reads the game from the store (`super::finished`).
-        if self.result_stored && self.members.is_empty() && !self.closed {
+        // An open rematch offer keeps it, for the players' answers.
+        if self.result_stored && self.members.is_empty() && !self.closed && !self.rematch_open() {
             self.close();
         }
         self.take_effects()
@@ -320,7 +335,7 @@ impl TableCore {
         match &self.phase {
             Phase::Waiting => self.waiting_due,
             Phase::Playing(play) => self.next_timer(play).map(|(at, _)| at),
-            Phase::Finished(_) => None,
+            Phase::Finished(_) => self.rematch_due(),
         }
     }
 
@@ -330,6 +345,11 @@ impl TableCore {
             if let Some(from) = command.sender() {
                 self.error(from, ErrorCode::Internal, "the table is busy; try again");
             }
+            return;
+        }
+        if let TableCommand::Join { from, invite, .. } | TableCommand::Watch { from, invite, .. } = &command
+            && self.point_to_rematch(from, invite.as_deref())
+        {
             return;
         }
         match command {
@@ -344,6 +364,7 @@ impl TableCore {
             TableCommand::Act { from, id, action } => self.act(from, id, action, now),
             TableCommand::Chat { from, text } => self.say(from, &text, now),
             TableCommand::Mute { from, player, muted } => self.mute(&from, player, muted),
+            TableCommand::Rematch { from, accept } => self.answer_rematch(&from, accept, now),
         }
     }
 
@@ -359,6 +380,7 @@ impl TableCore {
             }
             Pending::Action { seat, action, by } => self.action_stored(seat, &action, by, outcome, now),
             Pending::Chat { from, line } => self.said(&from, line, outcome),
+            Pending::Rematch { next } => self.rematch_opened(next, outcome, now),
             Pending::Logged => {
                 if let Err(error) = outcome {
                     tracing::warn!(table = %self.id, %error, "a freed seat could not be stored");
@@ -376,7 +398,7 @@ impl TableCore {
                 }
             }
             Phase::Playing(_) => self.play_timer(now),
-            Phase::Finished(_) => {}
+            Phase::Finished(_) => self.rematch_timer(now),
         }
     }
 

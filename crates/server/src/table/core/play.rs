@@ -159,7 +159,7 @@ impl TableCore {
             return self.abandon(now);
         }
         if self.game().is_some_and(|game| game.is_over()) {
-            self.finish(now);
+            self.finish(now, true);
         } else if self.turn_changed(now) {
             self.send_clocks(now);
             self.send_turn();
@@ -348,10 +348,12 @@ impl TableCore {
         let first = play.game.event_count();
         play.game.abandon();
         self.broadcast_events(first);
-        self.finish(now);
+        self.finish(now, false);
     }
 
-    fn finish(&mut self, now: Now) {
+    /// The game is over: its result is stored and shown; one played to its end offers a rematch (an
+    /// abandoned one has nobody to ask).
+    fn finish(&mut self, now: Now, offer_rematch: bool) {
         let Phase::Playing(mut play) = std::mem::replace(&mut self.phase, Phase::Waiting) else { return };
         crate::metrics::table_state(Some(TableState::Playing), Some(TableState::Finished));
         (play.bot_due, play.abandon_due, play.to_act) = (None, None, None);
@@ -364,6 +366,9 @@ impl TableCore {
         }
         self.merge_chats();
         self.publish();
+        if offer_rematch {
+            self.offer_rematch(now);
+        }
     }
 
     /// Asks to store the finished game's record and results (in the background: the game's log is

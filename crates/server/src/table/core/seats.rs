@@ -63,7 +63,7 @@ impl TableCore {
         if self.state() == TableState::Waiting {
             self.check_waiting(now);
             if self.seating.is_full() {
-                self.begin_game(from, now);
+                self.begin_game(Some(from), now);
             } else {
                 self.send_tables();
                 self.publish();
@@ -232,7 +232,7 @@ impl TableCore {
             return self.error(&from, ErrorCode::Unavailable, UNAVAILABLE);
         }
         if self.seating.is_full() {
-            self.begin_game(from, now);
+            self.begin_game(Some(from), now);
         } else {
             self.send_tables();
             self.publish();
@@ -249,13 +249,13 @@ impl TableCore {
         if self.seating.taken() < 2 {
             return self.error(&from, ErrorCode::NotEnoughPlayers, "a game needs at least 2 players");
         }
-        self.begin_game(from, now);
+        self.begin_game(Some(from), now);
     }
 
     /// Asks to store the game's start: a fresh seed, a fresh salt for the commitment to it, and the
     /// seated players, in seat order.
-    fn begin_game(&mut self, from: Sender, now: Now) {
-        let shuffle = ShuffleProof::new(self.entropy.seed(), self.entropy.salt());
+    pub(super) fn begin_game(&mut self, from: Option<Sender>, now: Now) {
+        let shuffle = ShuffleProof::new(self.deal_seed(), self.entropy.salt());
         let players = self
             .seating
             .closed_up()
@@ -275,7 +275,7 @@ impl TableCore {
     /// is told.
     pub(super) fn start_stored(
         &mut self,
-        from: Sender,
+        from: Option<Sender>,
         shuffle: ShuffleProof,
         started_at: OffsetDateTime,
         outcome: Result<(), StoreError>,
@@ -285,7 +285,10 @@ impl TableCore {
             warn!(table = %self.id, %error, "a game could not be stored at its start");
             self.send_tables();
             self.publish();
-            return self.error(&from, ErrorCode::Unavailable, UNAVAILABLE);
+            if let Some(from) = &from {
+                self.error(from, ErrorCode::Unavailable, UNAVAILABLE);
+            }
+            return;
         }
         self.seating = self.seating.closed_up();
         let seats = self.seating.len();
@@ -300,7 +303,10 @@ impl TableCore {
             Err(error) => {
                 // The seats are 2 to 4 (checked at the table's creation and at the start).
                 tracing::error!(table = %self.id, %error, "a game could not be dealt");
-                return self.error(&from, ErrorCode::Internal, "the game could not be dealt");
+                if let Some(from) = &from {
+                    self.error(from, ErrorCode::Internal, "the game could not be dealt");
+                }
+                return;
             }
         };
         let clock = self.options.clock.map(|clock| TurnClock::new(clock, vec![None; seats]));
@@ -328,6 +334,8 @@ impl TableCore {
         self.send_clocks(now);
         self.send_turn();
         self.publish();
+        // A rematch's table starts before its players arrive: the abandonment grace runs until they do.
+        self.check_presence(now);
     }
 
     /// Who sits where, as stored while the table waits.

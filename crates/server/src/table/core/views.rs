@@ -50,6 +50,7 @@ impl TableCore {
             messages.extend(self.turn_msg().filter(|(to_act, _)| *to_act == seat).map(|(_, msg)| msg));
         }
         messages.extend(self.chat_history_msg(conn));
+        messages.extend(self.rematch_msg(now));
         self.members.send_to(conn, &messages);
     }
 

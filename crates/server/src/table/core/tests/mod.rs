@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use super::{Durable, Effect, Entropy, Input, Now, Shared, TableCore};
+use super::{Durable, Effect, Entropy, Input, Now, RematchPlan, Shared, TableCore};
 use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::protocol::{Clock, ErrorCode, PlayerId, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableState};
@@ -19,23 +19,27 @@ use crate::store::{GamePlayer, StoreError, StoredAction, TableRow, UnfinishedGam
 use crate::table::outbox::{ConnId, Outbox, OutboxQueue, Outgoing};
 use crate::table::{GameChoice, Sender, TableCommand, TableOptions};
 
-/// Fixed "randomness": every seed is `seed` (7 unless a test says), every salt `salt`, ids count up.
+/// Fixed "randomness": every seed is `seed` (7 unless a test says; each draw adds `seed_step`, 0
+/// unless a test says), every salt `salt`, ids count up.
 #[derive(Debug)]
 struct Fixed {
     ids: u128,
     seed: u64,
+    seed_step: u64,
     salt: Salt,
 }
 
 impl Default for Fixed {
     fn default() -> Fixed {
-        Fixed { ids: 0, seed: 7, salt: [2; 32] }
+        Fixed { ids: 0, seed: 7, seed_step: 0, salt: [2; 32] }
     }
 }
 
 impl Entropy for Fixed {
     fn seed(&mut self) -> u64 {
-        self.seed
+        let seed = self.seed;
+        self.seed += self.seed_step;
+        seed
     }
     fn salt(&mut self) -> Salt {
         self.salt
@@ -115,6 +119,8 @@ struct Table {
     writes: Vec<Durable>,
     /// Every other effect, in order.
     effects: Vec<Effect>,
+    /// Every rematch's table the core asked to open (the store takes it unless `store_fails`).
+    rematches: Vec<RematchPlan>,
 }
 
 fn config() -> Config {
@@ -195,6 +201,7 @@ impl Table {
             starts_fail: false,
             writes: Vec::new(),
             effects: Vec::new(),
+            rematches: Vec::new(),
         }
     }
 
@@ -204,7 +211,12 @@ impl Table {
 
     /// Feeds `input`, answering every write as the store would, as the table's task does.
     fn feed(&mut self, input: Input) {
-        let mut effects = self.core.step(input, self.now());
+        let effects = self.core.step(input, self.now());
+        self.answer(effects);
+    }
+
+    /// Carries out `effects` as the table's task would, answering every write as the store would.
+    fn answer(&mut self, mut effects: Vec<Effect>) {
         while !effects.is_empty() {
             let mut next = Vec::new();
             for effect in effects {
@@ -214,6 +226,12 @@ impl Table {
                             self.store_fails || (self.starts_fail && matches!(durable, Durable::Start { .. }));
                         let outcome = if refused { Err(StoreError::Unavailable("down".into())) } else { Ok(()) };
                         self.writes.push(durable);
+                        next.extend(self.core.step(Input::Stored(outcome), self.now()));
+                    }
+                    Effect::OpenRematch(plan) => {
+                        let outcome =
+                            if self.store_fails { Err(StoreError::Unavailable("down".into())) } else { Ok(()) };
+                        self.rematches.push(*plan);
                         next.extend(self.core.step(Input::Stored(outcome), self.now()));
                     }
                     other => self.effects.push(other),
@@ -319,6 +337,7 @@ impl Client {
 
 mod choice;
 mod play;
+mod rematch;
 mod seating;
 mod shuffle;
 mod together;
