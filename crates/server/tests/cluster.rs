@@ -3,7 +3,8 @@
 //! so tests sharing the NATS server do not see each other's tables.
 //!
 //! What is shown here: any node, any table (players connected to different nodes play a whole game at one
-//! table while a spectator on a third node watches); one lobby (a public table of one node is listed live by
+//! table while a spectator on a third node watches, and play again, the rematch answered and joined through
+//! the forwarding node); one lobby (a public table of one node is listed live by
 //! every node's lobby and `/api/tables`, and unlisted when it closes); and a cluster on SQLite refused with a
 //! clear error. Failover is cluster_failover.rs.
 
@@ -19,7 +20,7 @@ use romirami_client::Client;
 use romirami_server::AppState;
 use romirami_server::cluster::{ClusterConfig, ClusterError};
 use romirami_server::config::Config;
-use romirami_server::protocol::{ClientMsg, ServerMsg, SpectatorPolicy, TableId};
+use romirami_server::protocol::{ClientMsg, Role, ServerMsg, SpectatorPolicy, TableId};
 use romirami_server::server::OpenError;
 use romirami_server::store::Store;
 
@@ -73,6 +74,26 @@ async fn players_on_different_nodes_play_one_table_that_a_third_node_watches() {
     assert_eq!(cleo.result.as_ref(), Some(&ana_result));
     assert_eq!((ana.next, bruno.next), (cleo.next, cleo.next), "every node's members have every event");
     assert!(!bruno.acks.is_empty(), "Bruno's actions were acknowledged through b");
+
+    // They play again, Bruno answering through b; b forwards his commands to the new table on a too.
+    send(&mut ana.client, ClientMsg::Rematch { table: table.id, accept: true }).await;
+    send(&mut bruno.client, ClientMsg::Rematch { table: table.id, accept: true }).await;
+    let started = |msg: &ServerMsg| match msg {
+        ServerMsg::RematchStarted { rematch, .. } => Some(*rematch),
+        _ => None,
+    };
+    let next = ana.client.wait_for(started).await.expect("the rematch starts");
+    assert_eq!(bruno.client.wait_for(started).await.expect("Bruno, on b, is told"), next);
+    send(&mut bruno.client, ClientMsg::Join { table: next, invite: None, since: None }).await;
+    let role = bruno
+        .client
+        .wait_for(|msg| match msg {
+            ServerMsg::Table { table, role, .. } if table.id == next => Some(*role),
+            _ => None,
+        })
+        .await
+        .expect("Bruno sits at the rematch through b");
+    assert_eq!(role, Role::Seat(romirami_game::Seat(1)));
 
     a.shutdown().await;
     b.shutdown().await;

@@ -320,8 +320,8 @@ impl TableCore {
         self.sweep_presence();
         // A finished table keeps its game while someone looks at it; once nobody does and its result
         // is stored, it closes: whoever comes later reads the game from the store (`super::finished`).
-        // An open rematch offer keeps it, for the players' answers.
-        if self.result_stored && self.members.is_empty() && !self.closed && !self.rematch_open() {
+        // A rematch offer still open closes with it: nobody is left to answer it here.
+        if self.result_stored && self.members.is_empty() && !self.closed {
             self.close();
         }
         self.take_effects()

@@ -138,11 +138,6 @@ impl TableCore {
         }
     }
 
-    /// Whether the offer is still to be answered: the table stays open for it, with or without members.
-    pub(super) fn rematch_open(&self) -> bool {
-        matches!(self.rematch, Some(Rematch::Open { .. } | Rematch::Opening))
-    }
-
     /// Every seat said yes: asks the task to open the new table.
     fn open_rematch(&mut self) {
         let Phase::Finished(play) = &self.phase else { return };
