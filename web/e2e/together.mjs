@@ -1,6 +1,7 @@
 // Being at a table together (issue 27's table part): two players chat during a game while a spectator's
 // chat stays apart, a player whose page closes shows as away to the other (and the log says so, and that
-// they came back), and once the game is over the spectator's words reach the players too. The moves are
+// they came back), and once the game is over the spectator's words reach the players too; then both play
+// again, and everyone, the old link too, moves on to the new table. The moves are
 // sent through the page's test hook (the quickest way to the end of a game; the `players` scenario
 // plays by clicking); the chat is typed and sent with the keyboard.
 
@@ -130,5 +131,31 @@ export async function together(browser) {
   for (const p of [ana, benAgain]) await chatShows(p, 'Cleo: Ana holds the Star', 'after the game the chats are one');
   await say(benAgain, 'well played');
   await chatShows(cleo, 'Ben: well played', 'Cleo reads the players after the game');
-  for (const p of [ana, benAgain, cleo]) await p.context().close();
+
+  // Both say yes to playing again: all three move on to the new table, the link's invite kept.
+  for (const p of [ana, benAgain, cleo]) await p.waitForSelector('#rematch-status');
+  check((await cleo.locator('#rematch-accept').count()) === 0, 'a spectator is not asked to play again');
+  await ana.click('#rematch-accept');
+  await benAgain.waitForFunction(() => /Ana/.test(document.getElementById('rematch-status')?.textContent ?? ''));
+  await benAgain.click('#rematch-accept');
+  const movedOn = (old) => {
+    const m = location.hash.match(/#\/table\/([0-9a-f-]+)/);
+    return m != null && m[1] !== old && document.querySelector('.board') != null;
+  };
+  for (const p of [ana, benAgain, cleo]) await p.waitForFunction(movedOn, tableId);
+  const next = (await ana.evaluate(() => location.hash)).match(/#\/table\/([0-9a-f-]+)/)[1];
+  for (const p of [ana, cleo]) check((await p.evaluate(() => location.hash)).includes('invite='), 'the invite is kept');
+  const roles = await Promise.all([ana, benAgain, cleo].map((p) => hook(p, () => window.__romirami.page.role())));
+  check(
+    JSON.stringify(roles) === JSON.stringify([{ seat: 0 }, { seat: 1 }, 'spectator']),
+    `the same seats: ${JSON.stringify(roles)}`,
+  );
+  // The old link leads to the new game.
+  const late = await openPage(browser, desktop);
+  await late.goto(`${link}&watch=1`);
+  await chooseName(late, 'Dora');
+  await late.waitForFunction(movedOn, tableId);
+  check((await late.evaluate(() => location.hash)).includes(next), 'the old link leads to the rematch');
+  log(`together: rematch at ${next}`);
+  for (const p of [ana, benAgain, cleo, late]) await p.context().close();
 }

@@ -382,6 +382,15 @@ export default {
   'end.nobody': 'nobody (tie)',
   'end.gamePage': 'Game page and record',
   'end.replay': 'Replay the game',
+  'rematch.title': 'Play again?',
+  'rematch.accept': 'Play again',
+  'rematch.decline': 'No thanks',
+  'rematch.waiting': (p) => `Waiting for every player: ${p.seconds} s left.`,
+  'rematch.accepted': (p) => `${p.names} ${p.count > 1 ? 'want' : 'wants'} to play again.`,
+  'rematch.declined': '{name} said no: no rematch this time.',
+  'rematch.timedOut': 'Not every player answered in time: no rematch this time.',
+  'rematch.failed': 'The new game could not be opened. Try again from the lobby.',
+  'rematch.starting': 'Everyone said yes: the new game is starting…',
   'scores.caption': 'Final scores',
   'scores.player': 'Player',
   'scores.contracts': 'Contracts',
@@ -499,4 +508,6 @@ export default {
     'That message cannot be sent: it is empty, longer than 300 characters, or has invisible or ' +
     'control characters.',
   'error.bad_mute': 'You cannot mute that player.',
+  'error.not_finished': 'The game is not over yet.',
+  'error.no_rematch': 'There is no rematch to answer any more.',
 };

@@ -388,6 +388,15 @@ export default {
   'end.nobody': 'personne (égalité)',
   'end.gamePage': 'Page de la partie et enregistrement',
   'end.replay': 'Revoir la partie',
+  'rematch.title': 'Rejouer ?',
+  'rematch.accept': 'Rejouer',
+  'rematch.decline': 'Non merci',
+  'rematch.waiting': (p) => `En attente de tous les joueurs : encore ${p.seconds} s.`,
+  'rematch.accepted': (p) => `${p.names} ${p.count > 1 ? 'veulent' : 'veut'} rejouer.`,
+  'rematch.declined': '{name} a dit non : pas de revanche cette fois.',
+  'rematch.timedOut': "Tous les joueurs n'ont pas répondu à temps : pas de revanche cette fois.",
+  'rematch.failed': "La nouvelle partie n'a pas pu être ouverte. Réessayez depuis le salon.",
+  'rematch.starting': 'Tout le monde a dit oui : la nouvelle partie commence…',
   'scores.caption': 'Scores finaux',
   'scores.player': 'Joueur',
   'scores.contracts': 'Contrats',
@@ -504,4 +513,6 @@ export default {
     'Ce message ne peut pas être envoyé : il est vide, dépasse 300 caractères ou contient des ' +
     'caractères invisibles ou de contrôle.',
   'error.bad_mute': 'Vous ne pouvez pas masquer ce joueur.',
+  'error.not_finished': "La partie n'est pas encore finie.",
+  'error.no_rematch': "Il n'y a plus de revanche à laquelle répondre.",
 };

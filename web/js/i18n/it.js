@@ -382,6 +382,15 @@ export default {
   'end.nobody': 'nessuno (pareggio)',
   'end.gamePage': 'Pagina della partita e registrazione',
   'end.replay': 'Rivedi la partita',
+  'rematch.title': "Un'altra partita?",
+  'rematch.accept': 'Gioca ancora',
+  'rematch.decline': 'No, grazie',
+  'rematch.waiting': (p) => `In attesa di tutti i giocatori: ancora ${p.seconds} s.`,
+  'rematch.accepted': (p) => `${p.names} ${p.count > 1 ? 'vogliono' : 'vuole'} giocare ancora.`,
+  'rematch.declined': '{name} ha detto no: niente rivincita questa volta.',
+  'rematch.timedOut': 'Non tutti hanno risposto in tempo: niente rivincita questa volta.',
+  'rematch.failed': 'Non è stato possibile aprire la nuova partita. Riprova dalla sala.',
+  'rematch.starting': 'Tutti hanno detto sì: la nuova partita sta per iniziare…',
   'scores.caption': 'Punteggi finali',
   'scores.player': 'Giocatore',
   'scores.contracts': 'Contratti',
@@ -497,4 +506,6 @@ export default {
     'Questo messaggio non si può inviare: è vuoto, supera i 300 caratteri o contiene caratteri ' +
     'invisibili o di controllo.',
   'error.bad_mute': 'Non puoi silenziare questo giocatore.',
+  'error.not_finished': 'La partita non è ancora finita.',
+  'error.no_rematch': "Non c'è più nessuna rivincita a cui rispondere.",
 };

@@ -12,6 +12,7 @@
 // still follows every move.
 
 import { connection } from '../connection.js';
+import { rematch } from '../table/rematch.js';
 import { h, replace } from '../dom.js';
 import { inviteFor, rememberInvite } from '../identity.js';
 import { clocksAt, clockWords } from '../clock.js';
@@ -173,7 +174,10 @@ export function mountMeldTable(root, tableId, params, first) {
     draw();
   }
 
+  // Playing again once the game is over (section 11c); the page follows the players to the new table.
+  const again = rematch({ tableId, invite, mySeat, nameOf, watching: () => mode === 'watch', redraw: () => draw() });
   const offs = [
+    ...again.offs,
     connection.on('table', (msg) => {
       if (mine(msg)) onTable(msg);
     }),
@@ -342,6 +346,7 @@ export function mountMeldTable(root, tableId, params, first) {
       'div.game.meld-game',
       { class: `game meld-game${st.result ? ' over' : ''}`, 'data-game': game() },
       roundPanel(ctx),
+      st.result ? again.panel() : null,
       h('div.game-main', playersPanel(ctx), boardPanel(ctx), handPanel(ctx)),
       h(
         'aside.side',
@@ -403,6 +408,7 @@ export function mountMeldTable(root, tableId, params, first) {
     role: () => st.role,
     eventCount: () => st.eventCount,
     result: () => st.result,
+    rematch: () => again.offer(),
     error: () => st.error,
     stale: () => st.stale,
     log: () => st.log.map((e) => lineText(shared, e)).filter(Boolean),

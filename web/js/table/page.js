@@ -8,6 +8,7 @@
 // sent; the server still decides, and a refusal is shown in words.
 
 import { connection } from '../connection.js';
+import { rematch } from './rematch.js';
 import { h, replace } from '../dom.js';
 import { inviteFor, rememberInvite } from '../identity.js';
 import { sortCards, stepWords } from '../rules-data.js';
@@ -158,7 +159,10 @@ export function mountTable(root, tableId, params, otherGame = null) {
 
   // --- server messages ---------------------------------------------------------------------------------
   const mine = (/** @type {any} */ msg) => msg.table === tableId || msg.table?.id === tableId;
+  // Playing again once the game is over (section 11c); the page follows the players to the new table.
+  const again = rematch({ tableId, invite, mySeat, nameOf, watching: () => mode === 'watch', redraw: () => draw() });
   const offs = [
+    ...again.offs,
     connection.on('table', (msg) => {
       if (!mine(msg)) return;
       if (otherGame && msg.table.game && msg.table.game !== 'romi-rami') {
@@ -363,6 +367,7 @@ export function mountTable(root, tableId, params, otherGame = null) {
       'div.game',
       { class: `game${st.result ? ' over' : ''}` },
       st.result ? endPanel(ctx) : null,
+      st.result ? again.panel() : null,
       h('div.game-main', playersPanel(ctx), board(ctx), handPanel(ctx)),
       h(
         'aside.side',
@@ -422,6 +427,7 @@ export function mountTable(root, tableId, params, otherGame = null) {
     role: () => st.role,
     eventCount: () => st.eventCount,
     result: () => st.result,
+    rematch: () => again.offer(),
     error: () => st.error,
     pending: () => st.pending,
     clocks: () => ctx.liveClocks(),
