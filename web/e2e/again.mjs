@@ -1,8 +1,10 @@
 // Playing together, start to end (issue 27's "Done when"): two named players meet at a rated two-seat table
 // through its invite link while a third watches; they chat during the game (the spectator's words stay with
 // the spectators while it is in play) and finish it by clicking the page's controls; the end screen shows
-// each player's rating change, and the game's leaderboard lists them both. Then one of them keeps his name
-// with a password, and a fresh browser signs in with it and sees his page: his finished game and his rating.
+// each player's rating change. Both press "Play again": the second game starts at a new table that every page
+// follows, with the first player moved on by one seat, and the old invite link leads there. The game's
+// leaderboard lists them both. Then one of them keeps his name with a password, and a fresh browser signs in
+// with it and sees his page: his finished game and his rating.
 
 import { BASE, check, chooseName, desktop, hook, log, openPage, shot, timeLeft } from './support.mjs';
 import { caughtUp, choose, pageState, perform, settled } from './moves.mjs';
@@ -293,7 +295,9 @@ async function keepsName(browser, hugo, id, tableId) {
 }
 
 export async function again(browser) {
-  const { greta, hugo, ivo, tableId } = await firstGame(browser);
+  const first = await firstGame(browser);
+  const { greta, hugo, ivo, tableId } = first;
+  await playAgain(first);
   const ids = await Promise.all([greta, hugo].map(playerId));
   await leaderboardLists(ivo, ids);
   await keepsName(browser, hugo, ids[1], tableId);
