@@ -36,15 +36,20 @@ impl TableCore {
     /// full table; then the clocks and, for the seat to act, its turn.
     pub(super) fn catch_up(&mut self, conn: ConnId, since: Option<usize>, now: Now) {
         let Some(role) = self.role_of(conn) else { return };
-        let msg = match (self.game(), since) {
+        let mut messages = match (self.game(), since) {
             (Some(game), Some(since))
                 if since <= game.event_count() && game.event_count() - since <= self.config.catch_up_limit =>
             {
-                ServerMsg::Events { table: self.id, events: events(game, viewer(role), since) }
+                let caught_up = ServerMsg::Events { table: self.id, events: events(game, viewer(role), since) };
+                // A member back after the end (its connection broke, or the table moved, as the game ended)
+                // missed `game_over`, which the events do not carry: it has it again. A full `table` shows
+                // the result in its view already.
+                let result = matches!(self.phase, Phase::Finished(_)).then(|| game.result()).flatten();
+                let over = result.map(|result| ServerMsg::GameOver { table: self.id, result });
+                std::iter::once(caught_up).chain(over).collect()
             }
-            _ => self.table_msg(role),
+            _ => vec![self.table_msg(role)],
         };
-        let mut messages = vec![msg];
         messages.extend(self.clocks_msg(now));
         if let Role::Seat(seat) = role {
             messages.extend(self.turn_msg().filter(|(to_act, _)| *to_act == seat).map(|(_, msg)| msg));

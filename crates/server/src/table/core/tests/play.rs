@@ -251,6 +251,29 @@ fn an_action_after_the_end_is_refused_as_game_over() {
 }
 
 #[test]
+fn a_player_back_by_event_number_after_the_end_is_told_the_game_is_over() {
+    let host = Client::new(1, "Ana");
+    let mut table = Table::open(&host, 2, None);
+    table.join(&host);
+    table.command(TableCommand::AddBot { from: host.from.clone() });
+    table.command(TableCommand::Leave { from: host.from.clone() });
+    let mut ms = 0;
+    while table.core.state() == TableState::Playing && ms < 10_000_000 {
+        ms += 100;
+        table.at(ms);
+    }
+    assert_eq!(table.core.state(), TableState::Finished);
+    // Ana's connection broke (or her table moved to another node) just as the game ended: she comes back with
+    // every event, but `game_over` was sent while she was away; the events do not carry it.
+    let count = table.core.game().expect("a game").event_count();
+    let mut back = host.second_connection(7);
+    table.command(TableCommand::Join { from: back.from.clone(), invite: None, since: Some(count) });
+    let messages = back.messages();
+    assert!(matches!(messages.first(), Some(ServerMsg::Events { events, .. }) if events.is_empty()), "{messages:?}");
+    assert!(messages.iter().any(|m| matches!(m, ServerMsg::GameOver { .. })), "{messages:?}");
+}
+
+#[test]
 fn a_member_rebuilds_a_long_log_page_by_page_and_a_stranger_gets_none() {
     let limit = 7;
     let host = Client::new(1, "Ana");
