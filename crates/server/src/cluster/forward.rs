@@ -38,12 +38,22 @@ const QUEUE: usize = 256;
 const OUTBOX: usize = 1024;
 /// The owner numbers its remote connections from here, apart from its own connections' numbers.
 const FIRST_PROXY: u64 = 1 << 48;
+/// The header of an owner's news that it does not run a table (its id), on the origin's `out` subject.
+const NOT_HERE: &str = "not-here";
+/// The header naming the node that sends that news.
+const OWNER: &str = "owner";
+/// The header naming the origin's process a message is for.
+const INCARNATION: &str = "incarnation";
 
 /// A table command as it crosses NATS.
 #[derive(Debug, Serialize, Deserialize)]
 struct Forward {
     /// The node holding the connection.
     origin: String,
+    /// The origin's process (its [`Forwarding::incarnation`]): a node restarted under its id numbers its
+    /// connections from the start again, and must not be taken for the one before.
+    #[serde(default)]
+    incarnation: u64,
     /// The connection's number there.
     conn: u64,
     /// The connection's player (none for a detach).
@@ -88,8 +98,11 @@ pub(crate) struct Forwarding {
     remote: Mutex<HashMap<TableId, Remote>>,
     /// Origin side: this node's connections that joined or watch each remote table.
     members: Mutex<HashMap<TableId, HashSet<ConnId>>>,
-    /// Owner side: the other nodes' connections at this node's tables.
-    proxies: Mutex<HashMap<(String, u64), Sender>>,
+    /// This process, among the lives of this node id: a random number drawn at start.
+    incarnation: u64,
+    /// Owner side: the other nodes' connections at this node's tables, by node, its incarnation and the
+    /// connection's number there.
+    proxies: Mutex<HashMap<(String, u64, u64), Sender>>,
     next_proxy: AtomicU64,
 }
 
@@ -98,6 +111,8 @@ pub(crate) struct Forwarding {
 struct Remote {
     handle: TableHandle,
     owner: String,
+    /// Since when this node forwards to that owner.
+    since: std::time::Instant,
     /// Stops the forwarding task: the owner is gone.
     stop: Arc<Notify>,
 }
@@ -124,6 +139,7 @@ impl Forwarding {
             local: Mutex::default(),
             remote: Mutex::default(),
             members: Mutex::default(),
+            incarnation: uuid::Uuid::new_v4().as_u64_pair().0,
             proxies: Mutex::default(),
             next_proxy: AtomicU64::new(FIRST_PROXY),
         });
@@ -147,11 +163,24 @@ impl Forwarding {
         if lease.fence.node == self.node || lease.expires_at <= time::OffsetDateTime::now_utc() {
             return None;
         }
+        // Several connections may look the owner up at once: the first to get here makes the one remote table
+        // they all share. (Another one, out of the map, would be missed when its owner is gone, and its
+        // connections would forward to a dead node.)
+        let mut remotes = lock(&self.remote);
+        if let Some(remote) = remotes.get(&id).filter(|r| !r.handle.is_closed()) {
+            return Some(remote.handle.clone());
+        }
         let (commands, inbox) = mpsc::channel(QUEUE);
         let handle = TableHandle::new(id, commands);
         let stop = Arc::new(Notify::new());
-        let remote = Remote { handle: handle.clone(), owner: lease.fence.node.clone(), stop: Arc::clone(&stop) };
-        lock(&self.remote).insert(id, remote);
+        let remote = Remote {
+            handle: handle.clone(),
+            owner: lease.fence.node.clone(),
+            since: std::time::Instant::now(),
+            stop: Arc::clone(&stop),
+        };
+        debug!(table = %id, owner = %lease.fence.node, node = %self.node, "forwarding to the table's owner");
+        remotes.insert(id, remote);
         tokio::spawn(Arc::clone(self).forward(id, lease.fence.node, inbox, stop));
         Some(handle)
     }
@@ -165,6 +194,7 @@ impl Forwarding {
             .map(|(id, remote)| (*id, Arc::clone(&remote.stop)))
             .collect();
         for (table, stop) in gone {
+            debug!(%table, owner = %node, node = %self.node, "the table's owner is gone");
             lock(&self.remote).remove(&table);
             stop.notify_one();
             let conns = lock(&self.members).remove(&table).unwrap_or_default();
@@ -180,6 +210,21 @@ impl Forwarding {
                 }
             }
         }
+    }
+
+    /// The owners this node has forwarded to for at least `silence` and that `heard` has not heard of: gone,
+    /// as far as this node can tell. (A node that started after an owner died never hears that owner, so its
+    /// silence is not noticed as a node going quiet: without this, its connections would forward to a dead
+    /// node for ever.)
+    pub(crate) fn unheard_owners(&self, heard: impl Fn(&str) -> bool, silence: Duration) -> Vec<String> {
+        let mut owners: Vec<String> = lock(&self.remote)
+            .values()
+            .filter(|remote| remote.since.elapsed() >= silence && !heard(&remote.owner))
+            .map(|remote| remote.owner.clone())
+            .collect();
+        owners.sort_unstable();
+        owners.dedup();
+        owners
     }
 
     /// Origin side: forwards a remote table's commands to its owner, until idle.
@@ -215,7 +260,14 @@ impl Forwarding {
                     (from.conn, Some(from.player.clone()), wire(other))
                 }
             };
-            let forward = Forward { origin: self.node.clone(), conn: conn.0, player, table, command };
+            let forward = Forward {
+                origin: self.node.clone(),
+                incarnation: self.incarnation,
+                conn: conn.0,
+                player,
+                table,
+                command,
+            };
             match serde_json::to_vec(&forward) {
                 Ok(payload) => {
                     crate::metrics::forwarded("commands_out");
@@ -226,7 +278,11 @@ impl Forwarding {
                 Err(error) => warn!(%error, "a forwarded command does not write"),
             }
         }
-        lock(&self.remote).remove(&table);
+        // Idle: this remote table goes (unless it was replaced already).
+        let mut remotes = lock(&self.remote);
+        if remotes.get(&table).is_some_and(|remote| Arc::ptr_eq(&remote.stop, &stop)) {
+            remotes.remove(&table);
+        }
     }
 
     /// Origin side: notes that this node's connection `conn` is (or is no longer) at the remote `table`.
@@ -245,7 +301,20 @@ impl Forwarding {
     /// Origin side: hands each message from an owner to the connection it is for.
     async fn deliver(self: Arc<Self>, mut messages: async_nats::Subscriber) {
         while let Some(message) = messages.next().await {
-            let conn = message.headers.as_ref().and_then(|h| h.get("conn")).and_then(|v| v.as_str().parse().ok());
+            let header = |name: &str| message.headers.as_ref().and_then(|h| h.get(name)).map(|v| v.as_str().to_owned());
+            if let (Some(table), Some(owner)) = (header(NOT_HERE), header(OWNER)) {
+                match table.parse() {
+                    Ok(table) => self.forget_owner(TableId(table), &owner),
+                    Err(_) => warn!("another node's news of a table names no table"),
+                }
+                continue;
+            }
+            // A message for the connections of this node's previous process (killed and restarted under
+            // this id) is for nobody here: this process numbers its own connections from the start again.
+            if header(INCARNATION).and_then(|v| v.parse::<u64>().ok()).is_some_and(|i| i != self.incarnation) {
+                continue;
+            }
+            let conn = header("conn").and_then(|v| v.parse().ok());
             let (Some(conn), Ok(text)) = (conn, String::from_utf8(message.payload.to_vec())) else {
                 warn!("a message from another node has no connection or is not text");
                 continue;
@@ -276,7 +345,7 @@ impl Forwarding {
     }
 
     async fn run(&self, forward: Forward) {
-        let key = (forward.origin.clone(), forward.conn);
+        let key = (forward.origin.clone(), forward.incarnation, forward.conn);
         let table = forward.table;
         if let Command::Detach = forward.command {
             let proxy = lock(&self.proxies).remove(&key);
@@ -302,6 +371,31 @@ impl Forwarding {
                 _ => None,
             };
             from.out.send_msg(&ServerMsg::error(Some(table), id, ErrorCode::NoSuchTable, "there is no such table"));
+            self.not_here(&forward.origin, table).await;
+        }
+    }
+
+    /// Owner side: tells the node `origin` that this node does not run `table` (it lost it, or has not taken
+    /// it back yet after a restart), so that the origin looks its owner up again at the next command rather
+    /// than forwarding to this node for ever.
+    async fn not_here(&self, origin: &str, table: TableId) {
+        let mut headers = async_nats::HeaderMap::new();
+        headers.insert(NOT_HERE, table.0.to_string().as_str());
+        headers.insert(OWNER, self.node.as_str());
+        let subject = format!("{}.node.{origin}.out", self.cluster);
+        if let Err(error) = self.nats.publish_with_headers(subject, headers, bytes::Bytes::new()).await {
+            warn!(%table, %error, "another node was not told that a table is not here");
+        }
+    }
+
+    /// Origin side: `owner` says it does not run `table`: the next command looks its owner up again (the
+    /// connections there were told, by `table_moved` or `no_such_table`, and join it again).
+    fn forget_owner(&self, table: TableId, owner: &str) {
+        let mut remote = lock(&self.remote);
+        if remote.get(&table).is_some_and(|r| r.owner == owner)
+            && let Some(gone) = remote.remove(&table)
+        {
+            gone.stop.notify_one();
         }
     }
 
@@ -321,7 +415,7 @@ impl Forwarding {
 
     /// The member that stands for another node's connection: made at its first command, with a task that
     /// sends what the table writes it to that node.
-    fn proxy(&self, key: (String, u64), player: PlayerInfo) -> Sender {
+    fn proxy(&self, key: (String, u64, u64), player: PlayerInfo) -> Sender {
         let mut proxies = lock(&self.proxies);
         if let Some(sender) = proxies.get(&key) {
             return sender.clone();
@@ -334,7 +428,8 @@ impl Forwarding {
         tokio::spawn(async move {
             while let Some(Outgoing::Text(text)) = queue.recv().await {
                 let mut headers = async_nats::HeaderMap::new();
-                headers.insert("conn", key.1.to_string().as_str());
+                headers.insert("conn", key.2.to_string().as_str());
+                headers.insert(INCARNATION, key.1.to_string().as_str());
                 let payload = bytes::Bytes::copy_from_slice(text.as_str().as_bytes());
                 crate::metrics::forwarded("messages_out");
                 if let Err(error) = nats.publish_with_headers(subject.clone(), headers, payload).await {

@@ -126,10 +126,14 @@ impl Mirror {
                 Some(message) = beats.next() => match serde_json::from_slice::<Beat>(&message.payload) {
                     Ok(beat) if beat.node == self.node => {}
                     Ok(beat) => {
-                        heard.insert(beat.node, Instant::now());
                         if beat.hello {
                             self.lobby.mirror_fell_behind();
+                            // A node that says hello has just started. If it ran before under this id (killed
+                            // and restarted before it was missed), the tables it ran went with that process,
+                            // and this node's connections at them are members of nothing: they join again.
+                            self.forwarding.node_gone(&beat.node);
                         }
+                        heard.insert(beat.node, Instant::now());
                     }
                     Err(error) => warn!(%error, "a node's beat does not read"),
                 },
@@ -151,6 +155,10 @@ impl Mirror {
                         }
                         alive
                     });
+                    for node in self.forwarding.unheard_owners(|node| heard.contains_key(node), SILENCE) {
+                        warn!(%node, "a table's owner was never heard of: its tables move");
+                        self.forwarding.node_gone(&node);
+                    }
                     owners.retain(|table, owner| {
                         let alive = heard.contains_key(owner);
                         if !alive {
