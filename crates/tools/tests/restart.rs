@@ -13,6 +13,8 @@ fn options(database_url: String, kills: usize, seed: u64) -> CrashOptions {
     CrashOptions {
         binary: env!("CARGO_BIN_EXE_romirami").into(),
         database_url,
+        nodes: 1,
+        cluster: None,
         kills,
         tables: 8,
         games: GAMES.iter().map(|(name, _)| *name).collect(),

@@ -2,18 +2,29 @@
 
 use anyhow::Context;
 
-use crate::crash::{CrashOptions, CrashReport, GAMES, run};
+use crate::crash::{ClusterOptions, CrashOptions, CrashReport, GAMES, run};
 
 /// The arguments of `romirami crash`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct CrashArgs {
-    /// How many times to kill the server.
+    /// How many times to kill a server node.
     #[arg(long, default_value_t = 20)]
     pub kills: usize,
+    /// How many server nodes to run: 1, a plain server; more, a cluster on PostgreSQL and NATS whose bots
+    /// are spread over the nodes, a random one of which is killed each time.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=16))]
+    pub nodes: u64,
+    /// The NATS server the nodes of a cluster meet on (with `--nodes` above 1).
+    #[arg(long, env = "NATS_URL", default_value = "nats://127.0.0.1:4222")]
+    pub cluster: String,
+    /// The nodes' lease length in milliseconds (with `--nodes` above 1): a dead node's tables wait this
+    /// long before another node takes them over.
+    #[arg(long, default_value_t = 1500, value_parser = clap::value_parser!(u64).range(300..=60_000))]
+    pub lease_ms: u64,
     /// How many games to play at once (tables of 2, 3 and 4 players in turn).
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub tables: u64,
-    /// The database the server uses; a temporary SQLite file when left out.
+    /// The database the server uses; a temporary SQLite file when left out (a cluster needs PostgreSQL).
     #[arg(long)]
     pub database_url: Option<String>,
     /// The game to play: romi-rami, rommi, rami, rumino, or mix (each of them in turn).
@@ -42,7 +53,21 @@ pub fn run_crash(args: &CrashArgs) -> anyhow::Result<CrashReport> {
                 })?]
             }
         };
+    let nodes = usize::try_from(args.nodes).unwrap_or(usize::MAX);
+    if nodes > 1 && !database_url.starts_with("postgres") {
+        anyhow::bail!(
+            "--nodes {nodes}: the nodes of a cluster share one PostgreSQL database: give --database-url postgres://..."
+        );
+    }
+    // A fresh cluster name for each run, so that runs sharing a NATS server never meet.
+    let cluster = (nodes > 1).then(|| ClusterOptions {
+        nats_url: args.cluster.clone(),
+        name: format!("crash-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
+        lease: std::time::Duration::from_millis(args.lease_ms),
+    });
     let options = CrashOptions {
+        nodes,
+        cluster,
         games,
         binary,
         database_url,

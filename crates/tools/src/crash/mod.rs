@@ -1,39 +1,53 @@
-//! The crash harness: bot games against a real `romirami serve` process that is killed with SIGKILL at
-//! random moments and started again on the same database, until every game is finished. Any game the
-//! server seats can be played, or all of them in turn ([`GAMES`]).
+//! The crash harness: bot games against real `romirami serve` processes that are killed with SIGKILL at
+//! random moments and started again, until every game is finished. Any game the server seats can be
+//! played, or all of them in turn ([`GAMES`]).
 //!
-//! Each seat is played by its own bot client, which keeps, for each life of the server, the actions the
-//! server acknowledged to it and the one it had sent without an answer when the server died. Once every
-//! game is over, the harness reads each game's record from the database and checks that:
+//! With one node (the default) the one server is killed and started again on the same database. With
+//! several (`nodes` > 1, PostgreSQL and NATS) the nodes form a cluster: each seat's bot is connected to a
+//! node in turn, so that most tables have players on several nodes; a random node is killed, and started
+//! again under its id or under a new one, at random: the first takes its
+//! tables back as it starts, the second leaves them to be taken over by any node when their leases run
+//! out. The bots of a dead node connect to a live one, the bots of its tables on other nodes are told
+//! that their table moved, and all join again with `since` until the table is back.
+//!
+//! Each seat is played by its own bot client, which keeps, for each life — from a join until its
+//! connection broke or its table moved — the actions the server acknowledged to it and the one it had
+//! sent without an answer when that life ended. Once every game is over, the harness reads each game's
+//! record from the database and checks that:
 //! - the record replays through the game's rules (its `replay`, which checks every step and the result);
 //! - the result the seats were shown in `game_over` is the record's;
 //! - the seats' acknowledged actions, played in turn from the record's seed, make exactly the stored game,
 //!   event for event, with each life's unanswered action in or out: no acknowledged action is lost and
 //!   none is applied twice (the module `check`).
 //!
+//! It also measures how quickly play resumes after each kill ([`Failover`]).
+//!
 //! `romirami crash` runs it from the command line (the benchmark script uses 200 kills); the test suite
 //! runs it with fewer.
 
 mod check;
+mod figures;
+mod nodes;
 mod seat;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
-use tokio::sync::watch;
+use tokio::task::JoinHandle;
 
 use romirami_protocol::TableId;
 use romirami_server::store::{Store, StoreError};
 
+pub use figures::Failover;
+use figures::Kill;
+pub use nodes::ClusterOptions;
+use nodes::{Nodes, Restart};
 use seat::{SeatBot, open_table};
 
 /// The games the harness plays (`--game mix` plays them in turn), each with the table options it
@@ -59,9 +73,13 @@ fn table_options(game: &str) -> Option<Value> {
 pub struct CrashOptions {
     /// The `romirami` binary to run as the server.
     pub binary: PathBuf,
-    /// The server's database (`sqlite://...` or `postgres://...`), fresh or not.
+    /// The server's database (`sqlite://...` or `postgres://...`), fresh or not; PostgreSQL for a cluster.
     pub database_url: String,
-    /// How many times to kill the server.
+    /// How many server nodes to run: one plain server, or a cluster of several (with `cluster`).
+    pub nodes: usize,
+    /// How the nodes meet, when there are several.
+    pub cluster: Option<ClusterOptions>,
+    /// How many times to kill a node.
     pub kills: usize,
     /// How many games to play at once: tables of 2, 3 and 4 players in turn.
     pub tables: usize,
@@ -69,29 +87,37 @@ pub struct CrashOptions {
     pub games: Vec<&'static str>,
     /// The fewest and most actions acknowledged between two kills (chosen at random in between).
     pub actions_between_kills: (usize, usize),
-    /// Seeds the choice of the moments to kill.
+    /// Seeds the choice of the moments to kill, of the node killed and of how it comes back.
     pub seed: u64,
 }
 
 /// What a crash run found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CrashReport {
+    /// Server nodes run.
+    pub nodes: usize,
     /// Games played to their end.
     pub games: usize,
     /// Of those, how many of each game.
     pub by_game: BTreeMap<&'static str, usize>,
-    /// Times the server was killed.
+    /// Times a node was killed.
     pub kills: usize,
+    /// Of those, how many times the node came back under a new id (its tables taken over by any node).
+    pub new_ids: usize,
     /// Actions acknowledged to the bots.
     pub acknowledged: usize,
     /// Actions in the games' records, each checked against what the bots were told.
     pub checked: usize,
-    /// Actions sent just before a kill and never answered that turned out to be stored.
+    /// Actions sent just before a kill (or a move) and never answered that turned out to be stored.
     pub unanswered_stored: usize,
-    /// Actions sent just before a kill and never answered that were not stored (so not played).
+    /// Actions sent just before a kill (or a move) and never answered that were not stored (so not played).
     pub unanswered_dropped: usize,
     /// The longest time from a kill until the new server listened with every game restored.
     pub slowest_restart: Duration,
+    /// How quickly play resumed after the kills.
+    pub failover: Failover,
+    /// How long the run took.
+    pub wall: Duration,
 }
 
 impl std::fmt::Display for CrashReport {
@@ -109,7 +135,19 @@ impl std::fmt::Display for CrashReport {
             self.unanswered_stored,
             self.unanswered_dropped,
             self.slowest_restart
-        )
+        )?;
+        if self.nodes > 1 {
+            write!(
+                f,
+                "\n{} nodes, {} kills restarted the node under its id and {} under a new one; {}; wall time {:.1} s",
+                self.nodes,
+                self.kills - self.new_ids,
+                self.new_ids,
+                self.failover,
+                self.wall.as_secs_f64()
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -130,81 +168,76 @@ pub enum CrashError {
     Check(String),
 }
 
-/// A running server process.
-struct ServerProcess {
-    child: Child,
-    url: String,
-}
-
-impl ServerProcess {
-    async fn start(binary: &Path, database_url: &str) -> Result<ServerProcess, CrashError> {
-        let mut child = Command::new(binary)
-            .args(["serve", "--listen", "127.0.0.1:0", "--database-url", database_url])
-            // Bots need no pause between rounds to see their results, and play faster than people: the
-            // clients pace their messages to the rate the server announces.
-            .args(["--round-pause-ms", "0", "--messages-per-second", "1000", "--message-burst", "1000"])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(server_log())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| CrashError::Server(e.to_string()))?;
-        let stdout = child.stdout.take().ok_or_else(|| CrashError::Server("no standard output".into()))?;
-        let mut lines = BufReader::new(stdout).lines();
-        let first = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
-            .await
-            .map_err(|_| CrashError::Server("the server did not start within 60 s".into()))?
-            .map_err(|e| CrashError::Server(e.to_string()))?
-            .ok_or_else(|| CrashError::Server("the server exited at start-up".into()))?;
-        let address = first
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .ok_or_else(|| CrashError::Server(format!("no address in {first:?}")))?;
-        // Keep reading standard output so the server never blocks on it.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        Ok(ServerProcess { url: format!("ws://{address}/ws"), child })
-    }
-
-    /// SIGKILL: no graceful path.
-    async fn kill(mut self) -> Result<(), CrashError> {
-        self.child.kill().await.map_err(|e| CrashError::Server(e.to_string()))
-    }
-}
-
-/// Where the server's log goes: the file `ROMIRAMI_CRASH_LOG` names (appended to), else nowhere.
-fn server_log() -> Stdio {
-    std::env::var_os("ROMIRAMI_CRASH_LOG")
-        .and_then(|path| std::fs::OpenOptions::new().create(true).append(true).open(path).ok())
-        .map_or_else(Stdio::null, Stdio::from)
-}
-
-/// Runs the harness: opens `tables` games, kills the server `kills` times while they are played,
-/// then checks every game's record. See the module documentation.
+/// Runs the harness: opens `tables` games, kills a node `kills` times while they are played, then checks
+/// every game's record. See the module documentation.
 ///
 /// # Errors
-/// When the server cannot be run, a bot fails, or a check does not hold.
+/// When the options do not make a run, a server cannot be run, a bot fails, or a check does not hold.
 pub async fn run(options: &CrashOptions) -> Result<CrashReport, CrashError> {
     if let Some(unknown) = options.games.iter().find(|g| !GAMES.iter().any(|(name, _)| name == *g)) {
         return Err(CrashError::Check(format!("no game called {unknown}")));
     }
+    let cluster = match (options.nodes, &options.cluster) {
+        (0, _) => return Err(CrashError::Check("a run needs one node at least".into())),
+        (1, _) => None,
+        (_, None) => return Err(CrashError::Check("several nodes need a cluster (NATS) to meet in".into())),
+        (_, Some(_)) if !options.database_url.starts_with("postgres") => {
+            return Err(CrashError::Check("several nodes need a PostgreSQL database (postgres://...)".into()));
+        }
+        (_, Some(cluster)) => Some(cluster.clone()),
+    };
+    let began = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut server = ServerProcess::start(&options.binary, &options.database_url).await?;
-    let (publish, subscription) = watch::channel(Some(server.url.clone()));
+    let mut nodes = Nodes::start(&options.binary, &options.database_url, cluster, options.nodes).await?;
+    // On a cluster the harness reads the leases (which node owns which table at a kill) as it goes; it reads
+    // the records once every game is over.
+    let leases = match options.nodes {
+        1 => None,
+        _ => Some(Store::connect(&options.database_url).await?),
+    };
     let acknowledged = Arc::new(AtomicUsize::new(0));
-    let mut tasks = Vec::new();
-    let mut opened = 0;
-    let mut report = CrashReport::default();
+    let mut tasks: Vec<(TableId, JoinHandle<Result<SeatBot, CrashError>>)> = Vec::new();
+    let (mut opened, mut seated) = (0, 0);
+    let mut report = CrashReport { nodes: options.nodes, ..CrashReport::default() };
+    let mut kills = Vec::new();
     let (fewest, most) = options.actions_between_kills;
+    let all_over = |tasks: &[(TableId, JoinHandle<_>)]| tasks.iter().all(|(_, t)| t.is_finished());
+    // The first bot to fail stops the run at once (the others would wait for its table).
+    let failed: Arc<std::sync::Mutex<Option<String>>> = Arc::default();
+    let failure = || failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
     loop {
         // Games that end before every kill is done are followed by new ones.
-        if tasks.iter().all(|t: &tokio::task::JoinHandle<_>| t.is_finished()) {
+        if all_over(&tasks) {
             for _ in 0..options.tables.max(1) {
-                let players = 2 + (opened % 3) as u8;
+                let players = 2 + (opened % 3);
                 let game = options.games[opened % options.games.len().max(1)];
                 let name = format!("crash{opened}");
-                for (bot, client) in open_table(&server.url, game, table_options(game), players, &name).await? {
-                    tasks.push(tokio::spawn(bot.run(subscription.clone(), acknowledged.clone(), Some(client))));
+                // Each seat on the next node in turn, so that most tables have players on several nodes.
+                let mut urls = Vec::new();
+                for _ in 0..players {
+                    let node = seated % nodes.count();
+                    seated += 1;
+                    let url = nodes.url(node).ok_or_else(|| CrashError::Server(format!("node {node} is down")))?;
+                    urls.push((node, url));
+                }
+                let cluster = options.nodes > 1;
+                for (bot, client) in open_table(&urls, game, table_options(game), &name, cluster).await? {
+                    let (table, failed) = (bot.table, Arc::clone(&failed));
+                    let play = bot.run(nodes.urls(), acknowledged.clone(), client);
+                    tasks.push((
+                        table,
+                        tokio::spawn(async move {
+                            let played = play.await;
+                            if let Err(error) = &played {
+                                let error = match error {
+                                    CrashError::Bot(message) => message.clone(),
+                                    other => other.to_string(),
+                                };
+                                failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get_or_insert(error);
+                            }
+                            played
+                        }),
+                    ));
                 }
                 opened += 1;
             }
@@ -214,29 +247,81 @@ pub async fn run(options: &CrashOptions) -> Result<CrashReport, CrashError> {
         }
         let span = most.saturating_sub(fewest) as u64 + 1;
         let target = acknowledged.load(Ordering::Relaxed) + fewest + (rng.next_u64() % span) as usize;
-        while acknowledged.load(Ordering::Relaxed) < target && !tasks.iter().all(|t| t.is_finished()) {
+        while acknowledged.load(Ordering::Relaxed) < target && !all_over(&tasks) && failure().is_none() {
             tokio::time::sleep(Duration::from_micros(200 + rng.next_u64() % 800)).await;
         }
-        if tasks.iter().all(|t| t.is_finished()) {
+        if let Some(error) = failure() {
+            return Err(CrashError::Bot(error));
+        }
+        if all_over(&tasks) {
             continue;
         }
-        publish.send_replace(None);
-        server.kill().await?;
+        let node = match nodes.count() {
+            1 => 0,
+            count => (rng.next_u64() % count as u64) as usize,
+        };
+        let id = nodes.id(node).to_owned();
+        nodes.kill(node).await?;
+        let at = Instant::now();
         report.kills += 1;
-        let start = std::time::Instant::now();
-        server = ServerProcess::start(&options.binary, &options.database_url).await?;
-        report.slowest_restart = report.slowest_restart.max(start.elapsed());
-        publish.send_replace(Some(server.url.clone()));
+        let tables = owned_by(leases.as_ref(), &id, &tasks).await?;
+        kills.push(Kill { at, node, tables });
+        let restart = if options.nodes > 1 && rng.next_u64() % 2 == 1 { Restart::NewId } else { Restart::SameId };
+        report.new_ids += usize::from(restart == Restart::NewId);
+        nodes.restart(node, restart).await?;
+        report.slowest_restart = report.slowest_restart.max(at.elapsed());
+        if options.nodes > 1 {
+            // Progress, on standard error: which node, and how long it took to come back.
+            eprintln!(
+                "kill {}/{} at {:.1} s: node {id} ({} tables), back as {} in {} ms; {} actions acknowledged",
+                report.kills,
+                options.kills,
+                (at - began).as_secs_f64(),
+                kills.last().map_or(0, |k: &Kill| k.tables.len()),
+                nodes.id(node),
+                at.elapsed().as_millis(),
+                acknowledged.load(Ordering::Relaxed)
+            );
+        }
     }
     let mut bots = Vec::new();
-    for task in tasks {
+    for (_, task) in tasks {
         bots.push(task.await.map_err(|e| CrashError::Bot(e.to_string()))??);
     }
-    drop(publish);
     report.acknowledged = acknowledged.load(Ordering::Relaxed);
+    report.failover = figures::failover(&kills, &bots);
+    let store = match leases {
+        Some(store) => store,
+        None => Store::connect(&options.database_url).await?,
+    };
+    check_games(&store, &bots, &mut report).await?;
+    store.close().await;
+    nodes.stop().await?;
+    report.wall = began.elapsed();
+    Ok(report)
+}
 
-    // Every game is over: check its record against what its seats were told.
-    let store = Store::connect(&options.database_url).await?;
+/// The tables in play that the node `id` owned when it was killed: every one with a single server; on a
+/// cluster, those whose lease (read from `leases`) names it.
+async fn owned_by(
+    leases: Option<&Store>,
+    id: &str,
+    tasks: &[(TableId, JoinHandle<Result<SeatBot, CrashError>>)],
+) -> Result<Vec<TableId>, CrashError> {
+    let mut tables: Vec<TableId> = tasks.iter().filter(|(_, t)| !t.is_finished()).map(|(table, _)| *table).collect();
+    tables.dedup();
+    let Some(store) = leases else { return Ok(tables) };
+    let mut owned = Vec::new();
+    for table in tables {
+        if store.lease(table).await?.is_some_and(|lease| lease.fence.node == id) {
+            owned.push(table);
+        }
+    }
+    Ok(owned)
+}
+
+/// Checks every game's record against what its seats were told (every game is over), adding up `report`.
+async fn check_games(store: &Store, bots: &[SeatBot], report: &mut CrashReport) -> Result<(), CrashError> {
     let registry = romirami_server::games();
     let mut tables: Vec<TableId> = bots.iter().map(|bot| bot.table).collect();
     tables.dedup();
@@ -245,7 +330,7 @@ pub async fn run(options: &CrashOptions) -> Result<CrashReport, CrashError> {
         seats.sort_by_key(|bot| bot.seat);
         let Some(first) = seats.first() else { continue };
         let kind = registry.get(first.game).ok_or_else(|| CrashError::Check(format!("no game {}", first.game)))?;
-        let record = wait_for_record(&store, table).await?;
+        let record = wait_for_record(store, table).await?;
         let lives: Vec<&[seat::Life]> = seats.iter().map(|bot| bot.lives.as_slice()).collect();
         let checked = check::check(kind.as_ref(), first.options.as_ref(), &record, &lives)
             .map_err(|e| CrashError::Check(format!("{} game {table}: {e}", first.game)))?;
@@ -262,9 +347,7 @@ pub async fn run(options: &CrashOptions) -> Result<CrashReport, CrashError> {
             seats.iter().flat_map(|bot| &bot.lives).filter(|life| life.unanswered.is_some()).count()
                 - checked.unanswered_stored;
     }
-    store.close().await;
-    server.kill().await?;
-    Ok(report)
+    Ok(())
 }
 
 /// The record of a finished game, which the server stores right after the game ends.
