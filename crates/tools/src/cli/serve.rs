@@ -60,6 +60,10 @@ pub struct ServeArgs {
     /// turn clock stands still; then the bot's choice is made for them.
     #[arg(long, env = "ROMIRAMI_CHOICE_MS", default_value_t = 30_000)]
     pub choice_ms: u64,
+    /// How long the players of a finished game have to say yes to playing again, in milliseconds; then
+    /// the offer closes (docs/protocol.md section 11c).
+    #[arg(long, env = "ROMIRAMI_REMATCH_MS", default_value_t = 60_000)]
+    pub rematch_ms: u64,
     /// Run as a node of a cluster that meets on this NATS server (`nats://HOST:PORT`); needs a PostgreSQL
     /// `--database-url` shared by every node (docs/architecture.md, "Several nodes").
     #[arg(long, env = "ROMIRAMI_CLUSTER")]
@@ -112,6 +116,7 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
             round_pause: std::time::Duration::from_millis(args.round_pause_ms),
             choice_time: std::time::Duration::from_millis(args.choice_ms),
+            rematch_time: std::time::Duration::from_millis(args.rematch_ms),
             cluster: args.cluster.as_ref().map(|nats| {
                 let mut cluster = ClusterConfig::new(nats.clone(), args.node_id.clone());
                 cluster.name = args.cluster_name.clone();
