@@ -543,6 +543,17 @@ pub enum ServerMsg<V = Box<View>, E = VisibleEvent, L = Vec<Action>, R = GameRes
         /// Each seat's reserve.
         reserves_ms: Vec<u64>,
     },
+    /// A choice outside the turns is asked of `seat` (Rumino's rebuy): it has `left_ms` milliseconds to
+    /// make it, as of sending, while the turn clock stands still; then the bot's choice is made for it.
+    /// Sent to every member when the choice is asked, and to a member who arrives while it is open.
+    Choice {
+        /// The table where the choice is asked.
+        table: TableId,
+        /// The seat asked.
+        seat: Seat,
+        /// The time left to choose.
+        left_ms: u64,
+    },
     /// It is the recipient's turn: what it may do.
     YourTurn {
         /// The table where it is the recipient's turn.

@@ -111,6 +111,8 @@ export default {
   'rt.knock': 'Knock',
   'rt.rebuy': 'Rebuy',
   'rt.noRebuy': 'No rebuy',
+  'rt.choiceLeft': (p) => `choosing · ${p.time}`,
+  'rt.choiceTitle': 'The time left to choose whether to rebuy; then the bot rebuys',
   'rt.open': 'Open',
   'rt.meld': 'Meld',
   'rt.meldJoker': 'Meld (joker as {card})',

@@ -111,6 +111,8 @@ export default {
   'rt.knock': 'Frapper',
   'rt.rebuy': 'Se recaver',
   'rt.noRebuy': 'Ne pas se recaver',
+  'rt.choiceLeft': (p) => `choisit · ${p.time}`,
+  'rt.choiceTitle': 'Le temps pour choisir de se recaver ou non ; ensuite le bot se recave',
   'rt.open': 'Ouvrir',
   'rt.meld': 'Poser',
   'rt.meldJoker': 'Poser (joker pour {card})',

@@ -108,6 +108,8 @@ export default {
   'rt.knock': 'Bussa',
   'rt.rebuy': 'Rientra',
   'rt.noRebuy': 'Non rientrare',
+  'rt.choiceLeft': (p) => `sceglie · ${p.time}`,
+  'rt.choiceTitle': 'Il tempo per scegliere se rientrare; poi il bot rientra',
   'rt.open': 'Apri',
   'rt.meld': 'Cala',
   'rt.meldJoker': 'Cala (jolly come {card})',

@@ -16,6 +16,7 @@ import { rematch } from '../table/rematch.js';
 import { h, replace } from '../dom.js';
 import { inviteFor, rememberInvite } from '../identity.js';
 import { clocksAt, clockWords } from '../clock.js';
+import { tickChoice } from './panel.js';
 import { explainError } from '../errors.js';
 import { t, onLanguage } from '../i18n.js';
 import { tickClocks } from '../table/seats.js';
@@ -61,6 +62,7 @@ export function mountMeldTable(root, tableId, params, first) {
     history: null,
     clocks: null,
     clocksAt: 0,
+    choice: null,
     reclaiming: false,
     offline: false,
     announced: null,
@@ -224,6 +226,11 @@ export function mountMeldTable(root, tableId, params, first) {
     connection.on('ack', (msg) => {
       if (!mine(msg)) return;
       if (msg.id === st.pending) st.pending = null;
+      draw();
+    }),
+    connection.on('choice', (msg) => {
+      if (!mine(msg)) return;
+      st.choice = { seat: msg.seat, until: performance.now() + msg.left_ms };
       draw();
     }),
     connection.on('clocks', (msg) => {
@@ -397,7 +404,10 @@ export function mountMeldTable(root, tableId, params, first) {
     if (focusKey) /** @type {HTMLElement | null} */ (el.querySelector(`[data-key="${focusKey}"]`))?.focus();
   }
 
-  const ticker = setInterval(() => tickClocks(shared, el), 250);
+  const ticker = setInterval(() => {
+    tickClocks(shared, el);
+    tickChoice(ctx, el);
+  }, 250);
 
   window.__romirami.page = {
     name: 'meld-table',

@@ -8,9 +8,42 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { botBadge } from '../widgets.js';
 import { clockChip, turnClock } from '../table/seats.js';
+import { countdown } from '../clock.js';
 import { ofKind, playing } from './legal.js';
 import { meldMoves } from './board.js';
 import { meldPoints, short, shortList } from './cards.js';
+
+/**
+ * What is left of the choice asked of `seat` (Rumino's rebuy), in milliseconds; null when none is open.
+ * @param {import('./state.js').MeldCtx} ctx @param {number} seat
+ */
+function choiceLeft(ctx, seat) {
+  const choice = ctx.st.choice;
+  if (!choice || choice.seat !== seat || ctx.m().toAct !== seat || ctx.m().result) return null;
+  return Math.max(0, choice.until - performance.now());
+}
+
+/** The countdown of a choice outside the turns. @param {import('./state.js').MeldCtx} ctx @param {number} seat */
+function choiceChip(ctx, seat) {
+  const left = choiceLeft(ctx, seat);
+  if (left == null) return null;
+  return h(
+    'span.seat-clock.running',
+    { 'data-choice-seat': seat, class: left < 10_000 ? 'low' : '', title: t('rt.choiceTitle') },
+    t('rt.choiceLeft', { time: countdown(left) }),
+  );
+}
+
+/** Updates the choices' countdowns in place. @param {import('./state.js').MeldCtx} ctx @param {HTMLElement} el */
+export function tickChoice(ctx, el) {
+  if (!ctx.st.choice || !ctx.st.gs) return;
+  for (const chip of el.querySelectorAll('[data-choice-seat]')) {
+    const left = choiceLeft(ctx, Number(/** @type {HTMLElement} */ (chip).dataset.choiceSeat));
+    if (left == null) continue;
+    chip.textContent = t('rt.choiceLeft', { time: countdown(left) });
+    chip.classList.toggle('low', left < 10_000);
+  }
+}
 
 /** @param {import('./state.js').MeldCtx} ctx @param {number} seat */
 function playerArea(ctx, seat) {
@@ -36,6 +69,7 @@ function playerArea(ctx, seat) {
       away ? h('span.badge.bot.away', t(me ? 'seat.botForYou' : 'seat.away')) : null,
       turn ? h('span.badge.turn', t('seat.toPlay')) : null,
       clockChip(shared, seat),
+      choiceChip(ctx, seat),
     ),
     h(
       'div.pstats',

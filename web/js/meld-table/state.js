@@ -19,6 +19,8 @@
  * @property {any} history
  * @property {import('../clock.js').ClocksMsg | null} clocks
  * @property {number} clocksAt
+ * @property {{seat: number, until: number} | null} choice a choice asked outside the turns (Rumino's rebuy):
+ *   the seat asked, and when its time runs out (on `performance.now()`'s scale)
  * @property {boolean} reclaiming
  * @property {boolean} offline
  * @property {string | null} announced

@@ -203,7 +203,12 @@ impl TableCore {
             _ => None,
         };
         let asked = choice && to_act.is_some_and(|seat| self.seating.is_played_by_player(seat));
+        let opened = asked && play.choice_due.is_none();
         play.choice_due = asked.then(|| play.choice_due.unwrap_or(start + choice_time));
+        if opened {
+            // Everyone sees whose choice it is and counts its time down.
+            self.send_choice(now);
+        }
         if reclaimed {
             // Everyone's summary shows who plays each seat.
             self.send_tables();

@@ -51,6 +51,7 @@ impl TableCore {
             _ => vec![self.table_msg(role)],
         };
         messages.extend(self.clocks_msg(now));
+        messages.extend(self.choice_msg(now));
         if let Role::Seat(seat) = role {
             messages.extend(self.turn_msg().filter(|(to_act, _)| *to_act == seat).map(|(_, msg)| msg));
         }
@@ -106,6 +107,20 @@ impl TableCore {
         if let Some(msg) = self.clocks_msg(now) {
             self.members.send_all(&msg);
         }
+    }
+
+    /// Tells every member that a choice is asked and how long it has, if one is open.
+    pub(super) fn send_choice(&mut self, now: Now) {
+        if let Some(msg) = self.choice_msg(now) {
+            self.members.send_all(&msg);
+        }
+    }
+
+    fn choice_msg(&self, now: Now) -> Option<ServerMsg> {
+        let Phase::Playing(play) = &self.phase else { return None };
+        let (seat, due) = (play.to_act?, play.choice_due?);
+        let left_ms = u64::try_from(due.saturating_duration_since(now.at).as_millis()).unwrap_or(u64::MAX);
+        Some(ServerMsg::Choice { table: self.id, seat, left_ms })
     }
 
     fn clocks_msg(&self, now: Now) -> Option<ServerMsg> {
