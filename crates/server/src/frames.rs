@@ -1,7 +1,7 @@
 //! Every frame a client sends counts, not only whole messages.
 //!
 //! Tungstenite answers pings, drops pongs and joins a message's fragments by itself, so the connection's
-//! loop (`ws.rs`) never sees those frames: a client could send millions of pongs, pings or empty
+//! loop (`ws/`) never sees those frames: a client could send millions of pongs, pings or empty
 //! continuation frames without touching the message rate limit. [`FrameMeter`] sits under tungstenite,
 //! on the upgraded byte stream, and reads the header of every client frame as it passes: each frame
 //! spends a token of the connection's frame budget, a message may come in a bounded number of
