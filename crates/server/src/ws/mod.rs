@@ -2,7 +2,7 @@
 //!
 //! The loop selects over the socket, the connection's outbox (what tables and the lobby send it), its
 //! slow flag, and the server's heartbeat (time to ping, or the server's shutdown). It parses each text
-//! frame once into a [`ClientMsg`] and hands table requests to the table's task; it holds no game state
+//! frame once into a [`ClientMsg`](crate::wire::ClientMsg) and hands table requests to the table's task; it holds no game state
 //! and applies no rule. Bad input gets an error with a stable code; a client that keeps sending it, floods, or reads
 //! too slowly is closed with a close code that says why.
 
