@@ -148,6 +148,12 @@ run_load persist --persist "$PG_URL" --games "$PERSIST_GAMES" --concurrency 256 
 log "crash harness: $CRASH_KILLS kills"
 fresh_db
 "$BIN" crash --kills "$CRASH_KILLS" --tables 6 --database-url "$PG_URL" | tee "$RESULTS/crash.txt"
+#    The same over a cluster of three nodes meeting on NATS (NATS_URL, default nats://127.0.0.1:4222), a
+#    random node killed each time, every game in turn.
+log "crash harness, three nodes: $CRASH_KILLS kills"
+fresh_db
+"$BIN" crash --nodes 3 --kills "$CRASH_KILLS" --tables 6 --game mix --database-url "$PG_URL" \
+  --cluster "${NATS_URL:-nats://127.0.0.1:4222}" | tee "$RESULTS/crash-nodes.txt"
 
 # 8. The report.
 [ "$QUICK" = 1 ] && { log "QUICK=1: docs/performance.md left as it is"; exit 0; }

@@ -191,7 +191,9 @@ impl SeatBot {
                 away = None;
             }
             match msg {
-                ServerMsg::YourTurn { table: t, legal } if t == table => {
+                // A turn offered while an action is unanswered is stale (a join sent twice is answered twice):
+                // the answer comes first, and a new `your_turn` after it if the seat is still to act.
+                ServerMsg::YourTurn { table: t, legal } if t == table && pending.is_none() => {
                     let action = choose_json(self.game, &legal)
                         .ok_or_else(|| CrashError::Bot("no legal action offered".into()))?;
                     next_id += 1;
