@@ -4,7 +4,8 @@
 //! cannot acknowledge another action: refused, not written, and the table closes there); takeover (a table
 //! whose lease ran out is adopted by another node, where its player resumes by event number); and a partition
 //! (a node whose NATS connection is cut stops renewing, its table is taken over, and every action it
-//! acknowledged is in the game's record).
+//! acknowledged is in the game's record); and a node that says hello again under its id (killed and restarted
+//! before it was missed): the players at its tables on other nodes are told to join them again.
 
 #[path = "support/cluster.rs"]
 mod cluster_support;
@@ -205,6 +206,39 @@ async fn a_node_cut_off_from_nats_lets_its_table_go_and_no_acknowledged_action_i
     assert!(expected.peek().is_none(), "every move a acknowledged ({}) is in the game b took over", acknowledged.len());
     again.play_to_end().await;
 
+    a.shutdown().await;
+    b.shutdown().await;
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn a_node_that_says_hello_again_sends_the_players_at_its_tables_to_join_them_again() {
+    let (Some(nats), Some(db)) = (nats_url().await, PgDatabase::create().await) else { return };
+    let name = cluster_name();
+    let a = node(&nats, &name, "a", &db.url, Duration::from_secs(30)).await;
+    let b = node(&nats, &name, "b", &db.url, Duration::from_secs(30)).await;
+    // Ana hosts on a; Bruno plays from b, so his connection is a member there only through a's forwarding.
+    let (mut ana, _, _) = guest(&a.url, "Ana").await;
+    let (table, invite) = create_table(&mut ana, 2, false, SpectatorPolicy::Link).await;
+    let (mut bruno, _, _) = guest(&b.url, "Bruno").await;
+    send(&mut bruno, ClientMsg::Join { table: table.id, invite: Some(invite), since: None }).await;
+    let mut bruno = Follower::new(bruno, table.id, 0);
+    bruno.until(|f| f.to_act.is_some()).await;
+
+    // A node says hello under a's id, as a killed a restarted under its id does before b misses it: the a
+    // that ran the table is gone for b, whose players there join again (the new process has no member of
+    // theirs), rather than wait for messages that never come.
+    let again = node(&nats, &name, "a", &db.url, Duration::from_secs(30)).await;
+    let moved = bruno
+        .client
+        .wait_for(|msg| match msg {
+            ServerMsg::Error { code: ErrorCode::TableMoved, table: Some(t), .. } if *t == table.id => Some(()),
+            _ => None,
+        })
+        .await;
+    assert!(moved.is_ok(), "Bruno is told that his table moved");
+
+    again.shutdown().await;
     a.shutdown().await;
     b.shutdown().await;
     db.drop_database().await;
