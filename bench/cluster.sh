@@ -29,22 +29,13 @@ NATS_PORT=${BENCH_NATS_PORT:-4290}
 if [ "${QUICK:-0}" = 1 ]; then TABLES=12; DURATION=3; else TABLES=${TABLES:-48}; DURATION=${DURATION:-15}; fi
 mkdir -p "$RESULTS"
 
-log() { printf '\n== %s\n' "$*" >&2; }
+# shellcheck source=bench/servers.sh
+source "$ROOT/bench/servers.sh"
 
 log "building"
 cargo build --release -p romirami-tools >&2
 
-fresh_db() {
-  psql -q "$PG_ADMIN" -c "drop database if exists $DB_NAME with (force)" -c "create database $DB_NAME" >/dev/null
-}
-
 NATS_PID=
-PIDS=(); URLS=""; PID_ARGS=()
-stop_servers() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  PIDS=()
-}
 cleanup() {
   stop_servers
   [ -n "$NATS_PID" ] && kill "$NATS_PID" 2>/dev/null || true
@@ -56,24 +47,11 @@ nats-server -a 127.0.0.1 -p "$NATS_PORT" >"$RESULTS/cluster-nats.log" 2>&1 &
 NATS_PID=$!
 sleep 0.5
 
-# start_nodes N PORT [CLUSTER]: N server processes on ports PORT.., nodes of a cluster when CLUSTER is set.
-start_nodes() {
-  local n=$1 port=$2 cluster=${3:-}
-  PIDS=(); URLS=""; PID_ARGS=()
-  for ((i = 0; i < n; i++)); do
-    local extra=()
-    [ -n "$cluster" ] && extra=(--cluster "nats://127.0.0.1:$NATS_PORT" --cluster-name "$cluster" --node-id "node-$i")
-    RUST_LOG=warn "$BIN" serve --listen "127.0.0.1:$((port + i))" --database-url "$PG_URL" \
-      --messages-per-second 1000 --message-burst 1000 "${extra[@]}" >"$RESULTS/cluster-node-$((port + i)).log" 2>&1 &
-    PIDS+=($!); PID_ARGS+=(--server-pid "$!")
-    URLS+="${URLS:+,}ws://127.0.0.1:$((port + i))/ws"
-  done
-  for ((i = 0; i < n; i++)); do
-    for _ in $(seq 100); do
-      curl -sf "http://127.0.0.1:$((port + i))/metrics" >/dev/null && break
-      sleep 0.1
-    done
-  done
+# A cluster's nodes: CLUSTER names the cluster, empty for a server alone.
+CLUSTER=
+server_args() {
+  [ -n "$CLUSTER" ] && printf '%s\n' --cluster "nats://127.0.0.1:$NATS_PORT" --cluster-name "$CLUSTER" --node-id "node-$1"
+  return 0
 }
 
 # run NAME NODES PORT CLUSTER SPREAD
@@ -81,7 +59,8 @@ run() {
   local name=$1 nodes=$2 port=$3 cluster=$4 spread=$5
   log "$name: $nodes node(s), cluster ${cluster:-none}, spread $spread"
   fresh_db
-  start_nodes "$nodes" "$port" "$cluster"
+  CLUSTER=$cluster
+  start_servers "$nodes" "$port"
   local args=(load --server "$URLS" "${PID_ARGS[@]}" --spread "$spread" --tables "$TABLES" --players 4
     --interval-ms 0 --duration "$DURATION" --database-command postgres)
   [ -n "$cluster" ] && args+=(--broker-pid "$NATS_PID")
