@@ -264,7 +264,10 @@ impl SeatBot {
                     joining = Some(Instant::now());
                 }
                 ServerMsg::Error { code, message, .. } => {
-                    return Err(CrashError::Bot(format!("{} of {table}: {code:?}: {message}", self.seat)));
+                    return Err(CrashError::Bot(format!(
+                        "{} of {table}: {code:?}: {message}; its last messages: {:?}",
+                        self.seat, self.recent
+                    )));
                 }
                 _ => {}
             }
