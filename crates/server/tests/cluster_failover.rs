@@ -2,7 +2,8 @@
 //! more. Server nodes on one PostgreSQL database meet on NATS (as in cluster.rs). Shown here: one owner per
 //! table (a node restores only the tables whose lease it can take); fencing (a node whose lease was taken
 //! cannot acknowledge another action: refused, not written, and the table closes there); takeover (a table
-//! whose lease ran out is adopted by another node, where its player resumes by event number); and a partition
+//! whose lease ran out is adopted by another node, where its player resumes by event number); a node whose
+//! lease renewal finds the lease gone closes the table and sends its players on; and a partition
 //! (a node whose NATS connection is cut stops renewing, its table is taken over, and every action it
 //! acknowledged is in the game's record); and a node that says hello again under its id (killed and restarted
 //! before it was missed): the players at its tables on other nodes are told to join them again.
@@ -93,6 +94,38 @@ async fn a_node_restores_only_the_tables_it_can_lease_and_a_lost_lease_acknowled
 
     a.shutdown().await;
     b.shutdown().await;
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn a_node_whose_renewal_finds_the_lease_gone_closes_the_table_there_without_waiting_for_a_write() {
+    let (Some(nats), Some(db)) = (nats_url().await, PgDatabase::create().await) else { return };
+    let name = cluster_name();
+    let a = node(&nats, &name, "a", &db.url, Duration::from_millis(600)).await;
+    let (mut ana, _, _) = guest(&a.url, "Ana").await;
+    let (table, _) = create_table(&mut ana, 2, false, SpectatorPolicy::Link).await;
+    send(&mut ana, ClientMsg::AddBot { table: table.id }).await;
+    // The game waits for Ana (no clock): nothing is written at the table until she acts.
+    ana.wait_for(|msg| matches!(msg, ServerMsg::YourTurn { .. }).then_some(())).await.expect("her turn");
+
+    // Another node gets the table (a's lease ran out while a was paused, say). a writes nothing more, so no
+    // fenced write tells it; its next renewal does, and the table closes there and sends Ana on at once,
+    // rather than showing her a game that moves on elsewhere.
+    expire(&a.state.store, table.id).await;
+    let taken = a.state.store.acquire_lease(table.id, "c", Duration::from_secs(30)).await.expect("acquire");
+    assert!(taken.is_some(), "the expired lease is granted to another node");
+    let told = tokio::time::timeout(
+        Duration::from_secs(10),
+        ana.wait_for(|msg| match msg {
+            ServerMsg::Error { code: ErrorCode::TableMoved, table: Some(t), .. } if *t == table.id => Some(()),
+            _ => None,
+        }),
+    )
+    .await;
+    assert!(matches!(told, Ok(Ok(()))), "Ana is told the table moved: {told:?}");
+    assert!(a.state.lobby.table(table.id).is_none(), "the table closed on the node that lost it");
+
+    a.shutdown().await;
     db.drop_database().await;
 }
 

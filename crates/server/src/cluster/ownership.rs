@@ -1,12 +1,15 @@
 //! Which tables this node owns: a lease per table in PostgreSQL (`store::Lease`), claimed when the node
 //! opens or restores a table, renewed every third of its length while NATS is connected, and released
 //! when the table closes or the node stops. A lease that could not be renewed is lost: the table's
-//! appends, fenced by it, are refused from then on, and the table closes (`table::task`).
+//! appends, fenced by it, are refused from then on, and the table closes (`table::task`) — at its next
+//! write, or at once when the renewal finds the lease gone ([`Ownership::lost_signal`]), so that a node
+//! that lost a table does not go on showing its members a game that moves on elsewhere.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use tokio::sync::Notify;
 use tracing::{info, warn};
 
 use crate::protocol::TableId;
@@ -20,7 +23,14 @@ pub(crate) struct Ownership {
     store: Store,
     ttl: Duration,
     nats: async_nats::Client,
-    held: Mutex<HashMap<TableId, Fence>>,
+    held: Mutex<HashMap<TableId, Held>>,
+}
+
+/// A lease this node holds, and the signal its table waits on for its loss.
+#[derive(Debug)]
+struct Held {
+    fence: Fence,
+    lost: Arc<Notify>,
 }
 
 impl Ownership {
@@ -38,14 +48,21 @@ impl Ownership {
     pub(crate) async fn claim(&self, table: TableId) -> Result<Option<Fence>, StoreError> {
         let lease = self.store.acquire_lease(table, &self.node, self.ttl).await?;
         Ok(lease.map(|lease| {
-            lock(&self.held).insert(table, lease.fence.clone());
+            let held = Held { fence: lease.fence.clone(), lost: Arc::new(Notify::new()) };
+            lock(&self.held).insert(table, held);
             lease.fence
         }))
     }
 
+    /// What `table`'s task waits on to learn that the renewal found its lease gone; `None` when this node
+    /// holds no lease on it.
+    pub(crate) fn lost_signal(&self, table: TableId) -> Option<Arc<Notify>> {
+        lock(&self.held).get(&table).map(|held| held.lost.clone())
+    }
+
     /// Gives `table` up (it closed): its lease ends now, in the background.
     pub(crate) fn release(&self, table: TableId) {
-        let Some(fence) = lock(&self.held).remove(&table) else { return };
+        let Some(Held { fence, .. }) = lock(&self.held).remove(&table) else { return };
         let store = self.store.clone();
         tokio::spawn(async move {
             if let Err(error) = store.release_leases(&[(table, fence)]).await {
@@ -56,7 +73,7 @@ impl Ownership {
 
     /// Releases every lease this node holds, now.
     pub(crate) async fn release_all(&self) {
-        let held: Vec<(TableId, Fence)> = lock(&self.held).drain().collect();
+        let held: Vec<(TableId, Fence)> = lock(&self.held).drain().map(|(table, held)| (table, held.fence)).collect();
         if let Err(error) = self.store.release_leases(&held).await {
             warn!(node = %self.node, %error, "the leases were not released; they run out by themselves");
         }
@@ -67,9 +84,10 @@ impl Ownership {
         lock(&self.held).remove(&table);
     }
 
-    /// Renews every lease held; those that could not be renewed are forgotten and returned.
+    /// Renews every lease held; those that could not be renewed are forgotten, their tables told, and
+    /// returned.
     async fn renew(&self) -> Result<Vec<TableId>, StoreError> {
-        let held: Vec<(TableId, Fence)> = lock(&self.held).iter().map(|(t, f)| (*t, f.clone())).collect();
+        let held: Vec<(TableId, Fence)> = lock(&self.held).iter().map(|(t, h)| (*t, h.fence.clone())).collect();
         if held.is_empty() {
             return Ok(Vec::new());
         }
@@ -78,7 +96,10 @@ impl Ownership {
         let lost: Vec<TableId> = held.iter().map(|(t, _)| *t).filter(|t| !kept.contains(t)).collect();
         let mut map = lock(&self.held);
         for table in &lost {
-            map.remove(table);
+            // A permit is kept if the table's task is not waiting right now: it sees it at its next wait.
+            if let Some(held) = map.remove(table) {
+                held.lost.notify_one();
+            }
         }
         crate::metrics::lease_renewals(renewed.len(), lost.len(), map.len());
         Ok(lost)

@@ -31,6 +31,7 @@ pub(super) async fn run(
     let mut effects = effects;
     let mut result_stored = None;
     let mut lease_lost = false;
+    let lost = services.ownership.as_ref().and_then(|ownership| ownership.lost_signal(core.id()));
     loop {
         match carry_out(&mut core, &mut log, &services, effects, &mut result_stored).await {
             Closing::No => {}
@@ -46,6 +47,13 @@ pub(super) async fn run(
             command = inbox.recv() => command.map(Input::Command),
             () = sleep_until(deadline) => Some(Input::Timer),
             () = stored(&mut result_stored) => Some(Input::ResultStored),
+            () = signalled(lost.as_deref()) => {
+                // The lease's renewal found it gone: another node has the table or will, and this node must
+                // not show its members a game that moves on there.
+                lease_lost = true;
+                core.tell_moved();
+                break;
+            }
         };
         let Some(input) = woke else { break };
         effects = core.step(input, now());
@@ -90,6 +98,14 @@ pub(super) async fn run(
 async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Waits until `signal` is given, or for ever without one.
+async fn signalled(signal: Option<&tokio::sync::Notify>) {
+    match signal {
+        Some(signal) => signal.notified().await,
         None => std::future::pending().await,
     }
 }
