@@ -92,7 +92,8 @@ impl TurnClock {
     }
 }
 
-fn millis(duration: Duration) -> u64 {
+/// `duration` in whole milliseconds, as messages carry times (saturating; no duration here comes near).
+pub(super) fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 

@@ -18,6 +18,7 @@ use tracing::info;
 use super::{Control, Effect, Now, Occupant, Pending, Phase, Play, TableCore};
 use crate::protocol::{ErrorCode, PlayerId, RematchEnd, Role, SpectatorPolicy, TableId};
 use crate::store::StoreError;
+use crate::table::clock::millis;
 use crate::table::{GameChoice, Sender, TableOptions};
 use crate::wire::ServerMsg;
 
@@ -220,7 +221,7 @@ impl TableCore {
             Rematch::Open { accepted, due } => Some(ServerMsg::Rematch {
                 table: self.id,
                 accepted: accepted.clone(),
-                remaining_ms: u64::try_from(due.saturating_duration_since(now.at).as_millis()).unwrap_or(u64::MAX),
+                remaining_ms: millis(due.saturating_duration_since(now.at)),
             }),
             Rematch::Closed { reason, seat } => {
                 Some(ServerMsg::RematchClosed { table: self.id, reason: *reason, seat: *seat })

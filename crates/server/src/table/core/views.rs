@@ -5,6 +5,7 @@ use romirami_game::{AnyGame, Seat, Viewer};
 
 use super::{Now, Phase, TableCore};
 use crate::protocol::{ErrorCode, NumberedEvent, Role, TableState};
+use crate::table::clock::millis;
 use crate::table::{ConnId, Sender};
 use crate::wire::ServerMsg;
 
@@ -119,7 +120,7 @@ impl TableCore {
     fn choice_msg(&self, now: Now) -> Option<ServerMsg> {
         let Phase::Playing(play) = &self.phase else { return None };
         let (seat, due) = (play.to_act?, play.choice_due?);
-        let left_ms = u64::try_from(due.saturating_duration_since(now.at).as_millis()).unwrap_or(u64::MAX);
+        let left_ms = millis(due.saturating_duration_since(now.at));
         Some(ServerMsg::Choice { table: self.id, seat, left_ms })
     }
 
