@@ -52,7 +52,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ARGS=(serve --listen 127.0.0.1:0 --web-dir "$ROOT/web")
+# The client built into the binary, as a release serves it (the build above embeds web/ as it is now).
+ARGS=(serve --listen 127.0.0.1:0)
 # The server keeps games in a database once it has --database-url: give it a throwaway one (this also
 # keeps a DATABASE_URL exported for other tests from reaching it).
 if "$BIN" serve --help | grep -q -- '--database-url'; then

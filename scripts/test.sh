@@ -11,6 +11,20 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 log() { printf '\n==> %s\n' "$*" >&2; }
 
+# Each test step's time is printed when it ends (`step NAME` starts one).
+step_name=
+step_started=$SECONDS
+end_step() {
+    if [[ -n "$step_name" ]]; then printf '==> %s: %d s\n' "$step_name" $((SECONDS - step_started)) >&2; fi
+    step_name=
+}
+step() {
+    end_step
+    step_name="$*"
+    step_started=$SECONDS
+    log "$*"
+}
+
 # ---------------------------------------------------------------------------------------------------------
 # 1. Install and start what the tests need.
 #
@@ -19,7 +33,7 @@ log() { printf '\n==> %s\n' "$*" >&2; }
 # nothing outlives the run. Chromium and Node's packages for the web client's test are installed by
 # scripts/e2e.sh itself.
 # ---------------------------------------------------------------------------------------------------------
-# PostgreSQL, for the store's tests (crates/server/tests/store.rs), which create and drop a database of
+# PostgreSQL, for the store's tests (crates/server/tests/server/store.rs), which create and drop a database of
 # their own on the server that DATABASE_URL names. A local server is used, installed and started when
 # missing; a DATABASE_URL already set is kept. In CI the PostgreSQL tests are mandatory: no server, no run.
 POSTGRES_STARTED=()
@@ -65,7 +79,7 @@ start_postgres() {
     fi
 }
 
-# NATS, for the cluster's tests (crates/server/tests/cluster.rs), which read NATS_URL (default
+# NATS, for the cluster's tests (crates/server/tests/server/cluster.rs), which read NATS_URL (default
 # nats://127.0.0.1:4222). A running server is used; else nats-server is installed when missing and started
 # on that port for the run. In CI the cluster's tests are mandatory.
 NATS_PID=
@@ -118,16 +132,17 @@ trap stop_services EXIT
 # 2. Run every test.
 # ---------------------------------------------------------------------------------------------------------
 run_tests() {
-    log "unit, integration, example and bench-target tests"
+    step "unit, integration, example and bench-target tests"
     cargo test --workspace --all-targets
-    log "doc tests"
+    step "doc tests"
     cargo test --workspace --doc
-    log "the web client in a real headless Chromium (scripts/e2e.sh installs Chromium and playwright-core)"
+    step "the web client in a real headless Chromium (scripts/e2e.sh installs Chromium and playwright-core)"
     scripts/e2e.sh
-    log "the REST API against its OpenAPI document (scripts/schemathesis.sh installs Schemathesis)"
+    step "the REST API against its OpenAPI document (scripts/schemathesis.sh installs Schemathesis)"
     scripts/schemathesis.sh 30
-    log "fuzz targets, bounded (scripts/fuzz.sh installs cargo-fuzz; its build is cached outside the checkout)"
+    step "fuzz targets, bounded (scripts/fuzz.sh installs cargo-fuzz; its build is cached outside the checkout)"
     scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
+    end_step
 }
 
 setup_services

@@ -1,8 +1,9 @@
 //! The server's settings and limits. Every limit a client can run into is here, with its default.
 
 use std::net::IpAddr;
-use std::path::PathBuf;
 use std::time::Duration;
+
+use crate::web::WebClient;
 
 /// How the server runs and what it allows each client.
 #[derive(Clone, Debug)]
@@ -122,9 +123,8 @@ pub struct Config {
     pub sign_in: SignInLimits,
     /// How many rated games of a game a player needs to be on its leaderboard (`GET /api/leaderboard`).
     pub leaderboard_min_games: u32,
-    /// The folder of the web client, whose own files (`index.html`, also at `/`, `style.css` and `js/`)
-    /// are served; nothing else in it is. `None` serves no pages (the API and the WebSocket still work).
-    pub web_dir: Option<PathBuf>,
+    /// The web client's files: built in (the default), from a folder, or none.
+    pub web: WebClient,
 }
 
 impl Default for Config {
@@ -173,7 +173,7 @@ impl Default for Config {
             write_batch: 256,
             sign_in: SignInLimits::default(),
             leaderboard_min_games: crate::store::ratings::DEFAULT_LEADERBOARD_MIN_GAMES,
-            web_dir: None,
+            web: WebClient::Embedded,
             cluster: None,
         }
     }
@@ -215,11 +215,4 @@ impl Default for SignInLimits {
             concurrent_hashes: 4,
         }
     }
-}
-
-/// Where the web client is: `web/` in the working directory when there is one (running from a checkout
-/// or the container), else the `web/` folder of the source tree this binary was built from.
-pub fn default_web_dir() -> Option<PathBuf> {
-    let candidates = [PathBuf::from("web"), PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web"))];
-    candidates.into_iter().find(|dir| dir.join("index.html").is_file())
 }

@@ -50,6 +50,7 @@ pub mod store;
 mod sync;
 pub mod table;
 mod upgrade;
+pub mod web;
 pub mod wire;
 pub mod ws;
 

@@ -7,7 +7,6 @@
 //! per-address limits.
 
 use std::future::Future;
-use std::path::Path;
 use std::pin::pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,7 +23,6 @@ use tokio::net::TcpListener;
 use tokio::sync::{Notify, watch};
 use tower_http::add_extension::AddExtension;
 use tower_http::cors::{Any, CorsLayer};
-use tower_http::services::{ServeDir, ServeFile};
 use tower_http::timeout::TimeoutLayer;
 use tracing::{debug, error, info};
 
@@ -178,26 +176,15 @@ pub fn app(state: AppState) -> Router {
     let config = state.config.clone();
     // The REST API is public and read-only: any page may read it.
     let cors = CorsLayer::new().allow_origin(Any).allow_methods([Method::GET]);
-    let mut router = Router::new().route("/metrics", get(metrics)).merge(crate::api::routes().layer(cors));
-    if let Some(dir) = &config.web_dir {
-        router = router.merge(client_files(dir));
-    }
+    let router = Router::new()
+        .route("/metrics", get(metrics))
+        .merge(crate::api::routes().layer(cors))
+        .merge(crate::web::routes(&config.web));
     // Every request but the WebSocket's, which lives on, has a time limit.
     router
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout))
         .route("/ws", get(crate::upgrade::upgrade))
         .with_state(state)
-}
-
-/// The web client's own files: its page (also at `/`), its stylesheet and its modules. Nothing else in
-/// its folder is served (the folder also holds notes and the end-to-end test); other paths are 404.
-fn client_files<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
-    let page = ServeFile::new(dir.join("index.html"));
-    Router::new()
-        .route_service("/", page.clone())
-        .route_service("/index.html", page)
-        .route_service("/style.css", ServeFile::new(dir.join("style.css")))
-        .nest_service("/js", ServeDir::new(dir.join("js")))
 }
 
 /// The metrics, in the Prometheus text format (see [`crate::metrics`]).

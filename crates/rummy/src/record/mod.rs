@@ -392,6 +392,21 @@ fn utc_time(s: &str) -> Option<(String, String)> {
     valid.then(|| (main.to_owned(), fraction.to_owned()))
 }
 
+/// Writes a golden record (under `UPDATE_GOLDEN=1`) so that a test reading it beside the writer never
+/// sees it empty or half written: nothing when it is unchanged, else a whole new file put in its place.
+#[cfg(test)]
+pub(crate) fn write_golden(path: &std::path::Path, json: &str) {
+    if std::fs::read_to_string(path).is_ok_and(|stored| stored == json) {
+        return;
+    }
+    let folder = path.parent().expect("a folder");
+    std::fs::create_dir_all(folder).expect("the golden folder is writable");
+    let file_name = path.file_name().expect("a file name").to_string_lossy();
+    let partial = folder.join(format!(".{file_name}.{}.partial", std::process::id()));
+    std::fs::write(&partial, json).expect("the golden folder is writable");
+    std::fs::rename(&partial, path).expect("the golden folder is writable");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -332,6 +332,7 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
             path: path.clone(),
             source: source_base.map(|base| IpAddr::V4(Ipv4Addr::from(u32::from(base) + index as u32))),
             duration_s: args.duration,
+            min_games: 0,
             ramp_concurrency: args.ramp_concurrency,
         })
         .collect();

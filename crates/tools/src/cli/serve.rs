@@ -7,6 +7,7 @@ use anyhow::Context;
 use romirami_server::cluster::ClusterConfig;
 use romirami_server::config::Config;
 use romirami_server::store::Store;
+use romirami_server::web::WebClient;
 use romirami_server::{AppState, run};
 
 /// The arguments of `romirami serve`.
@@ -15,6 +16,10 @@ pub struct ServeArgs {
     /// The address to listen on.
     #[arg(long, env = "ROMIRAMI_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
+    /// How log lines are written to standard error: `text` for people (coloured on a terminal only), or
+    /// `json`, one JSON object a line, for log collectors. `RUST_LOG` filters them (default `info`).
+    #[arg(long, env = "ROMIRAMI_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
     /// An origin (like `https://example.org`) whose pages may connect, besides the server's own; `*` for
     /// any. May be given more than once.
     #[arg(long = "allow-origin", env = "ROMIRAMI_ALLOWED_ORIGINS", value_delimiter = ',')]
@@ -25,7 +30,8 @@ pub struct ServeArgs {
     /// How long the server's bot waits before each of its moves, in milliseconds.
     #[arg(long, env = "ROMIRAMI_BOT_DELAY_MS", default_value_t = 700)]
     pub bot_delay_ms: u64,
-    /// The folder of the web client to serve at `/` (default: `web/` here, or in the source tree).
+    /// A folder of the web client to serve at `/` instead of the one built into this binary (to work on
+    /// the client: `--web-dir web` serves the checkout's files as they are saved).
     #[arg(long, env = "ROMIRAMI_WEB_DIR")]
     pub web_dir: Option<std::path::PathBuf>,
     /// Messages a connection may send per second, on average (raise it for load tests that play fast).
@@ -88,7 +94,7 @@ pub struct ServeArgs {
 /// # Errors
 /// When the runtime cannot start or the address cannot be bound.
 pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
-    init_tracing();
+    init_tracing(args.log_format);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     // Each connection is a file: take every one the system allows this process.
     let _ = rlimit::increase_nofile_limit(u64::MAX);
@@ -101,7 +107,7 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
         let address = listener.local_addr()?;
         let config = Config {
             allowed_origins: args.allowed_origins.clone(),
-            web_dir: args.web_dir.clone().or_else(romirami_server::config::default_web_dir),
+            web: args.web_dir.clone().map_or(WebClient::Embedded, WebClient::Folder),
             messages_per_second: args.messages_per_second,
             message_burst: args.message_burst,
             // Every message is at least one frame: the frames' looser budget follows the messages'.
@@ -177,11 +183,25 @@ async fn shutdown_signal() {
     }
 }
 
-/// Logs to standard error, filtered by `RUST_LOG` (default `info`).
-fn init_tracing() {
+/// How `serve` writes its log lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Lines for people; coloured only when standard error is a terminal.
+    Text,
+    /// One JSON object a line (`timestamp`, `level`, `target`, `fields`), for log collectors.
+    Json,
+}
+
+/// Logs to standard error in `format`, filtered by `RUST_LOG` (default `info`).
+fn init_tracing(format: LogFormat) {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
 }
 
 #[cfg(test)]

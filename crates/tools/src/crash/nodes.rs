@@ -31,7 +31,15 @@ struct ServerProcess {
 
 impl ServerProcess {
     async fn start(binary: &Path, database_url: &str, cluster: &[String]) -> Result<ServerProcess, CrashError> {
-        let mut child = Command::new(binary)
+        let mut command = Command::new(binary);
+        // The server is set up by these arguments alone, not by `ROMIRAMI_*` settings of the harness's
+        // own environment (a cluster to join, say).
+        for (name, _) in std::env::vars_os() {
+            if name.to_string_lossy().starts_with("ROMIRAMI_") {
+                command.env_remove(name);
+            }
+        }
+        let mut child = command
             .args(["serve", "--listen", "127.0.0.1:0", "--database-url", database_url])
             // Bots need no pause between rounds to see their results, and play faster than people: the
             // clients pace their messages to the rate the server announces.

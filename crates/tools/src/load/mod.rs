@@ -140,6 +140,10 @@ pub struct WorkerPlan {
     pub source: Option<IpAddr>,
     /// How long to hold or play once every connection is up, in seconds.
     pub duration_s: f64,
+    /// Play on past `duration_s` until this many games have ended (0: stop at `duration_s`), so that a
+    /// run on a slow or loaded machine still sees whole games.
+    #[serde(default)]
+    pub min_games: u64,
     /// How many connections may be in their handshake at once.
     pub ramp_concurrency: usize,
 }
@@ -485,6 +489,7 @@ mod tests {
             path: "/ws".into(),
             source: None,
             duration_s: 1.0,
+            min_games: 0,
             ramp_concurrency: 1,
         };
         let seats = |plan: &WorkerPlan, n: usize| (0..4).map(|seat| plan.seat_server(n, seat)).collect::<Vec<_>>();

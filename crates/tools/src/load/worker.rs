@@ -20,7 +20,7 @@ pub const REPORT_EVERY: Duration = Duration::from_secs(1);
 /// Runs `plan` in this process, sending a snapshot every second and a last one marked `done`. The
 /// measured `duration_s` starts once this worker's units are set up and `all_ready` is true: with
 /// several workers, the parent sets it when every worker is set up, so that the slowest worker's set-up
-/// does not eat the others' measured time.
+/// does not eat the others' measured time. Past `duration_s`, it plays on until `min_games` games ended.
 ///
 /// # Errors
 /// When the plan names no server.
@@ -61,6 +61,8 @@ pub async fn run_worker(
     ticker.tick().await;
     let mut ready_at = None;
     let mut measured_from = None;
+    // Games ended in the snapshots sent so far (each snapshot counts its own second's).
+    let mut games = 0;
     loop {
         ticker.tick().await;
         let is_ready = counters.set_up.load(Ordering::Relaxed) >= units;
@@ -68,17 +70,23 @@ pub async fn run_worker(
             ready_at = Some(tokio::time::Instant::now());
             ready_sender.send_replace(true);
             // The second in which the last unit got ready is not part of the measured window.
-            let _ = snapshots.send(counters.take(false, false)).await;
+            let snapshot = counters.take(false, false);
+            games += snapshot.counts.games;
+            let _ = snapshots.send(snapshot).await;
             continue;
         }
         if ready_at.is_some() && measured_from.is_none() && *all_ready.borrow() {
             measured_from = Some(tokio::time::Instant::now());
         }
-        let finished = measured_from.is_some_and(|at| at.elapsed().as_secs_f64() >= plan.duration_s);
+        let ended_games = games + counters.games.load(Ordering::Relaxed);
+        let finished = measured_from.is_some_and(|at| at.elapsed().as_secs_f64() >= plan.duration_s)
+            && ended_games >= plan.min_games;
         if finished {
             break;
         }
-        if snapshots.send(counters.take(is_ready, false)).await.is_err() {
+        let snapshot = counters.take(is_ready, false);
+        games += snapshot.counts.games;
+        if snapshots.send(snapshot).await.is_err() {
             break;
         }
     }

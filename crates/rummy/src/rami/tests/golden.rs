@@ -30,7 +30,7 @@ fn golden_records_replay_and_are_what_the_seeds_play() {
         let record = game.record(meta(players)).expect("over");
         let json = serde_json::to_string_pretty(&record).expect("serializable") + "\n";
         if std::env::var_os("UPDATE_GOLDEN").is_some() {
-            std::fs::write(path(name), &json).expect("writable");
+            crate::record::write_golden(&path(name), &json);
         }
         let stored = std::fs::read_to_string(path(name)).expect("the golden record exists (UPDATE_GOLDEN=1 writes it)");
         assert_eq!(stored, json, "{name}: the seed no longer plays the stored match");

@@ -57,8 +57,7 @@ fn golden_records_replay_and_are_what_the_seeds_play() {
         let m = bot_match(players, seed, options(name));
         let json = serde_json::to_string_pretty(&m.record(meta(players)).expect("over")).expect("serializable") + "\n";
         if std::env::var_os("UPDATE_GOLDEN").is_some() {
-            std::fs::create_dir_all(path(name).parent().expect("a folder")).expect("writable");
-            std::fs::write(path(name), &json).expect("writable");
+            crate::record::write_golden(&path(name), &json);
         }
         let stored = std::fs::read_to_string(path(name)).expect("the golden record exists (UPDATE_GOLDEN=1 writes it)");
         assert_eq!(stored, json, "{name}: the seed no longer plays the stored match");

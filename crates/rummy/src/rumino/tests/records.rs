@@ -244,7 +244,7 @@ fn rumino_golden_records_are_unchanged_and_replay() {
         let json = serde_json::to_string_pretty(&record).expect("records serialize") + "\n";
         let path = dir.join(name);
         if std::env::var_os("UPDATE_GOLDEN").is_some() {
-            std::fs::write(&path, &json).expect("the golden folder is writable");
+            record::write_golden(&path, &json);
         }
         let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(golden == json, "{name} changed: the engine no longer plays this match as it did");

@@ -1,8 +1,6 @@
 //! A shuffle anyone can check: the commitment to the seed is told at the start and to whoever comes
 //! later; the seed and the salt leave the table only in the finished game's record.
 
-use std::sync::Mutex;
-
 use romirami_game::commitment::{ShuffleProof, commit};
 
 use super::*;
@@ -46,30 +44,10 @@ fn shuffles(texts: &[String]) -> Vec<Option<String>> {
         .collect()
 }
 
-/// What the tracing subscriber writes, kept for the test to read.
-#[derive(Clone, Default)]
-struct Logs(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Logs {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().expect("not poisoned").extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[test]
 fn the_commitment_is_told_from_the_start_and_the_seed_and_salt_only_in_the_record() {
-    let logs = Logs::default();
-    let writer = logs.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .finish();
-    let (texts, finished) = tracing::subscriber::with_default(subscriber, play_a_game_with_a_spectator);
+    // Every line the core logs while the game is played (on this thread: the core has no threads).
+    let ((texts, finished), logs) = romirami_testlog::this_thread(play_a_game_with_a_spectator);
     let commitment = commit(SEED, &salt());
     let (ana, cleo, dan) = texts;
     for (who, texts) in [("Ana", &ana), ("Cleo", &cleo), ("Dan", &dan)] {
@@ -82,7 +60,6 @@ fn the_commitment_is_told_from_the_start_and_the_seed_and_salt_only_in_the_recor
     }
     // Ana and Cleo were there before the start: no commitment then, the first `table` with a view has it.
     assert_eq!(shuffles(&cleo).first(), Some(&None), "nothing is committed before the start");
-    let logs = String::from_utf8(logs.0.lock().expect("not poisoned").clone()).expect("text");
     assert!(logs.contains("game started"), "the logs were captured: {logs}");
     assert_secret_free("the logs", &logs);
 

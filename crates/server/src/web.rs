@@ -1,0 +1,107 @@
+//! The web client's files: built into the binary, so that `romirami serve` copied anywhere serves its
+//! pages, or read from a folder (`serve --web-dir web`) while one works on the client.
+//!
+//! Only the client's own files are served — `index.html` (also at `/`), `style.css` and `js/` — and
+//! nothing else of `web/` (its notes, its end-to-end test). Every build carries their bytes, debug builds
+//! too (`rust-embed`'s `debug-embed`), so that what the tests serve is what a release serves; the crate's
+//! build script rebuilds it when a file of the client changes.
+
+use std::path::{Path, PathBuf};
+
+use axum::Router;
+use axum::extract::Request;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use tower_http::services::{ServeDir, ServeFile};
+
+/// Where the web client's files come from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum WebClient {
+    /// The files built into the binary.
+    #[default]
+    Embedded,
+    /// The client's files in this folder (`index.html`, `style.css`, `js/`), read at each request.
+    Folder(PathBuf),
+    /// No pages: the API and the WebSocket only.
+    Off,
+}
+
+/// The client's files as the binary carries them.
+#[derive(rust_embed::Embed)]
+#[folder = "../../web/"]
+#[include = "index.html"]
+#[include = "style.css"]
+#[include = "js/**/*"]
+struct Embedded;
+
+/// The routes that serve `client`'s files.
+pub(crate) fn routes<S: Clone + Send + Sync + 'static>(client: &WebClient) -> Router<S> {
+    match client {
+        WebClient::Embedded => Router::new()
+            .route("/", get(embedded))
+            .route("/index.html", get(embedded))
+            .route("/style.css", get(embedded))
+            .route("/js/{*path}", get(embedded)),
+        WebClient::Folder(dir) => folder(dir),
+        WebClient::Off => Router::new(),
+    }
+}
+
+/// The files of a folder.
+fn folder<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
+    let page = ServeFile::new(dir.join("index.html"));
+    Router::new()
+        .route_service("/", page.clone())
+        .route_service("/index.html", page)
+        .route_service("/style.css", ServeFile::new(dir.join("style.css")))
+        .nest_service("/js", ServeDir::new(dir.join("js")))
+}
+
+/// One built-in file, with its type and an `ETag`, so that a browser asks again at each load (a new
+/// release shows at once) but downloads only what changed.
+async fn embedded(request: Request) -> Response {
+    let path = match request.uri().path().trim_start_matches('/') {
+        "" => "index.html",
+        path => path,
+    };
+    // A path that leaves the folder (`js/../x`) is no file of the client's, whatever it would lead to.
+    if path.split('/').any(|part| part == ".." || part == "." || part.is_empty()) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let Some(file) = Embedded::get(path) else { return StatusCode::NOT_FOUND.into_response() };
+    let etag = format!("\"{}\"", hex::encode(file.metadata.sha256_hash()));
+    let mut headers = HeaderMap::new();
+    if let Ok(content_type) = HeaderValue::from_str(file.metadata.mimetype()) {
+        headers.insert(header::CONTENT_TYPE, content_type);
+    }
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if let Ok(value) = HeaderValue::from_str(&etag) {
+        headers.insert(header::ETAG, value);
+    }
+    let unchanged = request
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == etag || tag.trim() == "*"));
+    if unchanged {
+        return (StatusCode::NOT_MODIFIED, headers).into_response();
+    }
+    (headers, file.data.into_owned()).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_client_is_built_in_and_only_its_own_files() {
+        for path in ["index.html", "style.css", "js/app.js", "js/i18n.js"] {
+            assert!(Embedded::get(path).is_some(), "{path} is built in");
+        }
+        assert_eq!(Embedded::get("index.html").expect("built in").metadata.mimetype(), "text/html");
+        for path in ["README.md", "e2e/e2e.mjs", "e2e/package.json"] {
+            assert!(Embedded::get(path).is_none(), "{path} is not the client's");
+        }
+    }
+}
