@@ -21,6 +21,10 @@ pub(crate) enum Control {
     Stand {
         /// Whether the player is back and waits for their next turn.
         back: bool,
+        /// Whether the player left the table (rather than ran out of time, or lost their connection):
+        /// when every player has left, the game ends at once; players who are only away have
+        /// [`crate::config::Config::abandon_after`] to come back.
+        left: bool,
     },
 }
 

@@ -383,3 +383,59 @@ async fn a_graceful_shutdown_tells_every_client_it_is_going_away() {
     assert_eq!(codes, vec![going_away; 5]);
     assert!(Client::connect(&url).await.is_err(), "nothing listens any more");
 }
+
+/// A client that sends far more frames at once than its budget allows (as a script gone wrong would,
+/// with an ordinary WebSocket client that reads what it is sent) receives the replies that went before
+/// the close, and the close itself (1008): not a reset that loses them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_flooding_messages_receives_its_replies_and_the_policy_close() {
+    flood_and_read(Message::text(r#"{"type":"lobby_unsubscribe"}"#)).await;
+}
+
+/// The same with large messages: the client is still writing when the server closes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_flooding_large_messages_receives_its_replies_and_the_policy_close() {
+    let padding = "x".repeat(3000);
+    flood_and_read(Message::text(format!(
+        r#"{{"type":"chat","table":"00000000-0000-0000-0000-000000000000","text":"{padding}"}}"#
+    )))
+    .await;
+}
+
+/// The same with frames that are no messages (pings), over the budget of frames.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_flooding_pings_receives_the_policy_close() {
+    flood_and_read(Message::Ping(Default::default())).await;
+}
+
+async fn flood_and_read(flood: Message) {
+    use futures_util::{SinkExt, StreamExt};
+    let server = TestServer::start(Config::default()).await;
+    let (mut socket, _) = tokio_tungstenite::connect_async(&server.url).await.expect("connects");
+    socket.send(Message::text(r#"{"type":"hello","protocol":1,"name":"Flood"}"#)).await.expect("sent");
+    let welcome = socket.next().await.expect("a frame").expect("read");
+    assert!(welcome.to_text().expect("text").contains("welcome"), "{welcome:?}");
+    for _ in 0..400 {
+        if socket.feed(flood.clone()).await.is_err() {
+            break;
+        }
+    }
+    let _ = socket.flush().await;
+    let (mut errors, mut close, mut ending) = (0, None, None);
+    while let Some(frame) = socket.next().await {
+        match frame {
+            Ok(Message::Text(text)) if text.contains("rate_limited") || text.contains("\"error\"") => errors += 1,
+            Ok(Message::Close(frame)) => close = frame.map(|f| (u16::from(f.code), f.reason.to_string())),
+            Ok(_) => {}
+            Err(error) => {
+                ending = Some(error.to_string());
+                break;
+            }
+        }
+    }
+    assert_eq!(close.as_ref().map(|(code, _)| *code), Some(1008), "the close frame came: {close:?}, ended {ending:?}");
+    if flood.is_text() {
+        assert!(errors > 0, "the rate_limited errors before the close came ({errors}), ended {ending:?}");
+    }
+    server.shutdown().await;
+}

@@ -191,7 +191,7 @@ impl TableCore {
             play.choice_due = None;
             play.to_act = to_act;
             if let Some(seat) = to_act {
-                if self.seating.control(seat) == Some(Control::Stand { back: true }) {
+                if matches!(self.seating.control(seat), Some(Control::Stand { back: true, .. })) {
                     info!(table = %self.id, %seat, "the player has their seat back");
                     self.seating.set_control(seat, Control::Player);
                     reclaimed = true;
@@ -254,7 +254,7 @@ impl TableCore {
                         clock.run_out(seat);
                     }
                 }
-                self.stand_in(seat, now);
+                self.stand_in(seat, false, now);
                 self.presence_changed(seat, PresenceChange::OutOfTime, None);
             }
             Timer::Choice => {
@@ -296,10 +296,10 @@ impl TableCore {
         self.append(seat, action, Actor::Bot, now);
     }
 
-    /// The bot plays `seat` until its player comes back (it ran out of time, or left).
-    pub(super) fn stand_in(&mut self, seat: Seat, now: Now) {
+    /// The bot plays `seat` until its player comes back (it ran out of time, or `left`).
+    pub(super) fn stand_in(&mut self, seat: Seat, left: bool, now: Now) {
         if matches!(self.seating.control(seat), Some(Control::Player | Control::Stand { .. })) {
-            self.seating.set_control(seat, Control::Stand { back: false });
+            self.seating.set_control(seat, Control::Stand { back: false, left });
         }
         self.turn_changed(now);
         self.send_clocks(now);
@@ -315,7 +315,8 @@ impl TableCore {
         play.abandon_due = None;
         let mid_turn = play.to_act == Some(seat);
         if let Some(Control::Stand { .. }) = self.seating.control(seat) {
-            self.seating.set_control(seat, if mid_turn { Control::Stand { back: true } } else { Control::Player });
+            let control = if mid_turn { Control::Stand { back: true, left: false } } else { Control::Player };
+            self.seating.set_control(seat, control);
             if !mid_turn {
                 self.send_tables();
             }
@@ -323,15 +324,17 @@ impl TableCore {
         }
     }
 
-    /// Ends the game as abandoned when every player has left, and schedules that end when none is
-    /// connected (they have [`crate::config::Config::abandon_after`] to come back).
+    /// Ends the game as abandoned when every player has left the table, and schedules that end when
+    /// none is connected (they have [`crate::config::Config::abandon_after`] to come back): a player
+    /// whose seat the bot plays because their time ran out has not left, and a reload is no departure.
     pub(super) fn check_presence(&mut self, now: Now) {
         if self.state() != TableState::Playing {
             return;
         }
         let players: Vec<Seat> = self.seating.person_seats().collect();
         if players.iter().all(|&seat| !self.members.has_role(Role::Seat(seat))) {
-            if players.iter().all(|&seat| self.seating.control(seat) == Some(Control::Stand { back: false })) {
+            let left = |seat| self.seating.control(seat) == Some(Control::Stand { back: false, left: true });
+            if players.iter().all(|&seat| left(seat)) {
                 info!(table = %self.id, "every player has left: the game is abandoned");
                 return self.abandon(now);
             }

@@ -155,7 +155,7 @@ impl TableCore {
                         Control::Player
                     }
                     Control::Player => Control::Player,
-                    Control::Stand { .. } => Control::Stand { back: false },
+                    Control::Stand { .. } => Control::Stand { back: false, left: false },
                 };
                 Occupant { player: o.player.clone(), control }
             })

@@ -108,7 +108,7 @@ impl TableCore {
             }
             (Role::Seat(seat), TableState::Playing) => {
                 info!(table = %self.id, %seat, "a player left: the bot plays the seat");
-                self.stand_in(seat, now);
+                self.stand_in(seat, true, now);
                 self.presence_changed(seat, PresenceChange::Left, None);
             }
             _ => {}

@@ -103,6 +103,29 @@ fn a_player_who_leaves_is_played_by_the_bot_and_the_game_is_abandoned_when_all_h
 }
 
 #[test]
+fn players_out_of_time_who_lose_their_connection_have_the_grace_to_come_back() {
+    // Out of time, the bot plays the seat; a reload (the connection drops, a new one joins) is not a
+    // departure: the game goes on, and is abandoned only if nobody comes back within the grace.
+    let clock = Clock { turn_ms: 1000, reserve_ms: 0 };
+    let (mut table, mut ana, bruno) = started(Some(clock));
+    table.command(TableCommand::Detach { conn: bruno.from.conn });
+    let mut ms = 0;
+    while !table.bots()[0] || !table.bots()[1] {
+        ms += 100;
+        table.at(ms);
+        assert!(ms < 60_000, "both run out of time");
+    }
+    table.command(TableCommand::Detach { conn: ana.from.conn });
+    assert_eq!(table.core.state(), TableState::Playing, "a dropped connection is no departure");
+    table.at(ms + 1000);
+    assert_eq!(table.core.state(), TableState::Playing);
+    table.join(&ana);
+    let messages = ana.messages();
+    assert!(!messages.iter().any(|m| matches!(m, ServerMsg::GameOver { .. })), "{messages:?}");
+    assert_eq!(table.core.state(), TableState::Playing, "Ana is back at her game");
+}
+
+#[test]
 fn a_game_nobody_is_connected_to_is_abandoned_after_the_grace_unless_someone_comes_back() {
     let (mut table, ana, bruno) = started(None);
     table.command(TableCommand::Detach { conn: ana.from.conn });

@@ -247,7 +247,11 @@ fn the_bot_standing_in_for_a_player_who_left_says_yes_and_keeps_their_seat_for_t
     answer(&mut table, &ana, true);
     let plan = table.rematches.last().expect("opened");
     assert_eq!(plan.seats[1].player.id, bruno.from.player.id, "the seat stays Bruno's");
-    assert_eq!(plan.seats[1].control, Control::Stand { back: false }, "the bot plays it until he comes back");
+    assert_eq!(
+        plan.seats[1].control,
+        Control::Stand { back: false, left: false },
+        "the bot plays it until he comes back"
+    );
 }
 
 #[test]
