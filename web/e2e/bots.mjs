@@ -51,6 +51,7 @@ async function againstBots(browser) {
     `two bots and Dora: ${JSON.stringify(summary.bots)}`,
   );
   check((await dora.locator('.player.bot .badge.bot').count()) === 2, 'the bot seats are marked');
+  check(summary.rated === false, 'a rated table with the host’s bots is shown as not rated');
   log('Dora plays against two bots');
 
   let moves = 0;
@@ -123,6 +124,10 @@ async function againstBots(browser) {
     'Dora’s seat has no bot mark at the end',
   );
   await logShows(dora, /Your seat is yours again/, 'Dora is told she has her seat back');
+  // The table was rated, but the bots made it count for nothing: the end screen says that this is why.
+  await dora.waitForSelector('[data-testid=unrated][data-reason=bot]', { timeout: Math.min(20000, timeLeft()) });
+  const unrated = await dora.textContent('[data-testid=unrated]');
+  check(/a bot had a seat/.test(unrated ?? ''), `the end screen says why the game did not count: ${unrated}`);
   log(`the game against the bots is over; Dora played ${moves} moves`);
   await shot(dora, 'end-bots');
 

@@ -1,4 +1,4 @@
-// The rummy family at the table (issue 25): a complete Rommi match between two players who meet through the
+// The rummy family at the table: a complete Rommi match between two players who meet through the
 // invite link, with a low target so that it ends soon, watched by a spectator; then one complete Rami round
 // and one complete Rumino hand, each against a bot. Every move is made by clicking the page's controls (the
 // stock, the discard pile, the hand's cards, the move buttons, a meld to lay off on); the test asks the page
@@ -282,7 +282,8 @@ async function againstBot(browser, name, game, options, doneWhat) {
     `${game}: the running totals`,
   );
   // A game with a bot seat never counts for the ratings, and its end says so.
-  if (await page.locator('#match-end').count()) await page.waitForSelector('#match-end [data-testid=unrated]');
+  if (await page.locator('#match-end').count())
+    await page.waitForSelector('#match-end [data-testid=unrated][data-reason=bot]');
   if (!shotTaken) await shot(page, `table-${game}`);
   // The table links the game's own rules.
   const help = await page.getAttribute('#help-link', 'href');

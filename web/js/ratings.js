@@ -19,10 +19,18 @@ const delta = (before, after) => {
 /**
  * The rating changes of a finished game from the REST API: one line per player, or a note that the
  * game did not count.
- * @param {{rated?: boolean, ratings?: ({before: number, after: number} | null)[], players: {name: string}[]}} game
+ * @param {{rated?: boolean, unrated_because?: string | null, ratings?: ({before: number, after: number} | null)[], players: {name: string}[]}} game
  */
 export function ratingChanges(game) {
-  if (!game.rated || !game.ratings) return h('p.muted.rating-note', { 'data-testid': 'unrated' }, t('rating.unrated'));
+  if (!game.rated || !game.ratings) {
+    // Which reason applied, as the server judged it (docs/protocol.md: `unrated_because`).
+    const why = game.unrated_because ? `rating.unrated.${game.unrated_because}` : 'rating.unrated';
+    return h(
+      'p.muted.rating-note',
+      { 'data-testid': 'unrated', 'data-reason': game.unrated_because ?? '' },
+      t(why) === why ? t('rating.unrated') : t(why),
+    );
+  }
   return h(
     'div.rating-changes',
     { 'data-testid': 'rating-changes' },

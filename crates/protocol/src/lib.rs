@@ -343,8 +343,8 @@ pub struct TableSummary {
     /// connection is gone; in play their clock runs), or replaced by the server's bot.
     #[serde(default)]
     pub presence: Vec<Option<Presence>>,
-    /// Whether the table's game counts for the players' ratings (its host chose at creation); a game
-    /// with a bot's seat never counts, whatever this says.
+    /// Whether the table's game will count for the players' ratings: its host chose so at creation, and
+    /// no seat is the host's bot (adding one makes it `false`).
     #[serde(default = "yes")]
     pub rated: bool,
 }

@@ -16,6 +16,7 @@ use uuid::Uuid;
 use super::{ApiError, ApiErrorBody, GameQuery, NDJSON, RatingChangeJson, find_by_id, respond};
 use crate::protocol::TableId;
 use crate::server::AppState;
+use crate::store::ratings::{Unrated, unrated_because};
 use crate::store::{GameCursor, GameFilter, GameSummary, MAX_LIST_LIMIT, Store};
 
 /// A seated player of a finished game.
@@ -71,6 +72,11 @@ pub struct Game {
     /// Whether the game counted for the players' ratings: its table was rated, it was played to its
     /// end, no seat was a bot's and every player was named.
     pub rated: bool,
+    /// Why the game did not count, when it did not: `casual` (the host made the table casual),
+    /// `abandoned` (stopped before its end), `bot` (the host gave a seat to the server's bot), `unnamed`
+    /// (a player had no name of their own) or `same_player` (one player in two seats); the first that
+    /// applies, in that order. `null` for a game that counted.
+    pub unrated_because: Option<Unrated>,
     /// For each seat, its player's rating in this game before and after it; `null` in a game that did
     /// not count.
     pub ratings: Vec<Option<RatingChangeJson>>,
@@ -101,6 +107,14 @@ impl From<GameSummary> for Game {
             winners: results.iter().filter(|r| r.winner).map(|r| r.player.seat.0).collect(),
             bot_actions: results.iter().map(|r| r.bot_actions).collect(),
             rated: results.iter().any(|r| r.rating.is_some()),
+            unrated_because: if results.iter().any(|r| r.rating.is_some()) {
+                None
+            } else {
+                let players: Vec<_> = results.iter().map(|r| &r.player).collect();
+                // A game that should have counted but holds no rating yet is rated at the next start-up
+                // (games stored before ratings existed): no reason to give.
+                unrated_because(summary.table_rated, &summary.ended_by, &players)
+            },
             ratings: results.iter().map(|r| r.rating.map(RatingChangeJson::from)).collect(),
         }
     }

@@ -49,6 +49,7 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         PlayerRatings,
         RatingJson,
         RatingChangeJson,
+        crate::store::ratings::Unrated,
         Leaderboard,
         LeaderboardEntry,
         PlayerGameStats,

@@ -221,6 +221,7 @@ mod tests {
             started_at: OffsetDateTime::UNIX_EPOCH,
             finished_at: OffsetDateTime::UNIX_EPOCH,
             ended_by: "market".into(),
+            table_rated: true,
             results: Vec::new(),
         };
         let (a, b, c) = (TableId(Uuid::new_v4()), TableId(Uuid::new_v4()), TableId(Uuid::new_v4()));

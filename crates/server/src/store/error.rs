@@ -1,4 +1,4 @@
-//! The four kinds of failure of the store, from sqlx's many.
+//! The six kinds of failure of the store, from sqlx's many.
 
 /// What can go wrong in the store.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -4,7 +4,7 @@
 //! [`Store`] is chosen once at start-up from the database URL ([`Store::connect`]) and dispatches
 //! statically to its backend; each backend ([`sqlite`], [`postgres`]) owns its SQL and its migrations
 //! (`migrations/sqlite`, `migrations/postgres`), which `connect` applies. Every failure is one of the
-//! four kinds of [`StoreError`]; a row that does not parse is [`StoreError::Corrupt`], never a panic.
+//! six kinds of [`StoreError`]; a row that does not parse is [`StoreError::Corrupt`], never a panic.
 //!
 //! A game is stored as its seed and the list of every action applied to it, in order, take-backs
 //! included: `Game::new(players, seed)` and the actions replayed give it back exactly

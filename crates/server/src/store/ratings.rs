@@ -168,14 +168,47 @@ pub(super) struct FinishedForRating {
 impl FinishedForRating {
     /// Whether the game counts for the ratings (see the module's documentation).
     pub(super) fn counts(&self) -> bool {
-        let mut ids: Vec<PlayerId> = self.seats.iter().map(|(p, _)| p.id).collect();
-        ids.sort_unstable_by_key(|id| id.0);
-        ids.dedup();
-        self.table_rated
-            && self.ended_by != ABANDONED
-            && self.seats.len() >= 2
-            && ids.len() == self.seats.len()
-            && self.seats.iter().all(|(p, _)| !p.bot && named(&p.name))
+        let players: Vec<&GamePlayer> = self.seats.iter().map(|(p, _)| p).collect();
+        unrated_because(self.table_rated, &self.ended_by, &players).is_none()
+    }
+}
+
+/// Why a finished game did not count for the ratings: the first reason, in the order they are checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Unrated {
+    /// The host made the table casual.
+    Casual,
+    /// The game was stopped before its end.
+    Abandoned,
+    /// The host gave a seat to the server's bot.
+    Bot,
+    /// A seat's player had no name of their own (empty, or one that reads as a bot's).
+    Unnamed,
+    /// The same player sat in two seats.
+    SamePlayer,
+}
+
+/// Why a game of a table that was `table_rated`, which ended by `ended_by` with `players` in its seats,
+/// does not count for the ratings; `None` when it counts. The one rule of what counts, which the
+/// ratings and the REST API's explanation both read.
+pub fn unrated_because(table_rated: bool, ended_by: &str, players: &[&GamePlayer]) -> Option<Unrated> {
+    let mut ids: Vec<PlayerId> = players.iter().map(|p| p.id).collect();
+    ids.sort_unstable_by_key(|id| id.0);
+    ids.dedup();
+    if !table_rated {
+        Some(Unrated::Casual)
+    } else if ended_by == ABANDONED || players.len() < 2 {
+        // (No table plays a game of fewer than two seats: such a row is taken as a game stopped.)
+        Some(Unrated::Abandoned)
+    } else if players.iter().any(|p| p.bot) {
+        Some(Unrated::Bot)
+    } else if players.iter().any(|p| !named(&p.name)) {
+        Some(Unrated::Unnamed)
+    } else if ids.len() != players.len() {
+        Some(Unrated::SamePlayer)
+    } else {
+        None
     }
 }
 
@@ -322,16 +355,23 @@ mod tests {
         blank.seats[0].0.name = " ".into();
         let mut doubled = game(&[1, 2]);
         doubled.seats[1].0.id = doubled.seats[0].0.id;
-        for (why, game) in [
-            ("casual", casual),
-            ("abandoned", abandoned),
-            ("bot", bot),
-            ("unnamed", unnamed),
-            ("blank", blank),
-            ("doubled", doubled),
+        for (why, game, reason) in [
+            ("casual", casual, Unrated::Casual),
+            ("abandoned", abandoned, Unrated::Abandoned),
+            ("bot", bot, Unrated::Bot),
+            ("unnamed", unnamed, Unrated::Unnamed),
+            ("blank", blank, Unrated::Unnamed),
+            ("doubled", doubled, Unrated::SamePlayer),
         ] {
             assert!(!game.counts(), "a {why} game does not count");
+            let players: Vec<&GamePlayer> = game.seats.iter().map(|(p, _)| p).collect();
+            assert_eq!(unrated_because(game.table_rated, &game.ended_by, &players), Some(reason), "{why}");
         }
+        // The first reason that applies is the one given: the host's choice first.
+        let mut casual_with_a_bot = game(&[1, 2]);
+        (casual_with_a_bot.table_rated, casual_with_a_bot.seats[1].0.bot) = (false, true);
+        let players: Vec<&GamePlayer> = casual_with_a_bot.seats.iter().map(|(p, _)| p).collect();
+        assert_eq!(unrated_because(false, "market", &players), Some(Unrated::Casual));
         assert!(!FinishedForRating { seats: game(&[1]).seats, ..game(&[1, 2]) }.counts(), "one seat");
     }
 

@@ -186,6 +186,8 @@ pub struct GameSummary {
     pub finished_at: OffsetDateTime,
     /// Why it ended, in the game's words (`contracts`, `market`, `abandoned`, ...).
     pub ended_by: String,
+    /// Whether its table was rated (the host's choice); whether the game counted is in the results.
+    pub table_rated: bool,
     /// Every seat's result, in seat order.
     pub results: Vec<SeatResult>,
 }

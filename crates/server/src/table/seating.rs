@@ -131,6 +131,11 @@ impl Seating {
         self.seats.iter().map(|s| s.as_ref().is_some_and(|o| o.control != Control::Player)).collect()
     }
 
+    /// Whether the host gave a seat to the server's bot (a game with such a seat is not rated).
+    pub(crate) fn has_hosts_bot(&self) -> bool {
+        self.seats.iter().flatten().any(|o| o.control == Control::Bot)
+    }
+
     /// The taken seats in order, with their occupants: the game's seats once it starts.
     pub(crate) fn occupants(&self) -> impl Iterator<Item = (Seat, &Occupant)> {
         (0u8..).zip(&self.seats).filter_map(|(i, s)| s.as_ref().map(|o| (Seat(i), o)))

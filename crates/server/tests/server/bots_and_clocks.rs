@@ -111,6 +111,7 @@ async fn the_host_fills_seats_with_bots_and_plays_against_them() {
     assert_eq!(game["players"][0]["bot"], false);
     assert_eq!(game["players"][1]["bot"], true);
     assert_eq!(game["players"][2]["bot"], true);
+    assert_eq!((&game["rated"], &game["unrated_because"]), (&Value::Bool(false), &Value::from("bot")), "{game}");
     let bot_actions: Vec<u64> =
         game["bot_actions"].as_array().expect("bot_actions").iter().filter_map(Value::as_u64).collect();
     assert_eq!(bot_actions[0], 0, "Ana played every move herself");
@@ -218,6 +219,7 @@ async fn a_game_every_player_left_is_abandoned_and_stored() {
     assert_eq!(over.ended_by, romirami_engine::EndReason::Abandoned);
     let game = stored_game(&server, table).await;
     assert_eq!(game["ended_by"], "abandoned");
+    assert_eq!(game["unrated_because"], "abandoned", "{game}");
     // Once nobody is at it, the table is answered from the store: still over, as abandoned.
     send(&mut cy, ClientMsg::Leave { table }).await;
     send(&mut ana, ClientMsg::Join { table, invite: None, since: None }).await;

@@ -76,6 +76,7 @@ async fn rated_games_show_their_changes_and_the_leaderboard_pages() {
     // A rated game (the default): every seat's rating before and after, and the players' ratings follow.
     let first = play(&server, &[ana_token, ben_token], None).await;
     assert_eq!(first["rated"], true, "{first}");
+    assert!(first["unrated_because"].is_null(), "{first}");
     let changes = first["ratings"].as_array().expect("one per seat");
     assert_eq!(changes.len(), 2);
     for (i, player) in [ana, ben].iter().enumerate() {
@@ -94,6 +95,7 @@ async fn rated_games_show_their_changes_and_the_leaderboard_pages() {
     // A casual game changes nothing.
     let casual = play(&server, &[ana_token, ben_token], Some(false)).await;
     assert_eq!(casual["rated"], false, "{casual}");
+    assert_eq!(casual["unrated_because"], "casual", "the reason is told: {casual}");
     assert!(casual["ratings"].as_array().expect("one per seat").iter().all(Value::is_null), "{casual}");
     let after_first = first["ratings"][0]["after"].as_i64();
     assert_eq!(rating(&server, ana).await.map(|r| r.0), after_first, "a casual game leaves the rating");

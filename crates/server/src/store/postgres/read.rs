@@ -55,6 +55,8 @@ fn game_head(row: &PgRow) -> Result<GameSummary, StoreError> {
         started_at: row.try_get("started_at")?,
         finished_at: row.try_get("finished_at")?,
         ended_by: row.try_get("ended_by")?,
+        // Every game has its table's row; a table stored before tables were rated or casual is rated.
+        table_rated: row.try_get::<Option<bool>, _>("table_rated")?.unwrap_or(true),
         results: Vec::new(),
     })
 }
@@ -205,7 +207,9 @@ impl PgStore {
         };
         let cursor_at = cursor.map(|c| codec::from_micros(c.finished_at)).transpose()?;
         let rows = sqlx::query(
-            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by FROM games g
+            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by,
+                    (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated
+             FROM games g
              WHERE g.finished_at IS NOT NULL
                AND ($1::uuid IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE player_id = $1))
                AND ($2::text IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE name = $2))
@@ -234,7 +238,9 @@ impl PgStore {
 
     pub(in crate::store) async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
         let row = sqlx::query(
-            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by FROM games g
+            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by,
+                    (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated
+             FROM games g
              WHERE g.table_id = $1 AND g.finished_at IS NOT NULL",
         )
         .bind(id.0)

@@ -71,6 +71,8 @@ fn game_head(row: &SqliteRow) -> Result<GameSummary, StoreError> {
         started_at: codec::from_micros(row.try_get("started_at")?)?,
         finished_at: codec::from_micros(row.try_get("finished_at")?)?,
         ended_by: row.try_get("ended_by")?,
+        // Every game has its table's row; a table stored before tables were rated or casual is rated.
+        table_rated: row.try_get::<Option<i64>, _>("table_rated")?.is_none_or(|rated| rated != 0),
         results: Vec::new(),
     })
 }
@@ -209,7 +211,9 @@ impl SqliteStore {
             None => (None, None),
         };
         let rows = sqlx::query(
-            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by FROM games g
+            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by,
+                    (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated
+             FROM games g
              WHERE g.finished_at IS NOT NULL
                AND (?1 IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE player_id = ?1))
                AND (?2 IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE name = ?2))
@@ -238,7 +242,9 @@ impl SqliteStore {
 
     pub(in crate::store) async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
         let row = sqlx::query(
-            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by FROM games g
+            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by,
+                    (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated
+             FROM games g
              WHERE g.table_id = ?1 AND g.finished_at IS NOT NULL",
         )
         .bind(id_text(id.0))

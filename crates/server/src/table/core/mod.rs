@@ -447,7 +447,9 @@ impl TableCore {
             },
             options: serde_json::from_str(self.game_options.get()).ok(),
             presence: self.presences(),
-            rated: self.options.rated,
+            // What everyone is shown is whether the game will count: not once the host gave a seat to
+            // a bot, whatever the host chose at creation.
+            rated: self.options.rated && !self.seating.has_hosts_bot(),
         }
     }
 

@@ -20,6 +20,21 @@ fn a_full_table_starts_and_every_seat_is_stored_first() {
 }
 
 #[test]
+fn a_rated_table_is_shown_unrated_once_the_host_gives_a_seat_to_a_bot() {
+    // A game with the host's bot never counts for the ratings: the lobby and the table say so at once,
+    // not only the end screen.
+    let (ana, bruno) = (Client::new(1, "Ana"), Client::new(2, "Bruno"));
+    let mut table = Table::open(&ana, 3, None);
+    table.join(&ana);
+    table.join(&bruno);
+    assert!(table.lobby.public_tables()[0].rated, "rated as the host chose");
+    table.command(TableCommand::AddBot { from: ana.from.clone() });
+    assert_eq!(table.core.state(), TableState::Playing);
+    assert!(!table.lobby.public_tables()[0].rated, "a bot at the table: the game will not count");
+    assert!(!table.core.summary().rated);
+}
+
+#[test]
 fn every_seating_refusal_has_its_code() {
     let (mut ana, mut bruno, mut cleo) = (Client::new(1, "Ana"), Client::new(2, "Bruno"), Client::new(3, "Cleo"));
     let mut table = Table::open(&ana, 2, None);
