@@ -52,7 +52,9 @@ run_load() { # NAME ARGS...: one `romirami load`, its report in $RESULTS/NAME.js
 # 1. The engine.
 if [ "$SKIP_ENGINE" != 1 ]; then
   log "engine: complete random games"
-  cargo bench -p romirami-engine --bench games -- --warm-up-time 2 --measurement-time 5 2>&1 | tee "$RESULTS/engine.txt"
+  # Cargo's own lines (they name this machine's paths) stay out of the kept results.
+  cargo bench -p romirami-engine --bench games -- --warm-up-time 2 --measurement-time 5 2>&1 \
+    | grep -v -E '^ *(Compiling|Running|Finished) ' | tee "$RESULTS/engine.txt"
 fi
 
 # 2. The baseline: a bare tokio-tungstenite echo server, round trips as fast as they come.

@@ -1,4 +1,4 @@
-// Playing together, start to end (issue 27's "Done when"): two named players meet at a rated two-seat table
+// Playing together, start to end: two named players meet at a rated two-seat table
 // through its invite link while a third watches; they chat during the game (the spectator's words stay with
 // the spectators while it is in play) and finish it by clicking the page's controls; the end screen shows
 // each player's rating change. Both press "Play again": the second game starts at a new table that every page

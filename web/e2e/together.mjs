@@ -1,4 +1,4 @@
-// Being at a table together (issue 27's table part): two players chat during a game while a spectator's
+// Being at a table together: two players chat during a game while a spectator's
 // chat stays apart, a player whose page closes shows as away to the other (and the log says so, and that
 // they came back), and once the game is over the spectator's words reach the players too; then both play
 // again, and everyone, the old link too, moves on to the new table. The moves are
