@@ -243,8 +243,39 @@ async function rommiMatch(browser) {
     `the game page says how the match ended and scores its rounds: ${meta.slice(0, 300)}`,
   );
   check((await ana.locator('#replay-link').count()) === 0, 'no replay is offered for a rummy record');
+  const named = await ana.textContent('#game-name');
+  check(/^Rommi · .*to 1\b/.test(named ?? ''), `the game page names the game and its options: ${named}`);
   await shot(ana, 'game-page-rommi');
+  await pastResultsNameTheGame(ana, stored.id);
   await Promise.all([ana, ben, cleo].map((p) => p.context().close()));
+}
+
+// The past results name each game, and a game filter shows one game's matches only; the players filter
+// reaches the largest table (Rumino's 6).
+async function pastResultsNameTheGame(page, id) {
+  await page.goto(`${BASE}/#/games`);
+  const row = `.game-row[data-game="${id}"]`;
+  await page.waitForSelector(row);
+  const name = await page.textContent(`${row} .game-name`);
+  check(/^Rommi/.test(name ?? ''), `the past results name the game: ${name}`);
+  const counts = await page.$$eval('#f-players option', (options) => options.map((o) => o.value));
+  check(counts.join(',') === ',2,3,4,5,6', `the players filter goes to 6: ${counts}`);
+  await page.selectOption('#f-game', 'rami');
+  await page.click('#filter-games');
+  await page.waitForFunction(
+    () =>
+      location.hash.includes('game=rami') &&
+      window.__romirami.page?.name === 'games' &&
+      window.__romirami.page.loaded(),
+  );
+  check((await page.locator(row).count()) === 0, 'the Rommi match is not among the Rami games');
+  await page.selectOption('#f-game', 'rommi');
+  await page.click('#filter-games');
+  await page.waitForFunction(() => location.hash.includes('game=rommi'));
+  await page.waitForSelector(row);
+  const games = await page.$$eval('.game-row .game-name', (names) => names.map((n) => n.getAttribute('data-game')));
+  check(games.length > 0 && games.every((g) => g === 'rommi'), `the filter shows Rommi only: ${games}`);
+  log('the past results name the game and filter by it');
 }
 
 // One round (or hand) against a bot, from the host's seat: `done` says when it is complete.

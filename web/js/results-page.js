@@ -1,6 +1,6 @@
 // @ts-check
-// Past results from the REST API: the list of finished games with filters (player, number of players,
-// dates), each game's page with its result, a download link for its romirami-record/1 record and its
+// Past results from the REST API: the list of finished games with filters (game, player, number of players,
+// dates), each naming its game and options; each game's page with its result, a download link for its romirami-record/1 record and its
 // replay, and a player's page with their statistics, ratings and recent games.
 
 import { h, replace } from './dom.js';
@@ -10,11 +10,12 @@ import { endedBy } from './rules-data.js';
 import { t, dateTime, list, num } from './i18n.js';
 import { scoreTable, botBadge, aheadAt, errorBox } from './widgets.js';
 import { ratingChanges, playerRatings } from './ratings.js';
+import { GAMES, gameName, optionWords } from './game-options.js';
 
 /** @typedef {{seat: number, name: string, id: string, bot?: boolean}} GamePlayer */
 /**
  * @typedef {import('./widgets.js').Result & {id: string, players: GamePlayer[], bot_actions?: number[],
- *   started_at: string, finished_at: string, places?: number[], game?: string}} Game
+ *   started_at: string, finished_at: string, places?: number[], game?: string, options?: Record<string, any>}} Game
  */
 
 /** An instant as the API wants it: RFC 3339 in UTC, whole seconds. @param {Date} date */
@@ -41,6 +42,15 @@ function botNote(game, seat, short = false) {
   return null;
 }
 
+/**
+ * Which game it was, with its options in words: "Rommi · 500 · to 60".
+ * @param {Game} game
+ */
+function gameAndOptions(game) {
+  const options = optionWords(game.game ?? 'romi-rami', game.options);
+  return options ? `${gameName(game.game)} · ${options}` : gameName(game.game);
+}
+
 /** @param {Game} game */
 function gameRow(game) {
   const winners = new Set(game.winners);
@@ -53,8 +63,12 @@ function gameRow(game) {
     { 'data-game': game.id },
     h(
       'a.game-link',
-      { href: `#/games/${game.id}`, 'aria-label': t('games.rowLabel', { when: dateTime(game.finished_at), lineup }) },
+      {
+        href: `#/games/${game.id}`,
+        'aria-label': t('games.rowLabel', { game: gameAndOptions(game), when: dateTime(game.finished_at), lineup }),
+      },
       h('span.date', dateTime(game.finished_at)),
+      h('span.game-name', { 'data-game': game.game ?? 'romi-rami' }, gameAndOptions(game)),
       h(
         'span.lineup',
         game.players.map((p) =>
@@ -80,6 +94,7 @@ function gameRow(game) {
 export function mountGames(root, params) {
   let alive = true;
   const filters = {
+    game: params.get('game') ?? '',
     player: params.get('player') ?? '',
     players: params.get('players') ?? '',
     from: params.get('from') ?? '',
@@ -89,6 +104,15 @@ export function mountGames(root, params) {
   const more = h('div.more');
   const status = h('p.muted', { role: 'status' }, t('loading'));
 
+  const game = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      { id: 'f-game', name: 'game' },
+      [{ id: '', name: t('games.any') }, ...GAMES].map((g) =>
+        h('option', { value: g.id, selected: g.id === filters.game }, g.name),
+      ),
+    )
+  );
   const player = /** @type {HTMLInputElement} */ (
     h('input', { id: 'f-player', name: 'player', value: filters.player, placeholder: t('games.playerPh') })
   );
@@ -96,7 +120,8 @@ export function mountGames(root, params) {
     h(
       'select',
       { id: 'f-players', name: 'players' },
-      ['', '2', '3', '4'].map((n) =>
+      // As many as the largest table of any game seats (Rumino: 6).
+      ['', ...Array.from({ length: Math.max(...GAMES.map((g) => g.max)) - 1 }, (_, i) => String(i + 2))].map((n) =>
         h(
           'option',
           { value: n, selected: n === filters.players },
@@ -117,6 +142,7 @@ export function mountGames(root, params) {
         e.preventDefault();
         const q = new URLSearchParams(
           Object.entries({
+            game: game.value,
             player: player.value.trim(),
             players: players.value,
             from: from.value,
@@ -128,6 +154,7 @@ export function mountGames(root, params) {
         else location.hash = hash;
       },
     },
+    h('div.field', h('label', { for: 'f-game' }, t('games.game')), game),
     h('div.field', h('label', { for: 'f-player' }, t('games.player')), player),
     h('div.field', h('label', { for: 'f-players' }, t('games.players')), players),
     h('div.field', h('label', { for: 'f-from' }, t('games.from')), from),
@@ -140,7 +167,13 @@ export function mountGames(root, params) {
   /** @param {string | null} cursor */
   function query(cursor) {
     /** @type {Record<string, any>} */
-    const q = { player: filters.player || null, players: filters.players || null, limit: 20, cursor };
+    const q = {
+      game: filters.game || null,
+      player: filters.player || null,
+      players: filters.players || null,
+      limit: 20,
+      cursor,
+    };
     if (filters.from) q.since = rfc3339(new Date(`${filters.from}T00:00:00`));
     if (filters.to) {
       const d = new Date(`${filters.to}T00:00:00`);
@@ -180,8 +213,9 @@ export function mountGames(root, params) {
       );
     }
   }
-  load();
-  window.__romirami.page = { name: 'games', count: () => games.children.length };
+  let loaded = false;
+  load().then(() => (loaded = true));
+  window.__romirami.page = { name: 'games', count: () => games.children.length, loaded: () => loaded };
   return () => {
     alive = false;
   };
@@ -254,6 +288,7 @@ export function mountGame(root, id) {
             abandoned ? t('game.abandoned') : t('game.won', { names: list(winners), count: winners.length }),
           ),
           abandoned ? h('p.notice', t('game.abandonedNote', { names: list(leaders), count: leaders.length })) : null,
+          h('p.game-name', { id: 'game-name', 'data-game': game.game ?? 'romi-rami' }, gameAndOptions(game)),
           h(
             'p.muted',
             t('game.meta', {

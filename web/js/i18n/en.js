@@ -404,6 +404,7 @@ export default {
 
   // Past results.
   'games.title': 'Past games',
+  'games.game': 'Game',
   'games.player': 'Player',
   'games.playerPh': 'Name or player id',
   'games.players': 'Players',
@@ -414,7 +415,7 @@ export default {
   'games.noneFor': 'No finished games for “{name}”.',
   'games.none': 'No finished games yet. Go play one!',
   'games.older': 'Older games',
-  'games.rowLabel': 'Game of {when}: {lineup}',
+  'games.rowLabel': '{game}, game of {when}: {lineup}',
   'games.back': '← Past games',
   'game.title': 'Game',
   'game.abandoned': 'Abandoned game',

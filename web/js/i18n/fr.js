@@ -409,6 +409,7 @@ export default {
   'announce.turnOf': 'Au tour de {name}.',
 
   'games.title': 'Parties jouées',
+  'games.game': 'Jeu',
   'games.player': 'Joueur',
   'games.playerPh': 'Nom ou identifiant du joueur',
   'games.players': 'Joueurs',
@@ -419,7 +420,7 @@ export default {
   'games.noneFor': 'Aucune partie terminée pour « {name} ».',
   'games.none': 'Aucune partie terminée pour l’instant. Allez en jouer une !',
   'games.older': 'Parties plus anciennes',
-  'games.rowLabel': 'Partie du {when} : {lineup}',
+  'games.rowLabel': '{game}, partie du {when} : {lineup}',
   'games.back': '← Parties jouées',
   'game.title': 'Partie',
   'game.abandoned': 'Partie abandonnée',

@@ -403,6 +403,7 @@ export default {
   'announce.turnOf': 'Tocca a {name}.',
 
   'games.title': 'Partite giocate',
+  'games.game': 'Gioco',
   'games.player': 'Giocatore',
   'games.playerPh': 'Nome o id del giocatore',
   'games.players': 'Giocatori',
@@ -413,7 +414,7 @@ export default {
   'games.noneFor': 'Nessuna partita finita per «{name}».',
   'games.none': 'Ancora nessuna partita finita. Giocane una!',
   'games.older': 'Partite precedenti',
-  'games.rowLabel': 'Partita del {when}: {lineup}',
+  'games.rowLabel': '{game}, partita del {when}: {lineup}',
   'games.back': '← Partite giocate',
   'game.title': 'Partita',
   'game.abandoned': 'Partita abbandonata',

@@ -41,6 +41,10 @@ pub struct Game {
     pub id: Uuid,
     /// Which game it is, by its name (`romi-rami`).
     pub game: String,
+    /// The game's options, as its table was created with them (the variant, a target, ...; `{}` for a
+    /// game without options, as Romi Rami).
+    #[schema(value_type = Object)]
+    pub options: serde_json::Value,
     /// When it started (RFC 3339).
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
@@ -88,6 +92,7 @@ impl From<GameSummary> for Game {
         Game {
             id: summary.id.0,
             game: summary.game.clone(),
+            options: summary.options.clone(),
             started_at: summary.started_at,
             finished_at: summary.finished_at,
             ended_by: summary.ended_by.clone(),

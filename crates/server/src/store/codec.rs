@@ -123,6 +123,15 @@ pub(super) fn details_from(stored: &str) -> Result<serde_json::Value, StoreError
     }
 }
 
+/// A table's game options as stored (`None`: no table row, read as no options).
+pub(super) fn options(stored: Option<&str>) -> Result<serde_json::Value, StoreError> {
+    match stored.map(serde_json::from_str::<serde_json::Value>) {
+        None => Ok(serde_json::json!({})),
+        Some(Ok(options)) if options.is_object() => Ok(options),
+        Some(_) => Err(StoreError::Corrupt(format!("a table's options {stored:?} are not a JSON object"))),
+    }
+}
+
 /// Checks that a game's log, read in order, is numbered 0, 1, 2, ... without gaps, and keeps the moves.
 pub(super) fn contiguous_actions(
     table: &impl fmt::Display,
@@ -193,6 +202,14 @@ mod tests {
     use crate::store::GamePlayer;
 
     #[test]
+    fn options_are_an_object_or_corrupt() {
+        assert_eq!(options(None), Ok(serde_json::json!({})), "no table row: no options");
+        assert_eq!(options(Some(r#"{"target":60}"#)), Ok(serde_json::json!({ "target": 60 })));
+        assert!(matches!(options(Some("[1]")), Err(StoreError::Corrupt(_))));
+        assert!(matches!(options(Some("{")), Err(StoreError::Corrupt(_))));
+    }
+
+    #[test]
     fn seeds_keep_every_bit() {
         for seed in [0, 1, u64::MAX, 1 << 63, 0xdead_beef_dead_beef] {
             assert_eq!(seed_from_sql(seed_to_sql(seed)), seed);
@@ -222,6 +239,7 @@ mod tests {
             finished_at: OffsetDateTime::UNIX_EPOCH,
             ended_by: "market".into(),
             table_rated: true,
+            options: serde_json::json!({}),
             results: Vec::new(),
         };
         let (a, b, c) = (TableId(Uuid::new_v4()), TableId(Uuid::new_v4()), TableId(Uuid::new_v4()));

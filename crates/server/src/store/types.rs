@@ -188,6 +188,8 @@ pub struct GameSummary {
     pub ended_by: String,
     /// Whether its table was rated (the host's choice); whether the game counted is in the results.
     pub table_rated: bool,
+    /// The game's options as its table kept them (a JSON object; `{}` for a game without options).
+    pub options: serde_json::Value,
     /// Every seat's result, in seat order.
     pub results: Vec<SeatResult>,
 }

@@ -55,7 +55,7 @@ async fn every_game(server: &TestServer) -> Vec<String> {
         ("rami", json!({ "match_end": { "rounds": 2 } }), 4),
         ("rumino", json!({ "max_rebuys": 1 }), 3),
     ] {
-        let (id, spectator) = play(server, game, options, seats).await;
+        let (id, spectator) = play(server, game, options.clone(), seats).await;
         for text in &spectator {
             let msg: Value = serde_json::from_str(text).expect("JSON");
             if let Some(view) = msg.get("view") {
@@ -68,6 +68,10 @@ async fn every_game(server: &TestServer) -> Vec<String> {
         assert_eq!(answer.status, 200, "{game}: {}", answer.body);
         let summary: Value = serde_json::from_str(&answer.body).expect("JSON");
         assert_eq!(summary["game"], game);
+        // The options the table was created with, as the game wrote them in full.
+        for (name, value) in options.as_object().expect("an object") {
+            assert_eq!(&summary["options"][name], value, "{game}: its options are told: {summary}");
+        }
         assert_ne!(summary["ended_by"], "abandoned", "{game}: played to the rule book's end: {summary}");
         let record = http_get(&format!("{url}/record"), "application/json").await;
         let parsed = romirami_rummy::record::parse(&record.body).expect("a rummy-record/1 document");

@@ -73,6 +73,7 @@ fn game_head(row: &SqliteRow) -> Result<GameSummary, StoreError> {
         ended_by: row.try_get("ended_by")?,
         // Every game has its table's row; a table stored before tables were rated or casual is rated.
         table_rated: row.try_get::<Option<i64>, _>("table_rated")?.is_none_or(|rated| rated != 0),
+        options: codec::options(row.try_get::<Option<String>, _>("options")?.as_deref())?,
         results: Vec::new(),
     })
 }
@@ -212,7 +213,8 @@ impl SqliteStore {
         };
         let rows = sqlx::query(
             "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by,
-                    (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated
+                    (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated,
+                    (SELECT t.options FROM tables t WHERE t.id = g.table_id) AS options
              FROM games g
              WHERE g.finished_at IS NOT NULL
                AND (?1 IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE player_id = ?1))
@@ -243,7 +245,8 @@ impl SqliteStore {
     pub(in crate::store) async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
         let row = sqlx::query(
             "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by,
-                    (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated
+                    (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated,
+                    (SELECT t.options FROM tables t WHERE t.id = g.table_id) AS options
              FROM games g
              WHERE g.table_id = ?1 AND g.finished_at IS NOT NULL",
         )
