@@ -34,9 +34,14 @@ async function againstBots(browser) {
   const clockText = await dora.textContent('.waiting .table-clock');
   check(/12 s a turn \+ 3 s reserve/.test(clockText), `the waiting room shows the clock: ${clockText}`);
 
+  // The waiting room says which game is about to be played, rated as the form's default.
+  const before = await dora.textContent('#wait-game');
+  check(/^Romi Rami · Rated$/.test(before ?? ''), `the waiting room names the game: ${before}`);
   // A bot, removed again; then two bots, and the full table starts by itself.
   await dora.click('#add-bot');
   await dora.waitForSelector('.waiting .seats li.bot[data-seat="1"] .badge.bot');
+  const withBot = await dora.textContent('#wait-game');
+  check(/Casual$/.test(withBot ?? ''), `with the host's bot the game will not count, and the room says so: ${withBot}`);
   await dora.click('.waiting .seats li[data-seat="1"] button:has-text("Remove")');
   await dora.waitForSelector('.waiting .seats li.free[data-seat="1"]');
   await dora.click('#add-bot');

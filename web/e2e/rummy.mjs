@@ -149,6 +149,8 @@ async function rommiMatch(browser) {
   check((await ana.inputValue('#opt-opening')) === '51', 'Rami 51 by default (rami §2)');
   const invite = await createTable(ana, 'rommi', 2, { '#opt-target': '1' });
   const tableId = invite.match(/#\/table\/([0-9a-f-]+)/)[1];
+  const waiting = await ana.textContent('#wait-game');
+  check(/^Rommi · Basic rummy.* · to 1 · Rated$/.test(waiting ?? ''), `the waiting room names the game: ${waiting}`);
 
   // The lobby lists the table with its game and options.
   await cleo.goto(`${BASE}/#/`);

@@ -5,7 +5,7 @@
 // sent through the page's test hook (the quickest way to the end of a game; the `players` scenario
 // plays by clicking); the chat is typed and sent with the keyboard.
 
-import { BASE, check, chooseName, desktop, hook, log, logShows, openPage, timeLeft } from './support.mjs';
+import { BASE, check, chooseName, desktop, hook, log, logShows, openPage, shot, timeLeft } from './support.mjs';
 
 const chatOf = (page) => hook(page, () => window.__romirami.page.chat());
 
@@ -124,6 +124,49 @@ export async function together(browser) {
   check((await ana.locator('.badge.offline').count()) === 0, 'Ben no longer shows as away');
   await chatShows(benAgain, 'Ana: Good luck, Ben!', 'Ben, back, reads the chat so far');
   log('together: away and back');
+
+  // At 1280×800 with a long chat, the log keeps room for its lines, and the log and the chat show their
+  // newest lines; a reader who scrolled the chat back keeps their place through a redraw.
+  await ana.setViewportSize({ width: 1280, height: 800 });
+  for (const word of ['one', 'two', 'three', 'four']) {
+    await say(ana, `line ${word}`);
+    await say(benAgain, `reply ${word}`);
+  }
+  await chatShows(ana, 'Ben: reply four', 'Ana reads the whole conversation');
+  const atEnd = (selector) =>
+    ana.evaluate((s) => {
+      const list = document.querySelector(s);
+      return list != null && list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+    }, selector);
+  const logHeight = await ana.evaluate(() => document.querySelector('.log ol')?.clientHeight ?? 0);
+  check(logHeight >= 120, `the log keeps room for its lines beside a long chat: ${logHeight} px`);
+  check(await atEnd('.log ol'), 'the log shows its newest line');
+  const chatScroll = await ana.evaluate(() => {
+    const list = document.getElementById('chat-lines');
+    return { height: list?.clientHeight ?? 0, content: list?.scrollHeight ?? 0 };
+  });
+  check(chatScroll.content > chatScroll.height, `the chat is long enough to scroll: ${JSON.stringify(chatScroll)}`);
+  const rows = await ana.evaluate(() => {
+    const line = document.querySelector('#chat-lines li');
+    const top = (s) => Math.round(line?.querySelector(s)?.getBoundingClientRect().top ?? -1);
+    return [top('.chat-name'), top('.chat-text')];
+  });
+  check(rows[0] >= 0 && rows[0] === rows[1], `a chat line's name and words share a row: ${rows}`);
+  check(await atEnd('#chat-lines'), 'the chat shows its newest line');
+  await ana.evaluate(() => {
+    const list = document.getElementById('chat-lines');
+    if (list) list.scrollTop = 0;
+  });
+  // A sixth message in ten seconds is refused as too fast: it stays in the input, and the redraw that
+  // says so leaves the chat where Ana scrolled it.
+  await say(ana, 'one too many');
+  await ana.waitForSelector('#chat-error');
+  check((await ana.inputValue('#chat-input')) === 'one too many', 'a message refused as too fast is not lost');
+  const top = await ana.evaluate(() => document.getElementById('chat-lines')?.scrollTop);
+  check(top === 0, `the chat stays where its reader scrolled it: ${top}`);
+  await ana.fill('#chat-input', '');
+  await shot(ana, 'table-side-1280');
+  log('together: the log and the chat show their newest lines');
 
   // They play to the end; then the spectators' chat is the players' too.
   const moves = await playToEnd([ana, benAgain]);

@@ -73,6 +73,27 @@ export function replace(el, ...children) {
   return el;
 }
 
+/**
+ * Where a scrolled list stands before a redraw replaces it: at its end (its newest lines), or where its
+ * reader scrolled to.
+ * @param {Element | null} list
+ * @returns {{atEnd: boolean, top: number} | null}
+ */
+export function scrollState(list) {
+  if (!list) return null;
+  return { atEnd: list.scrollTop + list.clientHeight >= list.scrollHeight - 8, top: list.scrollTop };
+}
+
+/**
+ * Puts a redrawn list where its reader left it: at its end (the newest lines) when it was there or is new,
+ * else where they scrolled to.
+ * @param {Element | null} list @param {{atEnd: boolean, top: number} | null} was
+ */
+export function restoreScroll(list, was) {
+  if (!list) return;
+  list.scrollTop = !was || was.atEnd ? list.scrollHeight : was.top;
+}
+
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let toastTimer;
 /**

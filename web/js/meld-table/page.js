@@ -13,7 +13,7 @@
 
 import { connection } from '../connection.js';
 import { rematch } from '../table/rematch.js';
-import { h, replace } from '../dom.js';
+import { h, replace, scrollState, restoreScroll } from '../dom.js';
 import { inviteFor, rememberInvite } from '../identity.js';
 import { clocksAt, clockWords } from '../clock.js';
 import { tickChoice } from './panel.js';
@@ -397,9 +397,10 @@ export function mountMeldTable(root, tableId, params, first) {
     } else if (!st.gs) {
       replace(el, waitingRoom(shared));
     } else {
+      // The log stays at its newest line, unless its reader scrolled back to read.
+      const log = scrollState(el.querySelector('.log ol'));
       replace(el, gameScreen());
-      const log = el.querySelector('.log ol');
-      if (log) log.scrollTop = log.scrollHeight;
+      restoreScroll(el.querySelector('.log ol'), log);
     }
     if (focusKey) /** @type {HTMLElement | null} */ (el.querySelector(`[data-key="${focusKey}"]`))?.focus();
   }

@@ -2,9 +2,10 @@
 // The table's chat (docs/protocol.md section 11b): the players' chat, and the spectators' which the
 // players read only once the game is over. Messages are shown as text, never as markup. The input
 // and its form are made once and moved into each redraw, so that what is being typed survives the
-// page's redraws; a member may mute another player for themselves.
+// page's redraws; the list stays at its newest line unless its reader scrolled back; a message refused
+// for coming too fast goes back into the input; a member may mute another player for themselves.
 
-import { h } from '../dom.js';
+import { h, scrollState, restoreScroll } from '../dom.js';
 import { t } from '../i18n.js';
 import { connection } from '../connection.js';
 
@@ -30,6 +31,10 @@ export function tableChat(ctx) {
   const muted = new Set();
   let error = '';
   let sentAt = -Infinity;
+  /** The last message sent, given back to the input if the server refuses it as too fast. */
+  let lastSent = '';
+  /** @type {HTMLElement | null} the list of messages as last drawn */
+  let shown = null;
 
   const input = /** @type {HTMLInputElement} */ (
     h('input', {
@@ -51,6 +56,7 @@ export function tableChat(ctx) {
         if (!text) return;
         ctx.send('chat', { text });
         sentAt = performance.now();
+        lastSent = text;
         error = '';
         input.value = '';
         ctx.draw();
@@ -66,7 +72,8 @@ export function tableChat(ctx) {
     const isMuted = muted.has(line.from.id);
     return h(
       'li',
-      { class: line.channel === 'spectators' ? 'spectators' : 'players', 'data-n': line.n },
+      // Not `players`: that class is the players' panel's, whose grid would pull the line apart.
+      { class: line.channel === 'spectators' ? 'chat-spectators' : 'chat-players', 'data-n': line.n },
       h('strong.chat-name', line.from.name),
       line.channel === 'spectators' ? h('span.badge.small', t('chat.spectator')) : null,
       h('span.chat-text', line.text),
@@ -111,6 +118,8 @@ export function tableChat(ctx) {
         msg.code === 'bad_mute' ||
         (msg.code === 'rate_limited' && performance.now() - sentAt < 3000);
       if (mine) error = msg.code === 'rate_limited' ? t('chat.tooFast') : words;
+      // Not lost: the refused message is back in the input, to send again (unless a new one is typed).
+      if (mine && msg.code === 'rate_limited' && !input.value) input.value = lastSent;
       return mine;
     },
     /** The texts shown, for the test hook: `name: text`. */
@@ -122,17 +131,22 @@ export function tableChat(ctx) {
       button.textContent = t('chat.send');
       const seated = ctx.mySeat() != null;
       const over = ctx.st.result != null || ctx.st.summary?.state === 'finished';
+      // Where the reader left the list; the new list is put there once the page has drawn it.
+      const was = shown?.isConnected ? scrollState(shown) : null;
+      const list = lines.length
+        ? h(
+            'ol',
+            { tabindex: '0', 'aria-label': t('chat.title'), 'aria-live': 'polite', id: 'chat-lines' },
+            lines.map(lineItem),
+          )
+        : null;
+      shown = list;
+      if (list) queueMicrotask(() => restoreScroll(list, was));
       return h(
         'section.chat',
         { 'aria-labelledby': 'chat-title' },
         h('h2.label', { id: 'chat-title' }, t('chat.title')),
-        lines.length
-          ? h(
-              'ol',
-              { tabindex: '0', 'aria-label': t('chat.title'), 'aria-live': 'polite', id: 'chat-lines' },
-              lines.map(lineItem),
-            )
-          : h('p.muted.small', t('chat.empty')),
+        list ?? h('p.muted.small', t('chat.empty')),
         over ? null : h('p.muted.small', t(seated ? 'chat.noteSeat' : 'chat.noteSpectator')),
         form,
         error ? h('p.error.small', { role: 'alert', id: 'chat-error' }, error) : null,

@@ -9,7 +9,7 @@
 
 import { connection } from '../connection.js';
 import { rematch } from './rematch.js';
-import { h, replace } from '../dom.js';
+import { h, replace, scrollState, restoreScroll } from '../dom.js';
 import { inviteFor, rememberInvite } from '../identity.js';
 import { sortCards, stepWords } from '../rules-data.js';
 import { gameState, applyEvent, rescore } from '../game-state.js';
@@ -409,9 +409,10 @@ export function mountTable(root, tableId, params, otherGame = null) {
     } else if (!st.gs) {
       replace(el, waitingRoom(ctx), chat.panel());
     } else {
+      // The log stays at its newest line, unless its reader scrolled back to read.
+      const log = scrollState(el.querySelector('.log ol'));
       replace(el, gameScreen());
-      const log = el.querySelector('.log ol');
-      if (log) log.scrollTop = log.scrollHeight;
+      restoreScroll(el.querySelector('.log ol'), log);
     }
     if (focusKey) /** @type {HTMLElement | null} */ (el.querySelector(`[data-key="${focusKey}"]`))?.focus();
   }

@@ -1,12 +1,31 @@
 // @ts-check
-// The waiting room before the start: the seats (the host may remove a player or add the server's
-// bot), the invite link, and the start button.
+// The waiting room before the start: which game is about to be played (its options, rated or casual),
+// the seats (the host may remove a player or add the server's bot), the invite link, and the start button.
 
 import { connection } from '../connection.js';
 import { h, copyText } from '../dom.js';
 import { t } from '../i18n.js';
 import { clockWords } from '../clock.js';
 import { botBadge } from '../widgets.js';
+import { gameName, optionWords } from '../game-options.js';
+
+/**
+ * The game about to be played, in words: "Rommi · Basic rummy · to 60 · Rated". Rated turns to casual
+ * when the host gives a seat to a bot (the server says so in the summary).
+ * @param {import('./state.js').Summary} s
+ */
+function gameLine(s) {
+  const game = s.game ?? 'romi-rami';
+  const options = optionWords(game, s.options);
+  return h(
+    'p.game-line',
+    { id: 'wait-game', 'data-game': game },
+    h('b', gameName(game)),
+    options ? ` · ${options}` : '',
+    ' · ',
+    h('span', { class: s.rated === false ? 'casual' : 'rated' }, t(s.rated === false ? 'lobby.casual' : 'lobby.rated')),
+  );
+}
 
 /** The link that brings a player to this table. @param {import('./state.js').Ctx} ctx */
 export function invitePanel(ctx) {
@@ -48,6 +67,7 @@ export function waitingRoom(ctx) {
     'section.card-panel.waiting',
     { 'aria-labelledby': 'wait-title' },
     h('h1', { id: 'wait-title' }, t('wait.title')),
+    gameLine(s),
     ctx.st.notice ? h('p.notice', ctx.st.notice) : null,
     h('p.muted', t('wait.taken', { taken: seated, seats: s.seats.length, host: isHost })),
     h(
