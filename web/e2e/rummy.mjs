@@ -5,6 +5,7 @@
 // which moves are legal (window.__romirami.page.legal(), the server's own list) only to choose one.
 
 import {
+  frames,
   BASE,
   check,
   chooseName,
@@ -137,6 +138,7 @@ async function createTable(page, game, seats, options) {
 
 async function rommiMatch(browser) {
   const [ana, ben, cleo] = await Promise.all([0, 1, 2].map(() => openPage(browser, desktop)));
+  const cleoFrames = frames(cleo);
   await ana.goto(`${BASE}/#/`);
   await chooseName(ana, 'Ana');
   await ana.waitForSelector('[data-testid=my-name]');
@@ -168,8 +170,10 @@ async function rommiMatch(browser) {
   await chooseName(ben, 'Ben');
   await ana.waitForSelector('.meld-board');
   await ben.waitForSelector('.meld-board');
-  await cleo.goto(`${BASE}/#/table/${tableId}?watch=1`);
+  // Cleo comes by the invite link after the start: she watches, and follows the match to its end.
+  await cleo.goto(invite);
   await cleo.waitForSelector('.meld-board');
+  const cleoFrom = { sent: cleoFrames.sent.length, bytes: cleoFrames.receivedBytes };
   log('Ana and Ben play Rommi to 1 point, Cleo watches');
 
   // The first player takes the top discard by clicking it, then takes it back (the online tables allow taking
@@ -207,6 +211,18 @@ async function rommiMatch(browser) {
     'rommi',
   );
   log(`the Rommi match is over after ${moves} moves`);
+  await cleo.waitForSelector('#match-end');
+  // The spectator follows the match from what the server sends: she asks once, and never again.
+  const asked = cleoFrames.sent
+    .slice(cleoFrom.sent)
+    .filter((m) => m?.table === tableId && /^(join|watch)$/.test(m.type));
+  const events = await hook(cleo, () => window.__romirami.page.eventCount?.() ?? null);
+  log(
+    `Cleo, watching, sent ${asked.length} join/watch after the first and received ` +
+      `${cleoFrames.receivedBytes - cleoFrom.bytes} bytes over ${moves} moves ` +
+      `(${Math.round((cleoFrames.receivedBytes - cleoFrom.bytes) / moves)} a move; events ${events})`,
+  );
+  check(asked.length === 0, `the spectator asked for the table again ${asked.length} times`);
   for (const page of [ana, ben, cleo]) {
     await page.waitForSelector('#match-end');
     const text = await page.textContent('#match-end');

@@ -43,6 +43,26 @@ export function random() {
 
 export const hook = (page, fn, arg) => page.evaluate(fn, arg);
 
+/**
+ * Every text frame a page's WebSockets send, and the bytes they receive, from now on: to count what a page
+ * asks the server for and what following a game costs it.
+ * @param {import('playwright-core').Page} page
+ */
+export function frames(page) {
+  const seen = { sent: /** @type {any[]} */ ([]), receivedBytes: 0 };
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (frame) => {
+      try {
+        seen.sent.push(JSON.parse(String(frame.payload)));
+      } catch {
+        seen.sent.push(String(frame.payload));
+      }
+    });
+    ws.on('framereceived', (frame) => (seen.receivedBytes += String(frame.payload).length));
+  });
+  return seen;
+}
+
 export const logText = (page) => hook(page, () => window.__romirami.page.log().join('\n'));
 
 // Waits until the page's log has a line matching `pattern`.

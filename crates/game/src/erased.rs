@@ -46,6 +46,8 @@ pub trait AnyGame: Send + fmt::Debug {
     fn view(&self, viewer: Viewer) -> Json;
     /// How many events the game has had.
     fn event_count(&self) -> usize;
+    /// Whether a client can follow the game from its events alone ([`TableGame::EVENTS_CARRY_VIEW`]).
+    fn events_carry_view(&self) -> bool;
     /// The events from `since` on, numbered, as `viewer` may see them.
     fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, Json)>;
     /// Whether the game is over.
@@ -127,6 +129,10 @@ impl<G: TableGame> AnyGame for G {
 
     fn event_count(&self) -> usize {
         TableGame::event_count(self)
+    }
+
+    fn events_carry_view(&self) -> bool {
+        G::EVENTS_CARRY_VIEW
     }
 
     fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, Json)> {

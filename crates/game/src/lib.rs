@@ -122,6 +122,11 @@ pub trait TableGame: Sized + Send + fmt::Debug + 'static {
     const NAME: &'static str;
     /// How many players it seats.
     const SEATS: RangeInclusive<usize>;
+    /// Whether a client can follow the game from its events alone, folding each into the view it holds.
+    /// A game whose events do not carry everything its view holds (where a card laid off sits in a run,
+    /// the state of the turn) says `false`: after each batch of events the table then sends every member
+    /// the game as it now stands (a `view` message), so that no client ever has to ask for it again.
+    const EVENTS_CARRY_VIEW: bool = true;
 
     /// Checks table options a host asked for.
     ///

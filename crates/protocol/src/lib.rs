@@ -522,6 +522,15 @@ pub enum ServerMsg<V = Box<View>, E = VisibleEvent, L = Vec<Action>, R = GameRes
         /// The new events, numbered from where the recipient's previous ones stopped.
         events: Vec<NumberedEvent<E>>,
     },
+    /// The game as the recipient may now see it, sent right after each batch of `events` for a game whose
+    /// events do not carry everything its view holds (the rummy family's): the client puts it in place of
+    /// the view it held, and never has to ask for the table again to follow the game.
+    View {
+        /// The table whose game it is.
+        table: TableId,
+        /// The game, filtered for the recipient (its `event_count` says up to which event).
+        view: V,
+    },
     /// The answer to `history`: earlier events, in order, filtered for the recipient, for its log only (the
     /// view the recipient holds already includes them). Empty when `from` is at or past the last event.
     History {

@@ -5,11 +5,10 @@
 // (table/chat.js), the clocks (clock.js, table/seats.js) — and draws the game with its own: the melds and the
 // piles (board.js), the players and the moves (panel.js), the scores (scores.js).
 //
-// The view: after each batch of events the page asks the server for a fresh `table` (a `join` or `watch`
-// without `since`, protocol section 9) instead of folding the events into its copy, because these games'
-// events do not carry everything their views hold (where a card laid off sits in a run, the turn's state).
-// While the bot plays the reader's own seat it does not ask (a `join` would take the seat back); the log
-// still follows every move.
+// The view: these games' events do not carry everything their views hold (where a card laid off sits in a
+// run, the turn's state), so the server sends the game's `view` right after each batch of events (protocol
+// section 9): the events go into the log, the view in place of the one the page held. The page asks for the
+// table only to arrive, to come back after a lost connection, and to take its seat back from the bot.
 
 import { connection } from '../connection.js';
 import { rematch } from '../table/rematch.js';
@@ -113,7 +112,7 @@ export function mountMeldTable(root, tableId, params, first) {
     },
     reclaim: () => {
       st.reclaiming = true;
-      resync(true);
+      takeSeatBack();
       draw();
     },
     sit: () => {
@@ -143,35 +142,38 @@ export function mountMeldTable(root, tableId, params, first) {
       if (!st.summary && !st.gone) enter();
     }, 4000);
   };
-  // A fresh view; never a `join` while the bot plays the reader's seat, unless the reader asks for it back.
-  const resync = (reclaim = false) => {
-    if (mode !== 'watch' && botPlaysForMe() && !reclaim) return;
-    request(mode === 'watch' ? 'watch' : 'join', false);
-  };
+  // Takes the reader's seat back from the bot: a `join` does (protocol section 11).
+  const takeSeatBack = () => request('join', false);
   const askFrom = (/** @type {number} */ from) => connection.send({ type: 'history', table: tableId, from });
   // Tries left to find the table on its new server after a `table_moved` (protocol section 13), as table/page.js.
   let moving = 0;
   const mine = (/** @type {any} */ msg) => msg.table === tableId || msg.table?.id === tableId;
+
+  /** The game as the server now shows it to the reader, in place of the one the page held. @param {any} view */
+  function takeView(view) {
+    const wasPlaying = st.gs != null;
+    st.gs = model(game(), view, mySeat());
+    st.stale = false;
+    st.eventCount = Math.max(st.eventCount, view.event_count ?? 0);
+    st.result = st.gs.result;
+    if (!wasPlaying) {
+      addLine(shared, { kind: 'turn', placeholder: true, key: st.result ? 'log.over' : 'log.underway' });
+      askHistory(shared, askFrom);
+    }
+    if (!ctx.myTurn()) st.legal = null;
+  }
 
   /** @param {any} msg */
   function onTable(msg) {
     const before = st.summary;
     st.summary = msg.table;
     st.role = msg.role;
+    // Whoever the server seats as a spectator watches (someone who came by an invite link to a game
+    // already under way, say): a later `join` would only be refused.
+    if (msg.role === 'spectator') mode = 'watch';
     if (before) presence(shared, before, msg.table);
     if (!botPlaysForMe()) st.reclaiming = false;
-    if (msg.view) {
-      const wasPlaying = st.gs != null;
-      st.gs = model(game(), msg.view, mySeat());
-      st.stale = false;
-      st.eventCount = Math.max(st.eventCount, msg.view.event_count ?? 0);
-      st.result = st.gs.result;
-      if (!wasPlaying) {
-        addLine(shared, { kind: 'turn', placeholder: true, key: st.result ? 'log.over' : 'log.underway' });
-        askHistory(shared, askFrom);
-      }
-      if (!ctx.myTurn()) st.legal = null;
-    }
+    if (msg.view) takeView(msg.view);
     if (!before) note(shared, '', mode === 'watch' || msg.role === 'spectator' ? 'log.watching' : 'log.atTable');
     draw();
   }
@@ -201,10 +203,15 @@ export function mountMeldTable(root, tableId, params, first) {
       if (!msg.events.length) return;
       const shown = lines.filter(Boolean);
       if (shown.length) announcer.textContent = shown.join(' ');
+      // The view that follows the events (a `view` message) brings the board up to date.
       st.stale = true;
       st.sel.clear();
       st.error = '';
-      resync();
+      draw();
+    }),
+    connection.on('view', (msg) => {
+      if (!mine(msg) || !st.summary) return;
+      takeView(msg.view);
       draw();
     }),
     connection.on('your_turn', (msg) => {
@@ -214,7 +221,6 @@ export function mountMeldTable(root, tableId, params, first) {
         st.summary.bots[seat] = false;
         st.reclaiming = false;
         note(shared, 'alert', 'log.mineAgain');
-        resync();
       }
       st.legal = msg.legal;
       if (st.announced !== String(st.eventCount)) {
@@ -243,7 +249,6 @@ export function mountMeldTable(root, tableId, params, first) {
       if (!mine(msg)) return;
       st.result = msg.result;
       st.legal = null;
-      resync();
       draw();
     }),
     connection.on('presence', (msg) => {

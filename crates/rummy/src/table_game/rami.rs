@@ -51,6 +51,9 @@ impl TableGame for RamiMatch {
 
     const NAME: &'static str = "rami";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=5;
+    // The events do not say where a laid-off card sits in a meld, nor the turn's state: the table sends
+    // the view after each batch of them.
+    const EVENTS_CARRY_VIEW: bool = false;
 
     fn check_options(options: &RamiTableOptions, players: usize) -> Result<(), String> {
         if !Self::SEATS.contains(&players) {

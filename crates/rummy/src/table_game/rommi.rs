@@ -75,6 +75,9 @@ impl TableGame for RommiMatch {
 
     const NAME: &'static str = "rommi";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=4;
+    // The events do not say where a laid-off card sits in a meld, nor the turn's state: the table sends
+    // the view after each batch of them.
+    const EVENTS_CARRY_VIEW: bool = false;
 
     fn check_options(options: &RommiTableOptions, players: usize) -> Result<(), String> {
         if !Self::SEATS.contains(&players) {

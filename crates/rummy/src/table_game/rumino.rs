@@ -51,6 +51,9 @@ impl TableGame for RuminoMatch {
 
     const NAME: &'static str = "rumino";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=6;
+    // The events do not say where a laid-off card sits in a meld, nor the turn's state: the table sends
+    // the view after each batch of them.
+    const EVENTS_CARRY_VIEW: bool = false;
 
     fn check_options(_: &RuminoTableOptions, players: usize) -> Result<(), String> {
         if !Self::SEATS.contains(&players) {

@@ -372,6 +372,7 @@ impl TableCore {
             info!(table = %self.id, "game over");
             self.members.send_all(&ServerMsg::GameOver { table: self.id, result });
         }
+        self.send_views();
         self.merge_chats();
         self.publish();
         if offer_rematch {

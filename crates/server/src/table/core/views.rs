@@ -42,12 +42,15 @@ impl TableCore {
                 if since <= game.event_count() && game.event_count() - since <= self.config.catch_up_limit =>
             {
                 let caught_up = ServerMsg::Events { table: self.id, events: events(game, viewer(role), since) };
+                // A game whose events do not carry its view: the view as it now stands follows them.
+                let view = (!game.events_carry_view())
+                    .then(|| ServerMsg::View { table: self.id, view: game.view(viewer(role)) });
                 // A member back after the end (its connection broke, or the table moved, as the game ended)
                 // missed `game_over`, which the events do not carry: it has it again. A full `table` shows
                 // the result in its view already.
                 let result = matches!(self.phase, Phase::Finished(_)).then(|| game.result()).flatten();
                 let over = result.map(|result| ServerMsg::GameOver { table: self.id, result });
-                std::iter::once(caught_up).chain(over).collect()
+                std::iter::once(caught_up).chain(over).chain(view).collect()
             }
             _ => vec![self.table_msg(role)],
         };
@@ -140,6 +143,24 @@ impl TableCore {
         debug_assert!(self.state() != TableState::Waiting);
         self.members
             .send_by_role(|role| Some(ServerMsg::Events { table: id, events: events(&**game, viewer(role), first) }));
+        // A game whose events do not carry its view: the view follows them, so that nobody asks for it
+        // (once the game is over, after `game_over`: see `send_views`).
+        if !game.is_over() {
+            self.send_views();
+        }
+    }
+
+    /// Sends every member the game's view, built and serialized once per role, when the game's events do
+    /// not carry it (after each batch of events; at the end, after `game_over`, since a finished game's
+    /// view reveals what was hidden).
+    pub(super) fn send_views(&mut self) {
+        let (id, game) = match &self.phase {
+            Phase::Playing(play) | Phase::Finished(play) => (self.id, &play.game),
+            Phase::Waiting => return,
+        };
+        if !game.events_carry_view() {
+            self.members.send_by_role(|role| Some(ServerMsg::View { table: id, view: game.view(viewer(role)) }));
+        }
     }
 }
 

@@ -345,6 +345,46 @@ fn a_member_rebuilds_a_long_log_page_by_page_and_a_stranger_gets_none() {
 }
 
 #[test]
+fn a_game_whose_events_do_not_carry_its_view_sends_the_view_after_them() {
+    // Rommi's events do not say where a laid-off card sits: after each batch the table sends every member
+    // the view as it now stands, so that a spectator follows the match without asking. Romi Rami's events
+    // carry its view: no view follows them.
+    let games = crate::games();
+    for (name, carries) in [("rommi", false), ("romi-rami", true)] {
+        let game = GameChoice::choose(&games, Some(name), None, 2).expect("a game");
+        let host = Client::new(1, "Ana");
+        let mut cleo = Client::new(3, "Cleo");
+        let mut table = Table::open_game(&host, 2, Some(Clock { turn_ms: 100, reserve_ms: 0 }), game);
+        table.join(&host);
+        table.command(TableCommand::Watch { from: cleo.from.clone(), invite: Some("key".into()), since: None });
+        table.command(TableCommand::AddBot { from: host.from.clone() });
+        cleo.texts();
+        let mut ms = 0;
+        while table.actions_count() < 3 {
+            ms += 50;
+            table.at(ms);
+        }
+        // As JSON: Rommi's payloads are no Romi Rami view.
+        let messages: Vec<serde_json::Value> =
+            cleo.texts().iter().map(|text| serde_json::from_str(text).expect("JSON")).collect();
+        let kinds: Vec<&str> = messages.iter().map(|m| m["type"].as_str().unwrap_or("")).collect();
+        let events = kinds.iter().filter(|k| **k == "events").count();
+        let views: Vec<usize> = (0..kinds.len()).filter(|&i| kinds[i] == "view").collect();
+        assert!(events >= 3, "{name}: {kinds:?}");
+        if carries {
+            assert!(views.is_empty(), "{name}: the events are enough");
+        } else {
+            assert_eq!(views.len(), events, "{name}: a view after each batch of events: {kinds:?}");
+            assert!(views.iter().all(|&i| kinds[i - 1] == "events"), "{name}: right after them: {kinds:?}");
+            let view = &messages[*views.last().expect("a view")]["view"];
+            assert!(view["hand"].is_null(), "{name}: a spectator's view holds no hand: {view}");
+            let count = table.core.game().expect("on").event_count();
+            assert_eq!(view["event_count"].as_u64(), u64::try_from(count).ok(), "{name}: {view}");
+        }
+    }
+}
+
+#[test]
 fn the_rummy_family_plays_whole_matches_at_the_table_pausing_between_rounds() {
     let games = crate::games();
     for (name, options, seats) in [
