@@ -223,8 +223,21 @@ async function rommiMatch(browser) {
       `(${Math.round((cleoFrames.receivedBytes - cleoFrom.bytes) / moves)} a move; events ${events})`,
   );
   check(asked.length === 0, `the spectator asked for the table again ${asked.length} times`);
+  await ana.setViewportSize({ width: 1280, height: 800 });
   for (const page of [ana, ben, cleo]) {
     await page.waitForSelector('#match-end');
+    // The side column's panels (moves, scores, log, chat, table info) each keep to their own place.
+    const overlaps = await page.evaluate(() => {
+      const boxes = [...document.querySelectorAll('.side > *')].map((e) => [e.className, e.getBoundingClientRect()]);
+      const found = [];
+      for (let i = 1; i < boxes.length; i += 1) {
+        const [name, box] = boxes[i];
+        const [above, prev] = boxes[i - 1];
+        if (box.height > 0 && prev.height > 0 && box.top < prev.bottom - 1) found.push(`${above} / ${name}`);
+      }
+      return found;
+    });
+    check(overlaps.length === 0, `the side column's panels do not overlap at the match's end: ${overlaps}`);
     const text = await page.textContent('#match-end');
     check(/wins? the match/.test(text), `the match end names the winner: ${text}`);
     check(
