@@ -84,6 +84,11 @@ async function againstBots(browser) {
       continue;
     }
 
+    if (moves === 0) {
+      // Her turn shows in the page's title, for a player whose table is in another tab.
+      const title = await dora.title();
+      check(title.startsWith('▶ Your turn'), `the title says it is Dora's turn: ${title}`);
+    }
     // Once, a few moves in: the clocks count down, then Dora lets her time run out.
     if (!ranOut && moves >= 6) {
       await dora.waitForSelector(`.player[data-seat="${me}"] .seat-clock.running`);
@@ -116,6 +121,7 @@ async function againstBots(browser) {
   }
   check(ranOut && reclaims >= 1, 'Dora ran out of time and took her seat back');
   await dora.waitForSelector('#end-title');
+  check(!(await dora.title()).startsWith('▶'), 'the title is plain once the game is over');
   check(
     (await dora.locator('table.scores .badge.bot').count()) === 2,
     'the end screen marks the two bots, and only them',

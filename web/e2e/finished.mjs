@@ -43,6 +43,8 @@ export async function finishedGame(ana, tableId) {
   await ana.waitForSelector('#replay-at');
   const steps = await hook(ana, () => window.__romirami.page.steps());
   check(steps === record.log.filter((e) => !e.shuffle).length + 1, `one step per move and the deal: ${steps}`);
+  check((await hook(ana, () => window.__romirami.page.at())) === 0, 'the replay opens at the deal');
+  await ana.click('#replay-last');
   const last = await hook(ana, () => window.__romirami.page.view());
   check(
     record.result.scores.every((s) => last.seats[s.seat].score.total === s.total),

@@ -196,7 +196,8 @@ export function mountReplay(root, id, params) {
       record = await getRecord(id);
       if (!alive || !record) return;
       steps = replay(record);
-      const wanted = Number(params.get('move') ?? steps.length - 1);
+      // A replay starts at the deal, as one watches a game from its start; a link names another step.
+      const wanted = Number(params.get('move') ?? 0);
       at = Math.max(0, Math.min(steps.length - 1, Number.isFinite(wanted) ? wanted : 0));
       draw();
     } catch (error) {

@@ -176,7 +176,8 @@ export default {
   refused: 'Not played: {why}',
 
   // The lobby.
-  'lobby.tagline': 'Take numbers from the market, complete contracts, win trophies. A card game for 2 to 4 players.',
+  'lobby.tagline':
+    'Card games to play together: Romi Rami, and the rummy family — Rommi, Rami and Rumino. Make a table, invite your friends, or sit down at one below.',
   'name.intro': 'Choose the name other players will see.',
   'name.introTable': 'Choose the name other players will see, then you sit down.',
   'name.placeholder': 'Your name',
@@ -263,6 +264,7 @@ export default {
   'table.lobby': 'Back to the lobby',
   'table.join': 'Join the table',
   'table.startedWatching': 'This game has already started: you are watching it.',
+  'title.yourTurn': '▶ Your turn',
   'wait.title': 'Waiting for players',
   'wait.taken': (p) =>
     `${p.taken} of ${p.seats} seats taken. The game starts by itself when every seat is ` +

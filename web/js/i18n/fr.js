@@ -177,8 +177,8 @@ export default {
   refused: 'Coup refusé : {why}',
 
   'lobby.tagline':
-    'Prenez des numéros au marché, réalisez des contrats, gagnez des trophées. Un jeu de cartes ' +
-    'pour 2 à 4 joueurs.',
+    'Des jeux de cartes à jouer ensemble : le Romi Rami et la famille du rami — Rommi, Rami et ' +
+    'Rumino. Ouvrez une table, invitez vos amis, ou asseyez-vous à l’une de celles-ci.',
   'name.intro': 'Choisissez le nom que verront les autres joueurs.',
   'name.introTable': 'Choisissez le nom que verront les autres joueurs, puis asseyez-vous.',
   'name.placeholder': 'Votre nom',
@@ -266,6 +266,7 @@ export default {
   'table.lobby': 'Retour au salon',
   'table.join': 'Rejoindre la table',
   'table.startedWatching': 'Cette partie a déjà commencé : vous la regardez.',
+  'title.yourTurn': '▶ À vous de jouer',
   'wait.title': 'En attente des joueurs',
   'wait.taken': (p) =>
     `${p.taken} places prises sur ${p.seats}. La partie commence d’elle-même quand ` +

@@ -176,7 +176,9 @@ export default {
   'illegal.other': 'Le regole non permettono questa mossa.',
   refused: 'Non giocata: {why}',
 
-  'lobby.tagline': 'Prendi numeri dal mercato, completa contratti, vinci trofei. Un gioco di carte da 2 a 4 giocatori.',
+  'lobby.tagline':
+    'Giochi di carte da fare insieme: il Romi Rami e la famiglia del ramino — Rommi, Rami e ' +
+    'Rumino. Apri un tavolo, invita gli amici, o siediti a uno di questi.',
   'name.intro': 'Scegli il nome che vedranno gli altri giocatori.',
   'name.introTable': 'Scegli il nome che vedranno gli altri giocatori, poi ti siedi.',
   'name.placeholder': 'Il tuo nome',
@@ -263,6 +265,7 @@ export default {
   'table.lobby': 'Torna alla sala',
   'table.join': 'Siediti al tavolo',
   'table.startedWatching': 'Questa partita è già cominciata: la stai guardando.',
+  'title.yourTurn': '▶ Tocca a te',
   'wait.title': 'In attesa dei giocatori',
   'wait.taken': (p) =>
     `${p.taken} posti occupati su ${p.seats}. La partita comincia da sola quando tutti ` +

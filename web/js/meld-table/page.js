@@ -10,6 +10,7 @@
 // section 9): the events go into the log, the view in place of the one the page held. The page asks for the
 // table only to arrive, to come back after a lost connection, and to take its seat back from the bot.
 
+import { turnTitle, plainTitle } from '../table/title.js';
 import { connection } from '../connection.js';
 import { rematch } from '../table/rematch.js';
 import { h, replace, scrollState, restoreScroll } from '../dom.js';
@@ -408,6 +409,7 @@ export function mountMeldTable(root, tableId, params, first) {
       restoreScroll(el.querySelector('.log ol'), log);
     }
     if (focusKey) /** @type {HTMLElement | null} */ (el.querySelector(`[data-key="${focusKey}"]`))?.focus();
+    turnTitle(Boolean(ctx.myTurn()));
   }
 
   const ticker = setInterval(() => {
@@ -442,6 +444,7 @@ export function mountMeldTable(root, tableId, params, first) {
   return () => {
     clearInterval(ticker);
     clearTimeout(unanswered);
+    plainTitle();
     announcer.remove();
     for (const off of offs) off();
     if (st.summary && mode === 'watch') connection.send({ type: 'leave', table: tableId });

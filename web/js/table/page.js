@@ -7,6 +7,7 @@
 // can be
 // sent; the server still decides, and a refusal is shown in words.
 
+import { turnTitle, plainTitle } from './title.js';
 import { connection } from '../connection.js';
 import { rematch } from './rematch.js';
 import { h, replace, scrollState, restoreScroll } from '../dom.js';
@@ -415,6 +416,7 @@ export function mountTable(root, tableId, params, otherGame = null) {
       restoreScroll(el.querySelector('.log ol'), log);
     }
     if (focusKey) /** @type {HTMLElement | null} */ (el.querySelector(`[data-key="${focusKey}"]`))?.focus();
+    turnTitle(Boolean(ctx.myTurn()));
   }
 
   const ticker = setInterval(() => tickClocks(ctx, el), 250);
@@ -460,6 +462,7 @@ export function mountTable(root, tableId, params, otherGame = null) {
   return () => {
     clearInterval(ticker);
     clearTimeout(unanswered);
+    plainTitle();
     announcer.remove();
     for (const off of offs) off();
     if (st.summary && mode === 'watch') connection.send({ type: 'leave', table: tableId });

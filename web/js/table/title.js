@@ -1,0 +1,19 @@
+// @ts-check
+// The page's title says when it is the reader's turn, so that a player whose table is in another tab (or
+// behind another window) sees it is their move. Both table pages set it at each redraw.
+
+import { t } from '../i18n.js';
+
+/** The title the page had before a table set it. */
+const PLAIN = document.title;
+
+/** Marks the title while it is the reader's turn. @param {boolean} myTurn */
+export function turnTitle(myTurn) {
+  const title = myTurn ? `${t('title.yourTurn')} · ${PLAIN}` : PLAIN;
+  if (document.title !== title) document.title = title;
+}
+
+/** The plain title again, when the table's page closes. */
+export function plainTitle() {
+  document.title = PLAIN;
+}
