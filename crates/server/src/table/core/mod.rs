@@ -203,6 +203,9 @@ pub(crate) struct TableCore {
     chat: Chat,
     /// Each seat's presence as the members were last told it during the game.
     told_presence: Vec<Option<crate::protocol::Presence>>,
+    /// For each seat, whether its player is on their way from the game before (a rematch's table opens
+    /// and starts before they arrive): their arrival is no coming back, and is not told as one.
+    arriving: Vec<bool>,
     phase: Phase,
     pending: Option<Pending>,
     /// When a waiting table closes because no seated person is connected.
@@ -260,6 +263,7 @@ impl TableCore {
             members: Members::default(),
             chat: Chat::default(),
             told_presence: Vec::new(),
+            arriving: Vec::new(),
             phase,
             pending: None,
             waiting_due: None,

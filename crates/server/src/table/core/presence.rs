@@ -39,6 +39,13 @@ impl TableCore {
         }
         *told = presence;
         let Some(presence) = presence else { return };
+        // A rematch's player taking their seat for the first time has not come back: nobody left.
+        if let Some(arriving) = self.arriving.get_mut(seat.index()) {
+            let first_arrival = std::mem::take(arriving) && presence == Presence::Here;
+            if first_arrival && change == PresenceChange::Back {
+                return;
+            }
+        }
         tracing::debug!(table = %self.id, %seat, ?presence, ?change, "presence changed");
         let msg = ServerMsg::Presence { table: self.id, seat, presence, change };
         self.members.send_all_but(except, &msg);

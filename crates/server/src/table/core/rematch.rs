@@ -67,6 +67,7 @@ impl TableCore {
         let seating = super::Seating::from_occupants(plan.seats.into_iter().map(Some).collect());
         let config = (plan.options, plan.game);
         let mut core = TableCore::new(plan.id, plan.invite, plan.host, config, seating, Phase::Waiting, services);
+        core.arriving = vec![true; core.seating.len()];
         core.first_turn = plan.first;
         core.check_waiting(now);
         core.begin_game(None, now);

@@ -124,9 +124,24 @@ fn when_everyone_says_yes_the_same_players_play_again_at_a_new_table_and_the_old
             _ => None,
         })
     };
-    assert_eq!(role(&mut ana), Some(Role::Seat(Seat(0))));
+    let (to_ana, to_carla) = (ana.messages(), carla.messages());
+    let back = |msgs: &[ServerMsg]| {
+        msgs.iter().any(|m| matches!(m, ServerMsg::Presence { change: crate::protocol::PresenceChange::Back, .. }))
+    };
+    assert!(!back(&to_ana) && !back(&to_carla), "taking one's seat at a rematch is no coming back: {to_ana:?}");
+    let role_in = |msgs: Vec<ServerMsg>| {
+        msgs.into_iter().find_map(|msg| match msg {
+            ServerMsg::Table { role, .. } => Some(role),
+            _ => None,
+        })
+    };
+    assert_eq!(role_in(to_ana), Some(Role::Seat(Seat(0))));
     assert_eq!(role(&mut bruno), Some(Role::Seat(Seat(1))));
-    assert_eq!(role(&mut carla), Some(Role::Spectator));
+    assert_eq!(role_in(to_carla), Some(Role::Spectator));
+    // Away and back again is told as usual.
+    again.command(TableCommand::Detach { conn: bruno.from.conn });
+    again.join(&bruno);
+    assert!(back(&ana.messages()), "Bruno's coming back is told");
 }
 
 #[test]
