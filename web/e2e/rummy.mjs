@@ -278,7 +278,29 @@ async function rommiMatch(browser) {
   check(/^Rommi · .*to 1\b/.test(named ?? ''), `the game page names the game and its options: ${named}`);
   await shot(ana, 'game-page-rommi');
   await pastResultsNameTheGame(ana, stored.id);
+  await refusalsInTheReadersLanguage(browser, ana, stored.id);
   await Promise.all([ana, ben, cleo].map((p) => p.context().close()));
+}
+
+// What the page cannot do is said in the reader's language: a rummy match has no replay (in Italian), and
+// a name that reads as a bot's is refused (in French).
+async function refusalsInTheReadersLanguage(browser, page, id) {
+  await page.selectOption('#lang-select', 'it');
+  await page.goto(`${BASE}/#/replay/${id}`);
+  await page.waitForSelector('.error-box');
+  const replayError = await page.textContent('.error-box p');
+  check(replayError === 'Questa partita non si può rivedere qui.', `the replay's refusal in Italian: ${replayError}`);
+  await page.selectOption('#lang-select', 'en');
+  const eve = await openPage(browser, desktop);
+  await eve.goto(`${BASE}/#/`);
+  await eve.waitForSelector('#name-input');
+  await eve.selectOption('#lang-select', 'fr');
+  await chooseName(eve, 'Bot 1');
+  await eve.waitForFunction(() => /\S/.test(document.querySelector('.name-form .error')?.textContent ?? ''));
+  const refused = await eve.textContent('.name-form .error');
+  check(/^Ce nom n’est pas possible/.test(refused ?? ''), `a bot's name is refused in French: ${refused}`);
+  await eve.context().close();
+  log('refusals in the reader’s language');
 }
 
 // The past results name each game, and a game filter shows one game's matches only; the players filter

@@ -5,7 +5,7 @@
 // the game log beside it. The address always names the move shown, so a link opens that move.
 
 import { h, replace } from './dom.js';
-import { getRecord } from './api.js';
+import { ApiError, getRecord } from './api.js';
 import { t, onLanguage } from './i18n.js';
 import { numberCard } from './cards-ui.js';
 import { describe } from './game-log.js';
@@ -202,7 +202,13 @@ export function mountReplay(root, id, params) {
       draw();
     } catch (error) {
       if (!alive) return;
-      replace(box, h('section.card-panel', h('h1', t('replay.title')), errorBox(/** @type {Error} */ (error), load)));
+      // Nothing to step through: a redraw (a language switch, a key) draws no step of it.
+      record = null;
+      // A record this viewer cannot replay (another game's, or one that breaks a rule) is said in the
+      // reader's language; the REST API's refusals already are.
+      if (!(error instanceof ApiError)) console.warn('replay:', error);
+      const shown = error instanceof ApiError ? error : new Error(t('replay.cannot'));
+      replace(box, h('section.card-panel', h('h1', t('replay.title')), errorBox(shown, load)));
     }
   }
   load();

@@ -7,6 +7,13 @@ import { h } from './dom.js';
 import { identity } from './identity.js';
 import { t } from './i18n.js';
 
+/** The words of the server's refusals of a new guest's name, by code. @type {Record<string, string>} */
+const NAME_REFUSALS = {
+  name_taken: 'error.name_taken',
+  bad_name: 'error.bad_name_rule',
+  too_many_guests: 'error.too_many_guests',
+};
+
 /**
  * @typedef {object} Score
  * @property {number} seat
@@ -57,10 +64,10 @@ export function nameForm(done, { intro = t('name.intro') } = {}) {
           done(await connection.ready(name));
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
-          // A name another player keeps is said in the reader's language; other refusals in the server's words.
+          // Every refusal of a name the server gives a code for is said in the reader's language.
           const code = /** @type {any} */ (err)?.code;
-          error.textContent =
-            message === 'need_name' ? t('name.empty') : code === 'name_taken' ? t('error.name_taken') : message;
+          const key = NAME_REFUSALS[code];
+          error.textContent = message === 'need_name' ? t('name.empty') : key ? t(key) : message;
         }
       },
     },

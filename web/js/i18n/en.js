@@ -158,6 +158,8 @@ export default {
   'error.server_full': 'The server is full right now. Try again later.',
   'error.bad_options': 'Those table options are not possible.',
   'error.bad_name': 'That name is not possible: {why}',
+  'error.bad_name_rule':
+    'That name is not possible: use 1 to 24 letters, digits, spaces or punctuation, and not a name like a bot’s (“Bot 2”).',
   'error.too_many_guests': 'Too many new players from this address just now: wait a minute.',
   'error.other': 'The server refused this.',
   'error.offline': 'Not connected: your move was not sent. Reconnecting…',
@@ -479,6 +481,7 @@ export default {
   'create.casual': 'Casual: no ratings',
 
   // The replay.
+  'replay.cannot': 'This game cannot be replayed here.',
   'replay.title': 'Replay',
   'replay.first': 'First',
   'replay.back': 'Back',

@@ -159,6 +159,8 @@ export default {
   'error.server_full': 'Le serveur est plein. Réessayez plus tard.',
   'error.bad_options': 'Ces options de table ne sont pas possibles.',
   'error.bad_name': 'Ce nom n’est pas possible : {why}',
+  'error.bad_name_rule':
+    'Ce nom n’est pas possible : de 1 à 24 lettres, chiffres, espaces ou signes, et pas un nom de robot (« Bot 2 »).',
   'error.too_many_guests': 'Trop de nouveaux joueurs depuis cette adresse : attendez une minute.',
   'error.other': 'Le serveur a refusé.',
   'error.offline': 'Non connecté : votre coup n’est pas parti. Reconnexion…',
@@ -484,6 +486,7 @@ export default {
   'create.rated': 'Classée : la partie compte pour les cotes',
   'create.casual': 'Amicale : sans cote',
 
+  'replay.cannot': 'Cette partie ne peut pas être rejouée ici.',
   'replay.title': 'Revoir',
   'replay.first': 'Début',
   'replay.back': 'Reculer',

@@ -158,6 +158,8 @@ export default {
   'error.server_full': 'Il server è pieno. Riprova più tardi.',
   'error.bad_options': 'Queste opzioni del tavolo non sono possibili.',
   'error.bad_name': 'Questo nome non è possibile: {why}',
+  'error.bad_name_rule':
+    'Questo nome non è possibile: da 1 a 24 lettere, cifre, spazi o segni, e non un nome da bot («Bot 2»).',
   'error.too_many_guests': 'Troppi nuovi giocatori da questo indirizzo: aspetta un minuto.',
   'error.other': 'Il server ha rifiutato.',
   'error.offline': 'Non connesso: la mossa non è partita. Riconnessione in corso…',
@@ -478,6 +480,7 @@ export default {
   'create.rated': 'Valida: la partita conta per i punteggi',
   'create.casual': 'Amichevole: senza punteggio',
 
+  'replay.cannot': 'Questa partita non si può rivedere qui.',
   'replay.title': 'Replay',
   'replay.first': 'Inizio',
   'replay.back': 'Indietro',
