@@ -176,6 +176,14 @@ async function rommiMatch(browser) {
   const cleoFrom = { sent: cleoFrames.sent.length, bytes: cleoFrames.receivedBytes };
   log('Ana and Ben play Rommi to 1 point, Cleo watches');
 
+  // Ben's page goes: Ana sees him away (his seat is still his); he comes back by the table's address.
+  await ben.goto('about:blank');
+  await ana.waitForSelector('.meld-game .player.offline .badge.offline');
+  await ben.goto(`${BASE}/#/table/${tableId}`);
+  await ben.waitForSelector('.meld-board');
+  await ana.waitForFunction(() => document.querySelector('.meld-game .player.offline') == null);
+  log('Ben was away and is back');
+
   // The first player takes the top discard by clicking it, then takes it back (the online tables allow taking
   // back the steps of one's turn, protocol "Taking back in the rummy family").
   await ana.waitForFunction(() => window.__romirami.page.legal() != null, null, { timeout: 20000 }).catch(() => {});

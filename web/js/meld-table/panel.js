@@ -7,7 +7,7 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { botBadge } from '../widgets.js';
-import { clockChip, turnClock } from '../table/seats.js';
+import { clockChip, presenceBadges, presenceOf, turnClock } from '../table/seats.js';
 import { countdown } from '../clock.js';
 import { ofKind, playing } from './legal.js';
 import { meldMoves } from './board.js';
@@ -52,10 +52,17 @@ function playerArea(ctx, seat) {
   const extra = m.seats[seat] ?? {};
   const turn = m.toAct === seat && !m.result;
   const me = seat === ctx.mySeat();
-  const botSeat = ctx.isBotPlayer(seat);
-  const away = ctx.isStandIn(seat);
+  const { botSeat, away, offline } = presenceOf(shared, seat);
   const label = t('rt.seatLabel', { who: ctx.who(seat), cards: m.handSizes[seat] ?? 0, total: m.totals[seat] ?? 0 });
-  const classes = ['player', turn && 'turn', me && 'me', (botSeat || away) && 'bot', extra.out && 'out']
+  const classes = [
+    'player',
+    turn && 'turn',
+    me && 'me',
+    (botSeat || away) && 'bot',
+    away && 'away',
+    offline && 'offline',
+    extra.out && 'out',
+  ]
     .filter(Boolean)
     .join(' ');
   return h(
@@ -65,8 +72,7 @@ function playerArea(ctx, seat) {
       'header',
       h('span.pname', me ? t('seat.you', { name: ctx.nameOf(seat) }) : ctx.nameOf(seat)),
       seat === m.dealer ? h('span.badge.first', { title: t('rt.dealer') }, t('rt.dealerShort')) : null,
-      botSeat ? botBadge() : null,
-      away ? h('span.badge.bot.away', t(me ? 'seat.botForYou' : 'seat.away')) : null,
+      presenceBadges(shared, seat),
       turn ? h('span.badge.turn', t('seat.toPlay')) : null,
       clockChip(shared, seat),
       choiceChip(ctx, seat),

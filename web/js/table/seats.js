@@ -101,6 +101,38 @@ export function statusLine(ctx) {
 }
 
 /** One player's area. @param {import('./state.js').Ctx} ctx @param {import('./state.js').SeatView} s */
+/**
+ * Where a seat's player is: the host's bot plays it (`botSeat`), the bot stands in for its player
+ * (`away`), or its player is not connected though the seat is theirs and their clock runs (`offline`,
+ * protocol section 11b). Both tables show it the same way.
+ * @param {any} ctx @param {number} seat
+ */
+export function presenceOf(ctx, seat) {
+  const botSeat = ctx.isBotPlayer(seat);
+  const away = ctx.isStandIn(seat);
+  const offline = !botSeat && !away && !ctx.st.result && ctx.st.summary?.presence?.[seat] === 'away';
+  return { botSeat, away, offline };
+}
+
+/** The badges after a seat's name that say where its player is. @param {any} ctx @param {number} seat */
+export function presenceBadges(ctx, seat) {
+  const { botSeat, away, offline } = presenceOf(ctx, seat);
+  const me = seat === ctx.mySeat();
+  return [
+    botSeat ? botBadge() : null,
+    away
+      ? h(
+          'span.badge.bot.away',
+          { title: me ? t('seat.botForYouTitle') : t('seat.awayTitle') },
+          me ? t('seat.botForYou') : t('seat.away'),
+        )
+      : null,
+    offline
+      ? h('span.badge.offline', { title: t('seat.offlineTitle'), 'data-presence': 'away' }, t('seat.offline'))
+      : null,
+  ];
+}
+
 function playerArea(ctx, s) {
   const v = ctx.view();
   const turn = v.phase.state === 'playing' && v.phase.seat === s.seat;
@@ -108,10 +140,7 @@ function playerArea(ctx, s) {
   const leads = v.trophies.filter((tr) => v.trophy_leaders?.[tr] === s.seat);
   const score = s.score;
   const total = score.total != null ? score.total : score.public_total;
-  const botSeat = ctx.isBotPlayer(s.seat);
-  const away = ctx.isStandIn(s.seat);
-  // Not connected, though the seat is still theirs: their clock runs (protocol section 11b).
-  const offline = !botSeat && !away && !ctx.st.result && ctx.st.summary?.presence?.[s.seat] === 'away';
+  const { botSeat, away, offline } = presenceOf(ctx, s.seat);
   const note = botSeat ? t('seat.noteBot') : away ? t('seat.noteAway') : offline ? t('seat.noteOffline') : '';
   const label = t('seat.label', {
     who: ctx.who(s.seat),
@@ -138,17 +167,7 @@ function playerArea(ctx, s) {
       'header',
       h('span.pname', me ? t('seat.you', { name: ctx.nameOf(s.seat) }) : ctx.nameOf(s.seat)),
       s.seat === v.first_player ? h('span.badge.first', { title: t('seat.first') }, t('seat.firstShort')) : null,
-      botSeat ? botBadge() : null,
-      away
-        ? h(
-            'span.badge.bot.away',
-            { title: me ? t('seat.botForYouTitle') : t('seat.awayTitle') },
-            me ? t('seat.botForYou') : t('seat.away'),
-          )
-        : null,
-      offline
-        ? h('span.badge.offline', { title: t('seat.offlineTitle'), 'data-presence': 'away' }, t('seat.offline'))
-        : null,
+      presenceBadges(ctx, s.seat),
       turn ? h('span.badge.turn', t('seat.toPlay')) : null,
       clockChip(ctx, s.seat),
     ),
