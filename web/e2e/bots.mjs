@@ -88,6 +88,18 @@ async function againstBots(browser) {
       // Her turn shows in the page's title, for a player whose table is in another tab.
       const title = await dora.title();
       check(title.startsWith('▶ Your turn'), `the title says it is Dora's turn: ${title}`);
+      // A stray click on the top bar asks before it takes her away from her game; she stays.
+      const asked = new Promise((resolve) =>
+        dora.once('dialog', (dialog) => {
+          resolve(dialog.message());
+          dialog.dismiss();
+        }),
+      );
+      await dora.click('nav a[data-nav="games"]');
+      const question = await asked;
+      check(/You are playing at this table/.test(question), `leaving a game in play is asked first: ${question}`);
+      await dora.waitForFunction(() => location.hash.startsWith('#/table/'));
+      check((await dora.locator('.board').count()) === 1, 'she stays at her game');
     }
     // Once, a few moves in: the clocks count down, then Dora lets her time run out.
     if (!ranOut && moves >= 6) {

@@ -177,6 +177,8 @@ async function rommiMatch(browser) {
   log('Ana and Ben play Rommi to 1 point, Cleo watches');
 
   // Ben's page goes: Ana sees him away (his seat is still his); he comes back by the table's address.
+  // (Closing a page at a game in play asks first: Ben says yes.)
+  ben.once('dialog', (dialog) => dialog.accept());
   await ben.goto('about:blank');
   await ana.waitForSelector('.meld-game .player.offline .badge.offline');
   await ben.goto(`${BASE}/#/table/${tableId}`);
@@ -380,6 +382,8 @@ async function againstBot(browser, name, game, options, doneWhat) {
   // The table links the game's own rules.
   const help = await page.getAttribute('#help-link', 'href');
   check(help === `#/help/${game}`, `the table links ${game}'s rules: ${help}`);
+  // The match may go on after this round: leaving it is asked first, and said yes to.
+  page.once('dialog', (dialog) => dialog.accept());
   await page.goto(`${BASE}/#/help/${game}`);
   await page.waitForSelector('#rule-turn');
   await page.context().close();

@@ -181,9 +181,18 @@ export async function together(browser) {
   await ana.click('#rematch-accept');
   await benAgain.waitForFunction(() => /Ana/.test(document.getElementById('rematch-status')?.textContent ?? ''));
   await benAgain.click('#rematch-accept');
+  // On the new table: its address, and the page's own state of it (not the old page's, still on show until
+  // the address change is handled).
   const movedOn = (old) => {
     const m = location.hash.match(/#\/table\/([0-9a-f-]+)/);
-    return m != null && m[1] !== old && document.querySelector('.board') != null;
+    const page = window.__romirami.page;
+    return (
+      m != null &&
+      m[1] !== old &&
+      document.querySelector('.board') != null &&
+      page?.summary?.()?.id === m[1] &&
+      page.role() != null
+    );
   };
   for (const p of [ana, benAgain, cleo]) await p.waitForFunction(movedOn, tableId);
   const next = (await ana.evaluate(() => location.hash)).match(/#\/table\/([0-9a-f-]+)/)[1];

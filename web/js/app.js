@@ -139,7 +139,27 @@ connection.on('status', ({ status, player }) => {
   }
 });
 
-window.addEventListener('hashchange', route);
+// A click elsewhere (the top bar, a link) while seated at a game in play asks first: leaving the page keeps
+// the seat, but the player's clock runs and the bot may take over.
+let shownHash = location.hash;
+let restoring = false;
+window.addEventListener('hashchange', () => {
+  if (restoring) {
+    restoring = false;
+    return;
+  }
+  const question = hook.page?.leaving?.();
+  if (question && !window.confirm(question)) {
+    restoring = true;
+    location.hash = shownHash;
+    return;
+  }
+  shownHash = location.hash;
+  route();
+});
+window.addEventListener('beforeunload', (e) => {
+  if (hook.page?.leaving?.()) e.preventDefault();
+});
 route();
 // Greet the server on every page, so the top bar shows who is playing (pages that need a name ask).
 connection.ready().catch(() => {});

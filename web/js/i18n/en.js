@@ -370,6 +370,8 @@ export default {
   'bot.why': 'Your time ran out, or you left the game: the bot plays your seat until you take it back.',
   'bot.takeBack': 'Take my seat back',
   'log.title': 'Game log',
+  'leave.confirmNav':
+    'You are playing at this table. Leave the page? Your seat stays yours, but your clock runs and the bot may play for you.',
   'leave.summary': 'Leave the game',
   'leave.note':
     'The bot plays your seat while you are away; come back to this table to take it back. When ' +

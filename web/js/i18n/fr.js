@@ -375,6 +375,8 @@ export default {
     'vous la repreniez.',
   'bot.takeBack': 'Reprendre ma place',
   'log.title': 'Journal de la partie',
+  'leave.confirmNav':
+    'Vous jouez à cette table. Quitter la page ? Votre place reste la vôtre, mais votre temps s’écoule et le robot peut jouer pour vous.',
   'leave.summary': 'Quitter la partie',
   'leave.note':
     'Le bot joue votre place pendant votre absence ; revenez à cette table pour la reprendre. ' +

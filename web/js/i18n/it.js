@@ -371,6 +371,8 @@ export default {
   'bot.why': 'Il tuo tempo è finito, o hai lasciato la partita: il bot gioca al tuo posto finché non lo riprendi.',
   'bot.takeBack': 'Riprendi il mio posto',
   'log.title': 'Cronaca della partita',
+  'leave.confirmNav':
+    'Stai giocando a questo tavolo. Lasciare la pagina? Il posto resta tuo, ma il tuo tempo scorre e il bot può giocare per te.',
   'leave.summary': 'Lascia la partita',
   'leave.note':
     'Mentre sei via il bot gioca al tuo posto; torna a questo tavolo per riprenderlo. Quando tutti ' +

@@ -45,6 +45,8 @@ export function mountMeldTable(root, tableId, params, first) {
   if (params.get('invite')) rememberInvite(tableId, params.get('invite'));
   let mode = params.get('watch') ? 'watch' : 'join';
 
+  /** Whether the player left with the page's own button (nothing to ask before going). */
+  let leftOnPurpose = false;
   /** @type {import('./state.js').MeldState} */
   const st = {
     summary: null,
@@ -108,6 +110,7 @@ export function mountMeldTable(root, tableId, params, first) {
     act,
     send: (type, extra = {}) => connection.send({ type, table: tableId, ...extra }),
     leave: () => {
+      leftOnPurpose = true;
       connection.send({ type: 'leave', table: tableId });
       location.hash = '#/';
     },
@@ -418,6 +421,11 @@ export function mountMeldTable(root, tableId, params, first) {
   }, 250);
 
   window.__romirami.page = {
+    // What to ask before a click elsewhere takes a player away from their game in play (app.js).
+    leaving: () =>
+      !leftOnPurpose && ctx.mySeat() != null && st.summary?.state === 'playing' && !st.result
+        ? t('leave.confirmNav')
+        : null,
     name: 'meld-table',
     game,
     legal: () => (ctx.myTurn() && st.pending == null && !st.stale ? st.legal : null),

@@ -43,6 +43,8 @@ export function mountTable(root, tableId, params, otherGame = null) {
   if (params.get('invite')) rememberInvite(tableId, params.get('invite'));
   let mode = params.get('watch') ? 'watch' : 'join';
 
+  /** Whether the player left with the page's own button (nothing to ask before going). */
+  let leftOnPurpose = false;
   /** @type {import('./state.js').State} */
   const st = {
     summary: null,
@@ -118,6 +120,7 @@ export function mountTable(root, tableId, params, otherGame = null) {
     },
     send: (type, extra = {}) => connection.send({ type, table: tableId, ...extra }),
     leave: () => {
+      leftOnPurpose = true;
       connection.send({ type: 'leave', table: tableId });
       location.hash = '#/';
     },
@@ -423,6 +426,11 @@ export function mountTable(root, tableId, params, otherGame = null) {
 
   // --- the test hook (read-only, but for one way to send a move the buttons would not build) ------------
   window.__romirami.page = {
+    // What to ask before a click elsewhere takes a player away from their game in play (app.js).
+    leaving: () =>
+      !leftOnPurpose && ctx.mySeat() != null && st.summary?.state === 'playing' && !st.result
+        ? t('leave.confirmNav')
+        : null,
     name: 'table',
     legal: () => (ctx.myTurn() && st.pending == null ? st.legal : null),
     view: () => st.gs?.view ?? null,

@@ -4,16 +4,13 @@
 
 import { t } from '../i18n.js';
 
-/** The title the page had before a table set it. */
-const PLAIN = document.title;
-
 /** Marks the title while it is the reader's turn. @param {boolean} myTurn */
 export function turnTitle(myTurn) {
-  const title = myTurn ? `${t('title.yourTurn')} · ${PLAIN}` : PLAIN;
+  const title = myTurn ? `${t('title.yourTurn')} · ${t('app.title')}` : t('app.title');
   if (document.title !== title) document.title = title;
 }
 
 /** The plain title again, when the table's page closes. */
 export function plainTitle() {
-  document.title = PLAIN;
+  document.title = t('app.title');
 }

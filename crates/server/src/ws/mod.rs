@@ -123,11 +123,15 @@ async fn run(session: &mut Session) {
     let id = conn.id;
     let config = conn.state.config.clone();
     let mut last_heard = Instant::now();
+    // Whether a ping went out since the client was last heard: a connection is closed for not answering
+    // only once it was asked (a server held up past the idle timeout has asked nothing yet).
+    let mut pinged_since_heard = false;
     let close: Option<Close> = loop {
         tokio::select! {
             incoming = socket.next() => {
                 let Some(incoming) = incoming else { break None };
                 last_heard = Instant::now();
+                pinged_since_heard = false;
                 if matches!(incoming, Ok(Message::Text(_) | Message::Binary(_))) {
                     crate::metrics::frame_received();
                 }
@@ -203,13 +207,14 @@ async fn run(session: &mut Session) {
                 if beat.is_err() || heartbeat.borrow_and_update().shutting_down {
                     break Some(Close { code: close_code::AWAY, reason: "server shutting down", flush: true });
                 }
-                if last_heard.elapsed() >= config.idle_timeout {
+                if pinged_since_heard && last_heard.elapsed() >= config.idle_timeout {
                     break Some(Close { code: close_code::AWAY, reason: "no answer to ping", flush: false });
                 }
                 socket.get_mut().pinged();
                 if timeout(config.write_timeout, socket.send(Message::Ping(Default::default()))).await.is_err() {
                     break None;
                 }
+                pinged_since_heard = true;
             }
         }
     };

@@ -243,7 +243,9 @@ async fn a_client_that_never_answers_pings_is_closed_after_the_idle_timeout() {
     assert!(waited >= config.idle_timeout, "closed after only {waited:?}");
     // Meanwhile the host, which reads its socket all along and so answers every ping, is still served.
     let (frames, host_heard) = tokio::join!(idle.read_to_end(), host.recv_within(config.idle_timeout * 3));
-    assert!(frames.iter().filter(|f| f.opcode == 9).count() >= 2, "it was pinged: {frames:?}");
+    // Closed for not answering: it was asked (a busy machine may have let the idle time pass before a
+    // second ping).
+    assert!(frames.iter().any(|f| f.opcode == 9), "it was pinged: {frames:?}");
     assert_eq!(close_of(&frames), Some((1001, "no answer to ping".to_owned())));
     assert!(host_heard.is_none(), "nothing more was due to the host: {host_heard:?}");
     let create = ClientMsg::CreateTable {
