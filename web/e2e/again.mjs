@@ -267,6 +267,8 @@ async function seesHistory(page, id, name, tableId) {
 // with his finished game and his rating.
 async function keepsName(browser, hugo, id, tableId) {
   const password = 'a long walk home';
+  // Hugo leaves his second game, still in play, for the lobby: the page asks first, and he says yes.
+  hugo.once('dialog', (dialog) => dialog.accept());
   await hugo.goto(`${BASE}/#/`);
   await hugo.waitForSelector('#account-status[data-state="guest"]');
   await hugo.fill('#claim-password', password);
