@@ -81,12 +81,17 @@ export function takeHistory(ctx, events, ask) {
   const { st } = ctx;
   const history = st.history;
   if (!history || history.done) return;
+  const asked = history.next;
   for (const { n, event } of events) {
-    if (n !== history.next || n >= history.upTo) continue;
+    // An event the log has, or one past the view (the game went on meanwhile), is not taken; a gap (events
+    // taken back while the pages came) is stepped over.
+    if (n < history.next || n >= history.upTo) continue;
     history.lines.push({ kind: '', event, n });
     history.next = n + 1;
   }
-  if (events.length > 0 && history.next < history.upTo) {
+  // The next page only when this one brought the log forward: a page that brings nothing new ends the
+  // paging (asking for the same page again would ask for ever, redrawing the table at each answer).
+  if (history.next > asked && history.next < history.upTo) {
     ask(history.next);
     return;
   }
