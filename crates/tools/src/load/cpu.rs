@@ -20,13 +20,8 @@ pub(super) fn process(pid: u32) -> Option<procfs::process::Process> {
     procfs::process::Process::new(i32::try_from(pid).ok()?).ok()
 }
 
-/// CPU seconds that every process named `command` (its `comm`, as `ps -o comm` shows it) has used so
-/// far: the database server's processes, say.
-pub fn cpu_seconds_of_command(command: &str) -> f64 {
-    cpu_seconds_by_process(command).values().sum()
-}
-
-/// CPU seconds that each process named `command` has used so far, by process id.
+/// CPU seconds that each process named `command` (its `comm`, as `ps -o comm` shows it) has used so far,
+/// by process id: the database server's processes, say.
 fn cpu_seconds_by_process(command: &str) -> BTreeMap<i32, f64> {
     let Ok(processes) = procfs::process::all_processes() else { return BTreeMap::new() };
     processes
@@ -214,8 +209,8 @@ mod tests {
     fn a_command_is_found_by_its_name_and_a_missing_one_counts_nothing() {
         spin(std::process::id(), 0.05);
         let me = procfs::process::Process::myself().expect("/proc").stat().expect("stat").comm;
-        assert!(cpu_seconds_of_command(&me) > 0.0, "{me}");
-        assert_eq!(cpu_seconds_of_command("no-such-command-here"), 0.0);
+        assert!(cpu_seconds_by_process(&me).values().sum::<f64>() > 0.0, "{me}");
+        assert!(cpu_seconds_by_process("no-such-command-here").is_empty());
         assert_eq!(cpu_seconds(&[u32::MAX]), 0.0);
     }
 
