@@ -46,7 +46,7 @@ use romirami_server::store::{Store, StoreError};
 
 pub use figures::Failover;
 use figures::Kill;
-pub use nodes::ClusterOptions;
+pub use nodes::{ClusterOptions, inherited_settings};
 use nodes::{Nodes, Restart};
 use seat::{SeatBot, open_table};
 

@@ -23,6 +23,12 @@ pub struct ClusterOptions {
     pub lease: Duration,
 }
 
+/// The `ROMIRAMI_*` settings of this process's environment, which a `romirami` started by a harness or a
+/// test must not inherit: its arguments alone say how it runs.
+pub fn inherited_settings() -> impl Iterator<Item = std::ffi::OsString> {
+    std::env::vars_os().map(|(name, _)| name).filter(|name| name.to_string_lossy().starts_with("ROMIRAMI_"))
+}
+
 /// A running server process.
 struct ServerProcess {
     child: Child,
@@ -34,10 +40,8 @@ impl ServerProcess {
         let mut command = Command::new(binary);
         // The server is set up by these arguments alone, not by `ROMIRAMI_*` settings of the harness's
         // own environment (a cluster to join, say).
-        for (name, _) in std::env::vars_os() {
-            if name.to_string_lossy().starts_with("ROMIRAMI_") {
-                command.env_remove(name);
-            }
+        for name in inherited_settings() {
+            command.env_remove(name);
         }
         let mut child = command
             .args(["serve", "--listen", "127.0.0.1:0", "--database-url", database_url])

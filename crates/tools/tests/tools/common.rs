@@ -64,10 +64,8 @@ pub(crate) use pg::PgDatabase;
 /// the tests run in, so that a developer's own settings (a cluster, say) cannot change what is tested.
 pub(crate) fn romirami() -> std::process::Command {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_romirami"));
-    for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("ROMIRAMI_") {
-            command.env_remove(name);
-        }
+    for name in romirami_tools::crash::inherited_settings() {
+        command.env_remove(name);
     }
     command
 }
