@@ -2,11 +2,9 @@
 //! late spectator or a restarted server shows the same history. Never part of a game's record, never
 //! served by the REST API.
 
-use sqlx::Row;
-use uuid::Uuid;
-
+use super::backend::Talk;
 use super::{Fence, Store, StoreError};
-use crate::protocol::{CHAT_HISTORY, ChatChannel, ChatLine, PlayerId, PlayerInfo, TableId};
+use crate::protocol::{CHAT_HISTORY, ChatChannel, ChatLine, PlayerInfo, TableId};
 
 /// One chat message of a table, to store.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +39,26 @@ fn oldest_kept(n: u64) -> Result<i64, StoreError> {
     number(n.saturating_sub(CHAT_HISTORY as u64 - 1))
 }
 
+/// A chat message as both backends write it: its number, and the oldest number its table keeps once it
+/// is in, as SQL integers; its channel as the text stored.
+pub(super) struct ChatEntry<'a> {
+    pub(super) table: TableId,
+    pub(super) n: i64,
+    pub(super) oldest: i64,
+    pub(super) from: &'a PlayerInfo,
+    pub(super) channel: &'static str,
+    pub(super) text: &'a str,
+}
+
+/// A stored chat message, as both backends read it.
+///
+/// # Errors
+/// [`StoreError::Corrupt`] for a negative number or an unknown channel.
+pub(super) fn line(n: i64, from: PlayerInfo, channel: &str, text: String) -> Result<ChatLine, StoreError> {
+    let n = u64::try_from(n).map_err(|_| StoreError::Corrupt(format!("chat message number {n}")))?;
+    Ok(ChatLine { n, from, channel: channel_from(channel)?, text })
+}
+
 impl Store {
     /// Stores a chat message, and forgets the table's messages older than its last [`CHAT_HISTORY`].
     /// With a `fence` (a cluster's node), the message is stored only while that lease is the table's
@@ -49,61 +67,18 @@ impl Store {
     ///
     /// # Errors
     /// When the write fails (the table is not stored, or the number is taken); [`StoreError::Fenced`] when
-    /// `fence` is not the table's current lease.
+    /// `fence` is not the table's current lease; [`StoreError::Other`] for a fence on SQLite.
     pub async fn append_chat(&self, row: &ChatRow, fence: Option<&Fence>) -> Result<(), StoreError> {
         let ChatRow { table, line } = row;
-        let (n, oldest) = (number(line.n)?, oldest_kept(line.n)?);
-        let channel = channel_text(line.channel);
-        match self {
-            Store::Sqlite(_) if fence.is_some() => return Err(super::leases::needs_postgres()),
-            Store::Sqlite(s) => {
-                let mut tx = s.pool().begin().await?;
-                let id = table.0.hyphenated().to_string();
-                sqlx::query(
-                    "INSERT INTO chat (table_id, n, player_id, name, channel, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                )
-                .bind(&id)
-                .bind(n)
-                .bind(line.from.id.0.hyphenated().to_string())
-                .bind(&line.from.name)
-                .bind(channel)
-                .bind(&line.text)
-                .execute(&mut *tx)
-                .await?;
-                sqlx::query("DELETE FROM chat WHERE table_id = ?1 AND n < ?2")
-                    .bind(&id)
-                    .bind(oldest)
-                    .execute(&mut *tx)
-                    .await?;
-                tx.commit().await?;
-            }
-            Store::Postgres(s) => {
-                let mut tx = s.pool().begin().await?;
-                if let Some(fence) = fence {
-                    // Holds the lease row until the commit, so the table is not granted to another node
-                    // in between.
-                    s.hold_lease(&mut tx, *table, fence).await?;
-                }
-                sqlx::query(
-                    "INSERT INTO chat (table_id, n, player_id, name, channel, text) VALUES ($1, $2, $3, $4, $5, $6)",
-                )
-                .bind(table.0)
-                .bind(n)
-                .bind(line.from.id.0)
-                .bind(&line.from.name)
-                .bind(channel)
-                .bind(&line.text)
-                .execute(&mut *tx)
-                .await?;
-                sqlx::query("DELETE FROM chat WHERE table_id = $1 AND n < $2")
-                    .bind(table.0)
-                    .bind(oldest)
-                    .execute(&mut *tx)
-                    .await?;
-                tx.commit().await?;
-            }
-        }
-        Ok(())
+        let entry = ChatEntry {
+            table: *table,
+            n: number(line.n)?,
+            oldest: oldest_kept(line.n)?,
+            from: &line.from,
+            channel: channel_text(line.channel),
+            text: &line.text,
+        };
+        dispatch!(self, s => s.append_chat(&entry, fence).await)
     }
 
     /// A table's kept chat messages, oldest first (at most [`CHAT_HISTORY`]).
@@ -111,52 +86,8 @@ impl Store {
     /// # Errors
     /// When the store cannot be read, or a row does not parse ([`StoreError::Corrupt`]).
     pub async fn chat(&self, table: TableId) -> Result<Vec<ChatLine>, StoreError> {
-        let limit = CHAT_HISTORY as i64;
-        let rows: Vec<(i64, Uuid, String, String, String)> = match self {
-            Store::Sqlite(s) => {
-                let rows = sqlx::query(
-                    "SELECT n, player_id, name, channel, text FROM chat WHERE table_id = ?1 ORDER BY n DESC LIMIT ?2",
-                )
-                .bind(table.0.hyphenated().to_string())
-                .bind(limit)
-                .fetch_all(s.pool())
-                .await?;
-                rows.iter()
-                    .map(|row| {
-                        let id: String = row.try_get("player_id")?;
-                        let id =
-                            Uuid::parse_str(&id).map_err(|_| StoreError::Corrupt(format!("{id:?} is not a UUID")))?;
-                        Ok((row.try_get("n")?, id, row.try_get("name")?, row.try_get("channel")?, row.try_get("text")?))
-                    })
-                    .collect::<Result<_, StoreError>>()?
-            }
-            Store::Postgres(s) => {
-                let rows = sqlx::query(
-                    "SELECT n, player_id, name, channel, text FROM chat WHERE table_id = $1 ORDER BY n DESC LIMIT $2",
-                )
-                .bind(table.0)
-                .bind(limit)
-                .fetch_all(s.pool())
-                .await?;
-                rows.iter()
-                    .map(|row| {
-                        Ok((
-                            row.try_get("n")?,
-                            row.try_get("player_id")?,
-                            row.try_get("name")?,
-                            row.try_get("channel")?,
-                            row.try_get("text")?,
-                        ))
-                    })
-                    .collect::<Result<_, StoreError>>()?
-            }
-        };
-        rows.into_iter()
-            .rev()
-            .map(|(n, id, name, channel, text)| {
-                let n = u64::try_from(n).map_err(|_| StoreError::Corrupt(format!("chat message number {n}")))?;
-                Ok(ChatLine { n, from: PlayerInfo { id: PlayerId(id), name }, channel: channel_from(&channel)?, text })
-            })
-            .collect()
+        let mut lines = dispatch!(self, s => s.chat(table, CHAT_HISTORY as i64).await)?;
+        lines.reverse();
+        Ok(lines)
     }
 }

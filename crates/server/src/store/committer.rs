@@ -83,12 +83,9 @@ fn stopped() -> StoreError {
 }
 
 async fn run(store: Store, mut receiver: mpsc::Receiver<Job>, max_batch: usize, stats: Arc<Counters>) {
-    // PostgreSQL writes several transactions at once and flushes their commits together, so a batch
-    // need not wait for the one before it to be durable; SQLite has one writer at a time.
-    let in_flight = match &store {
-        Store::Postgres(_) => 2,
-        Store::Sqlite(_) => 1,
-    };
+    // A batch need not wait for the one before it to be durable where the database flushes concurrent
+    // commits together.
+    let in_flight = store.commits_in_flight();
     let mut commits = FuturesUnordered::new();
     let mut receiving = true;
     while receiving || !commits.is_empty() {

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
+use super::backend::Leases;
 use super::{Fence, Store, StoreError};
 use crate::protocol::TableId;
 
@@ -20,11 +21,6 @@ pub struct Lease {
     pub expires_at: OffsetDateTime,
 }
 
-/// The error of a lease operation on SQLite.
-pub(super) fn needs_postgres() -> StoreError {
-    StoreError::Other("table leases need PostgreSQL: a cluster of nodes cannot share a SQLite file".into())
-}
-
 impl Store {
     /// Grants `table` to `node` for `ttl` when nobody holds it, its lease ran out, or `node` holds it
     /// already (then under a new epoch, which fences the node's earlier writes). `None` when another
@@ -33,10 +29,7 @@ impl Store {
     /// # Errors
     /// When the database fails, or the store is SQLite.
     pub async fn acquire_lease(&self, table: TableId, node: &str, ttl: Duration) -> Result<Option<Lease>, StoreError> {
-        match self {
-            Store::Postgres(s) => s.acquire_lease(table, node, ttl).await,
-            Store::Sqlite(_) => Err(needs_postgres()),
-        }
+        dispatch!(self, s => s.acquire_lease(table, node, ttl).await)
     }
 
     /// Extends by `ttl` those of the leases `held` that are still current and unexpired, and returns them;
@@ -45,11 +38,7 @@ impl Store {
     /// # Errors
     /// When the database fails, or the store is SQLite.
     pub async fn renew_leases(&self, held: &[(TableId, Fence)], ttl: Duration) -> Result<Vec<Lease>, StoreError> {
-        match self {
-            Store::Postgres(_) if held.is_empty() => Ok(Vec::new()),
-            Store::Postgres(s) => s.renew_leases(held, ttl).await,
-            Store::Sqlite(_) => Err(needs_postgres()),
-        }
+        dispatch!(self, s => s.renew_leases(held, ttl).await)
     }
 
     /// Ends the leases `held` now, so that another node can take their tables at once.
@@ -57,10 +46,7 @@ impl Store {
     /// # Errors
     /// When the database fails, or the store is SQLite.
     pub async fn release_leases(&self, held: &[(TableId, Fence)]) -> Result<(), StoreError> {
-        match self {
-            Store::Postgres(s) => s.release_leases(held).await,
-            Store::Sqlite(_) => Err(needs_postgres()),
-        }
+        dispatch!(self, s => s.release_leases(held).await)
     }
 
     /// Open tables (in play, or waiting with seats taken) whose lease ran out, at most `limit`: a dead node's,
@@ -69,10 +55,7 @@ impl Store {
     /// # Errors
     /// When the database fails, or the store is SQLite.
     pub async fn expired_leases(&self, limit: u32) -> Result<Vec<TableId>, StoreError> {
-        match self {
-            Store::Postgres(s) => s.expired_leases(i64::from(limit)).await,
-            Store::Sqlite(_) => Err(needs_postgres()),
-        }
+        dispatch!(self, s => s.expired_leases(limit).await)
     }
 
     /// The current lease of `table`, if it ever had one.
@@ -80,9 +63,6 @@ impl Store {
     /// # Errors
     /// When the database fails, or the store is SQLite.
     pub async fn lease(&self, table: TableId) -> Result<Option<Lease>, StoreError> {
-        match self {
-            Store::Postgres(s) => s.lease(table).await,
-            Store::Sqlite(_) => Err(needs_postgres()),
-        }
+        dispatch!(self, s => s.lease(table).await)
     }
 }

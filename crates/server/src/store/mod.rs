@@ -43,12 +43,25 @@
 //! # }
 //! ```
 
+/// Runs the same call on whichever backend the store holds: a `match`, then a direct (static) call to
+/// that backend's implementation of the [`backend`] traits.
+macro_rules! dispatch {
+    ($store:expr, $backend:ident => $call:expr) => {
+        match $store {
+            Store::Sqlite($backend) => $call,
+            Store::Postgres($backend) => $call,
+        }
+    };
+}
+
+mod backend;
 mod batch;
 mod chat;
 mod codec;
 mod committer;
 mod error;
 mod leases;
+mod names;
 pub mod postgres;
 pub mod ratings;
 mod rematch;
@@ -61,6 +74,7 @@ pub use chat::ChatRow;
 pub use committer::{Committer, CommitterStats};
 pub use error::StoreError;
 pub use leases::Lease;
+pub use names::Claim;
 pub use ratings::{BoardCursor, BoardEntry, BoardPage, PlayerRating, Rating, RatingChange, Standing};
 pub use romirami_game::{Outcome, SeatOutcome};
 pub use stats::GameStats;
@@ -70,6 +84,7 @@ pub use types::{
 };
 pub use writer::{Writer, WriterStats};
 
+use backend::{Backend, Ratings, Reads};
 pub(crate) use batch::Write;
 use romirami_game::commitment::Salt;
 use time::OffsetDateTime;
@@ -101,20 +116,6 @@ pub enum Store {
     Postgres(postgres::PgStore),
 }
 
-/// Runs the same call on whichever backend the store holds.
-macro_rules! dispatch {
-    ($store:expr, $backend:ident => $call:expr) => {
-        match $store {
-            Store::Sqlite($backend) => $call,
-            Store::Postgres($backend) => $call,
-        }
-    };
-}
-
-// After the macro, which it uses.
-mod names;
-pub use names::Claim;
-
 impl Store {
     /// Opens the database at `url` and brings its schema up to date: `postgres://` (or `postgresql://`)
     /// for PostgreSQL, `sqlite://path` (or `sqlite:path`) for a SQLite file, created when missing.
@@ -135,6 +136,15 @@ impl Store {
     /// Closes every connection; later calls fail with [`StoreError::Unavailable`].
     pub async fn close(&self) {
         dispatch!(self, s => s.close().await)
+    }
+
+    /// How many transactions of actions the [`Committer`] keeps in flight at once: PostgreSQL writes
+    /// several at once and flushes their commits together, SQLite has one writer at a time.
+    fn commits_in_flight(&self) -> usize {
+        match self {
+            Store::Sqlite(_) => sqlite::SqliteStore::COMMITS_IN_FLIGHT,
+            Store::Postgres(_) => postgres::PgStore::COMMITS_IN_FLIGHT,
+        }
     }
 
     /// Checks that the database answers.
@@ -205,11 +215,7 @@ impl Store {
         if batch.is_empty() {
             return Ok(Appended::default());
         }
-        match self {
-            Store::Sqlite(_) if batch.iter().any(|row| row.fence.is_some()) => Err(leases::needs_postgres()),
-            Store::Sqlite(s) => s.append_actions(batch).await.map(|()| Appended::default()),
-            Store::Postgres(s) => s.append_actions(batch).await,
-        }
+        dispatch!(self, s => s.append_actions(batch).await)
     }
 
     /// Removes the actions of a game's log numbered `from` and up. A table calls it after a commit
@@ -222,11 +228,7 @@ impl Store {
     /// With a `fence`, nothing is removed unless that lease is the table's current one: a node that lost
     /// the table must not clear what its new owner appended ([`StoreError::Fenced`] then).
     pub async fn truncate_actions(&self, table: TableId, from: u32, fence: Option<&Fence>) -> Result<(), StoreError> {
-        match (self, fence) {
-            (Store::Sqlite(_), Some(_)) => Err(leases::needs_postgres()),
-            (Store::Sqlite(s), None) => s.truncate_actions(table, from).await,
-            (Store::Postgres(s), fence) => s.truncate_actions(table, from, fence).await,
-        }
+        dispatch!(self, s => s.truncate_actions(table, from, fence).await)
     }
 
     /// Stores the end of a table's game, in one transaction: its record, and a result per seat from

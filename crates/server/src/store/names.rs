@@ -4,6 +4,7 @@
 //! The store compares nothing itself: the caller hands it the name's key (`players::name_key`) and the
 //! password's PHC string, and a unique index on the key keeps one claim per name.
 
+use super::backend::Claims;
 use super::{Store, StoreError};
 use crate::protocol::{PlayerId, PlayerInfo};
 

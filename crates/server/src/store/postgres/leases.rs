@@ -13,6 +13,7 @@ use uuid::Uuid;
 
 use super::{ActionColumns, PgStore};
 use crate::protocol::TableId;
+use crate::store::backend::Leases;
 use crate::store::{ActionRow, Appended, Fence, Lease, StoreError};
 
 /// A lease's length as PostgreSQL's `interval`, in milliseconds.
@@ -114,16 +115,13 @@ impl PgStore {
         .await?;
         if held { Ok(()) } else { Err(fenced(table, fence)) }
     }
+}
 
+impl Leases for PgStore {
     /// Grants `table` to `node` for `ttl` when nobody holds it, its lease ran out, or `node` itself holds
     /// it (a node that restarts takes its tables again under a new epoch, fencing its former self).
     /// `None` when another node's lease is current.
-    pub(in crate::store) async fn acquire_lease(
-        &self,
-        table: TableId,
-        node: &str,
-        ttl: Duration,
-    ) -> Result<Option<Lease>, StoreError> {
+    async fn acquire_lease(&self, table: TableId, node: &str, ttl: Duration) -> Result<Option<Lease>, StoreError> {
         let row: Option<(i64, OffsetDateTime)> = sqlx::query_as(
             "INSERT INTO table_leases (table_id, node, epoch, expires_at)
              VALUES ($1, $2, 1, now() + $3 * interval '1 millisecond')
@@ -145,11 +143,10 @@ impl PgStore {
 
     /// Extends `node`'s current, unexpired leases among `leases` by `ttl`; returns those extended (a lease
     /// that ran out is not renewed: another node may be taking its table over).
-    pub(in crate::store) async fn renew_leases(
-        &self,
-        held: &[(TableId, Fence)],
-        ttl: Duration,
-    ) -> Result<Vec<Lease>, StoreError> {
+    async fn renew_leases(&self, held: &[(TableId, Fence)], ttl: Duration) -> Result<Vec<Lease>, StoreError> {
+        if held.is_empty() {
+            return Ok(Vec::new());
+        }
         let (ids, nodes, epochs) = lease_columns(held)?;
         let rows: Vec<(Uuid, String, i64, OffsetDateTime)> = sqlx::query_as(
             "UPDATE table_leases l SET expires_at = now() + $4 * interval '1 millisecond'
@@ -171,7 +168,7 @@ impl PgStore {
     }
 
     /// Ends leases at once (a node handing its tables over as it stops): another node may take them now.
-    pub(in crate::store) async fn release_leases(&self, held: &[(TableId, Fence)]) -> Result<(), StoreError> {
+    async fn release_leases(&self, held: &[(TableId, Fence)]) -> Result<(), StoreError> {
         let (ids, nodes, epochs) = lease_columns(held)?;
         sqlx::query(
             "UPDATE table_leases l SET expires_at = now()
@@ -188,7 +185,7 @@ impl PgStore {
 
     /// Tables still open (a game in play, or seats taken before the start) whose lease ran out: a dead or
     /// cut-off node's, for another node to take over. At most `limit`.
-    pub(in crate::store) async fn expired_leases(&self, limit: i64) -> Result<Vec<TableId>, StoreError> {
+    async fn expired_leases(&self, limit: u32) -> Result<Vec<TableId>, StoreError> {
         let ids: Vec<Uuid> = sqlx::query_scalar(
             "SELECT l.table_id FROM table_leases l
              WHERE l.expires_at <= now()
@@ -198,14 +195,14 @@ impl PgStore {
              ORDER BY l.expires_at
              LIMIT $1",
         )
-        .bind(limit)
+        .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?;
         Ok(ids.into_iter().map(TableId).collect())
     }
 
     /// The current lease of `table`, if it has had one.
-    pub(in crate::store) async fn lease(&self, table: TableId) -> Result<Option<Lease>, StoreError> {
+    async fn lease(&self, table: TableId) -> Result<Option<Lease>, StoreError> {
         let row: Option<(String, i64, OffsetDateTime)> =
             sqlx::query_as("SELECT node, epoch, expires_at FROM table_leases WHERE table_id = $1")
                 .bind(table.0)

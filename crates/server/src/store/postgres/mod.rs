@@ -5,6 +5,7 @@
 //! `INSERT ... SELECT FROM UNNEST(...)`, one round trip whatever its size; a batch of other writes is one
 //! such statement per kind of write.
 
+mod chat;
 mod leases;
 mod names;
 mod rate;
@@ -19,12 +20,17 @@ use sqlx::{Postgres, Row, Transaction};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use super::backend::Backend;
 use super::batch::{self, WritesByKind};
-use super::{ActionRow, GamePlayer, SeatOutcome, StoreError, Write, codec};
+use super::{ActionRow, Appended, Fence, GamePlayer, SeatOutcome, StoreError, Write, codec};
 use crate::protocol::{Clock, PlayerId, PlayerInfo, TableId};
 
 /// How long a call waits for a connection before giving up with [`StoreError::Unavailable`].
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Two transactions of actions at once: PostgreSQL flushes concurrent commits together, so a batch need
+/// not wait for the one before it to be durable.
+const COMMITS_IN_FLIGHT: usize = 2;
 
 /// A store in a PostgreSQL database.
 #[derive(Clone, Debug)]
@@ -70,67 +76,6 @@ impl PgStore {
     /// The connection pool, for tools and tests that need SQL of their own.
     pub fn pool(&self) -> &PgPool {
         &self.pool
-    }
-
-    pub(super) async fn close(&self) {
-        self.pool.close().await;
-    }
-
-    pub(super) async fn health(&self) -> Result<(), StoreError> {
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
-        Ok(())
-    }
-
-    pub(super) async fn player_by_token_hash(&self, token_hash: &[u8; 32]) -> Result<PlayerInfo, StoreError> {
-        let row = sqlx::query(
-            "SELECT id, name FROM players WHERE token_hash = $1
-             UNION ALL
-             SELECT p.id, p.name FROM player_tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = $1
-             LIMIT 1",
-        )
-        .bind(&token_hash[..])
-        .fetch_optional(&self.pool)
-        .await?
-        .ok_or(StoreError::NotFound)?;
-        Ok(PlayerInfo { id: PlayerId(row.try_get("id")?), name: row.try_get("name")? })
-    }
-
-    /// Writes a batch in one transaction, one statement per kind of write; see [`Store::write`]. A batch
-    /// of one kind is that one statement, a transaction of its own without the round trips of `BEGIN`
-    /// and `COMMIT`.
-    pub(super) async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-        let kinds = WritesByKind::of(batch);
-        let mut outcomes = vec![Ok(()); batch.len()];
-        // Writes each kind present with its statement, through `$executor` (evaluated for each).
-        macro_rules! write_kinds {
-            ($executor:expr) => {
-                if !kinds.players.is_empty() {
-                    Self::write_players($executor, &kinds).await?;
-                }
-                if !kinds.tables.is_empty() {
-                    Self::write_tables($executor, &kinds).await?;
-                }
-                if !kinds.reseated.is_empty() {
-                    Self::write_seats($executor, &kinds).await?;
-                }
-                if !kinds.starts.is_empty() {
-                    Self::write_starts($executor, &kinds).await?;
-                }
-            };
-        }
-        // Finishes always take a transaction: a game's result and its ratings are written together.
-        if kinds.kinds() == 1 && kinds.finishes.is_empty() {
-            write_kinds!(&self.pool);
-            return Ok(outcomes);
-        }
-        let mut tx = self.pool.begin().await?;
-        write_kinds!(&mut *tx);
-        if !kinds.finishes.is_empty() {
-            let finished = Self::write_finishes(&mut *tx, &self.pool, &kinds, &mut outcomes).await?;
-            Self::rate_games(&mut tx, &finished).await?;
-        }
-        tx.commit().await?;
-        Ok(outcomes)
     }
 
     async fn write_players<'c>(executor: impl PgExecutor<'c>, kinds: &WritesByKind<'_>) -> Result<(), StoreError> {
@@ -361,7 +306,82 @@ impl PgStore {
         Ok(in_order)
     }
 
-    pub(super) async fn append_actions(&self, batch: &[ActionRow]) -> Result<super::Appended, StoreError> {
+    async fn game_players(tx: &mut Transaction<'_, Postgres>, table: TableId) -> Result<Vec<GamePlayer>, StoreError> {
+        sqlx::query("SELECT seat, player_id, name, bot FROM game_players WHERE table_id = $1 ORDER BY seat")
+            .bind(table.0)
+            .fetch_all(&mut **tx)
+            .await?
+            .iter()
+            .map(game_player)
+            .collect()
+    }
+}
+
+impl Backend for PgStore {
+    const COMMITS_IN_FLIGHT: usize = COMMITS_IN_FLIGHT;
+
+    async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    async fn health(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn player_by_token_hash(&self, token_hash: &[u8; 32]) -> Result<PlayerInfo, StoreError> {
+        let row = sqlx::query(
+            "SELECT id, name FROM players WHERE token_hash = $1
+             UNION ALL
+             SELECT p.id, p.name FROM player_tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = $1
+             LIMIT 1",
+        )
+        .bind(&token_hash[..])
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        Ok(PlayerInfo { id: PlayerId(row.try_get("id")?), name: row.try_get("name")? })
+    }
+
+    /// Writes a batch in one transaction, one statement per kind of write; see [`Store::write`]. A batch
+    /// of one kind is that one statement, a transaction of its own without the round trips of `BEGIN`
+    /// and `COMMIT`.
+    async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let kinds = WritesByKind::of(batch);
+        let mut outcomes = vec![Ok(()); batch.len()];
+        // Writes each kind present with its statement, through `$executor` (evaluated for each).
+        macro_rules! write_kinds {
+            ($executor:expr) => {
+                if !kinds.players.is_empty() {
+                    Self::write_players($executor, &kinds).await?;
+                }
+                if !kinds.tables.is_empty() {
+                    Self::write_tables($executor, &kinds).await?;
+                }
+                if !kinds.reseated.is_empty() {
+                    Self::write_seats($executor, &kinds).await?;
+                }
+                if !kinds.starts.is_empty() {
+                    Self::write_starts($executor, &kinds).await?;
+                }
+            };
+        }
+        // Finishes always take a transaction: a game's result and its ratings are written together.
+        if kinds.kinds() == 1 && kinds.finishes.is_empty() {
+            write_kinds!(&self.pool);
+            return Ok(outcomes);
+        }
+        let mut tx = self.pool.begin().await?;
+        write_kinds!(&mut *tx);
+        if !kinds.finishes.is_empty() {
+            let finished = Self::write_finishes(&mut *tx, &self.pool, &kinds, &mut outcomes).await?;
+            Self::rate_games(&mut tx, &finished).await?;
+        }
+        tx.commit().await?;
+        Ok(outcomes)
+    }
+
+    async fn append_actions(&self, batch: &[ActionRow]) -> Result<Appended, StoreError> {
         if batch.iter().any(|row| row.fence.is_some()) {
             return self.append_fenced(batch).await;
         }
@@ -380,25 +400,10 @@ impl PgStore {
         .bind(reserves)
         .execute(&self.pool)
         .await?;
-        Ok(super::Appended::default())
+        Ok(Appended::default())
     }
 
-    async fn game_players(tx: &mut Transaction<'_, Postgres>, table: TableId) -> Result<Vec<GamePlayer>, StoreError> {
-        sqlx::query("SELECT seat, player_id, name, bot FROM game_players WHERE table_id = $1 ORDER BY seat")
-            .bind(table.0)
-            .fetch_all(&mut **tx)
-            .await?
-            .iter()
-            .map(game_player)
-            .collect()
-    }
-
-    pub(super) async fn truncate_actions(
-        &self,
-        table: TableId,
-        from: u32,
-        fence: Option<&super::Fence>,
-    ) -> Result<(), StoreError> {
+    async fn truncate_actions(&self, table: TableId, from: u32, fence: Option<&Fence>) -> Result<(), StoreError> {
         if let Some(fence) = fence {
             return self.truncate_fenced(table, from, fence).await;
         }

@@ -6,15 +6,11 @@ use time::OffsetDateTime;
 
 use super::PgStore;
 use crate::protocol::{PlayerId, PlayerInfo};
+use crate::store::backend::Claims;
 use crate::store::{StoreError, names::Claim};
 
-impl PgStore {
-    pub(in crate::store) async fn claim_name(
-        &self,
-        player: PlayerId,
-        name_key: &str,
-        password_hash: &str,
-    ) -> Result<(), StoreError> {
+impl Claims for PgStore {
+    async fn claim_name(&self, player: PlayerId, name_key: &str, password_hash: &str) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO claimed_names (player_id, name_key, password_hash, claimed_at) VALUES ($1, $2, $3, $4)",
         )
@@ -27,7 +23,7 @@ impl PgStore {
         Ok(())
     }
 
-    pub(in crate::store) async fn claim(&self, name_key: &str) -> Result<Claim, StoreError> {
+    async fn claim(&self, name_key: &str) -> Result<Claim, StoreError> {
         let row = sqlx::query(
             "SELECT p.id, p.name, c.password_hash FROM claimed_names c JOIN players p ON p.id = c.player_id
              WHERE c.name_key = $1",
@@ -42,7 +38,7 @@ impl PgStore {
         })
     }
 
-    pub(in crate::store) async fn has_claimed(&self, player: PlayerId) -> Result<bool, StoreError> {
+    async fn has_claimed(&self, player: PlayerId) -> Result<bool, StoreError> {
         let found: Option<i32> = sqlx::query_scalar("SELECT 1 FROM claimed_names WHERE player_id = $1")
             .bind(player.0)
             .fetch_optional(&self.pool)
@@ -50,7 +46,7 @@ impl PgStore {
         Ok(found.is_some())
     }
 
-    pub(in crate::store) async fn add_token(&self, player: PlayerId, token_hash: &[u8; 32]) -> Result<(), StoreError> {
+    async fn add_token(&self, player: PlayerId, token_hash: &[u8; 32]) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO player_tokens (token_hash, player_id, created_at) VALUES ($1, $2, $3)")
             .bind(&token_hash[..])
             .bind(player.0)

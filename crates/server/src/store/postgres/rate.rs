@@ -15,6 +15,7 @@ use uuid::Uuid;
 
 use super::{PgStore, game_player};
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
+use crate::store::backend::Ratings;
 use crate::store::ratings::{self, FinishedForRating, Standings};
 use crate::store::{BoardCursor, BoardEntry, PlayerRating, Rating, Standing, StoreError, codec};
 
@@ -161,8 +162,10 @@ impl PgStore {
         tx.commit().await?;
         Ok(tables.len())
     }
+}
 
-    pub(in crate::store) async fn leaderboard(
+impl Ratings for PgStore {
+    async fn leaderboard(
         &self,
         game: &str,
         min_games: u32,
@@ -193,7 +196,7 @@ impl PgStore {
         .collect()
     }
 
-    pub(in crate::store) async fn player_ratings(&self, id: PlayerId) -> Result<Vec<PlayerRating>, StoreError> {
+    async fn player_ratings(&self, id: PlayerId) -> Result<Vec<PlayerRating>, StoreError> {
         sqlx::query("SELECT 1 FROM players WHERE id = $1")
             .bind(id.0)
             .fetch_optional(&self.pool)

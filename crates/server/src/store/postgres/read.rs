@@ -7,6 +7,7 @@ use uuid::Uuid;
 
 use super::{PgStore, seat};
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
+use crate::store::backend::Reads;
 use crate::store::{
     FinishedTable, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES,
     SeatResult, StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, codec, stats::PlaceRow,
@@ -85,10 +86,23 @@ fn uuids(tables: &[TableId]) -> Vec<Uuid> {
 }
 
 impl PgStore {
-    pub(in crate::store) async fn waiting_tables(
-        &self,
-        only: Option<&[TableId]>,
-    ) -> Result<Vec<WaitingTable>, StoreError> {
+    /// Fills in the results of `games`, read in one query.
+    async fn with_results(&self, mut games: Vec<GameSummary>) -> Result<Vec<GameSummary>, StoreError> {
+        if games.is_empty() {
+            return Ok(games);
+        }
+        let ids: Vec<Uuid> = games.iter().map(|g| g.id.0).collect();
+        let sql = format!(
+            "SELECT {RESULT_COLUMNS} FROM results r {RATING_JOIN} WHERE r.table_id = ANY($1::uuid[]) ORDER BY r.table_id, r.seat"
+        );
+        let rows = sqlx::query(&sql).bind(ids).fetch_all(&self.pool).await?;
+        codec::attach_results(&mut games, rows.iter().map(seat_result))?;
+        Ok(games)
+    }
+}
+
+impl Reads for PgStore {
+    async fn waiting_tables(&self, only: Option<&[TableId]>) -> Result<Vec<WaitingTable>, StoreError> {
         // One snapshot for the whole read, so a table and its seats agree.
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
@@ -128,10 +142,7 @@ impl PgStore {
         Ok(tables)
     }
 
-    pub(in crate::store) async fn unfinished_games(
-        &self,
-        only: Option<&[TableId]>,
-    ) -> Result<Vec<UnfinishedGame>, StoreError> {
+    async fn unfinished_games(&self, only: Option<&[TableId]>) -> Result<Vec<UnfinishedGame>, StoreError> {
         // One snapshot for the whole read, so a game and its log agree.
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
@@ -181,21 +192,7 @@ impl PgStore {
         Ok(games)
     }
 
-    /// Fills in the results of `games`, read in one query.
-    async fn with_results(&self, mut games: Vec<GameSummary>) -> Result<Vec<GameSummary>, StoreError> {
-        if games.is_empty() {
-            return Ok(games);
-        }
-        let ids: Vec<Uuid> = games.iter().map(|g| g.id.0).collect();
-        let sql = format!(
-            "SELECT {RESULT_COLUMNS} FROM results r {RATING_JOIN} WHERE r.table_id = ANY($1::uuid[]) ORDER BY r.table_id, r.seat"
-        );
-        let rows = sqlx::query(&sql).bind(ids).fetch_all(&self.pool).await?;
-        codec::attach_results(&mut games, rows.iter().map(seat_result))?;
-        Ok(games)
-    }
-
-    pub(in crate::store) async fn list_games(
+    async fn list_games(
         &self,
         filter: &GameFilter,
         limit: u32,
@@ -238,7 +235,7 @@ impl PgStore {
         self.with_results(games).await
     }
 
-    pub(in crate::store) async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
+    async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
         let row = sqlx::query(
             "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by,
                     (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated,
@@ -254,7 +251,7 @@ impl PgStore {
         games.pop().ok_or(StoreError::NotFound)
     }
 
-    pub(in crate::store) async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
+    async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
         let mut tx = self.pool.begin().await?;
         let head = sqlx::query(&format!(
             "SELECT {TABLE_COLUMNS}, g.record
@@ -272,7 +269,7 @@ impl PgStore {
         Ok(FinishedTable { table, players, record })
     }
 
-    pub(in crate::store) async fn record(&self, id: TableId) -> Result<String, StoreError> {
+    async fn record(&self, id: TableId) -> Result<String, StoreError> {
         let json: String = sqlx::query_scalar("SELECT record FROM games WHERE table_id = $1 AND record IS NOT NULL")
             .bind(id.0)
             .fetch_optional(&self.pool)
@@ -281,11 +278,7 @@ impl PgStore {
         codec::record_from_json(id, json)
     }
 
-    pub(in crate::store) async fn player_stats(
-        &self,
-        id: PlayerId,
-        game: Option<&str>,
-    ) -> Result<PlayerStats, StoreError> {
+    async fn player_stats(&self, id: PlayerId, game: Option<&str>) -> Result<PlayerStats, StoreError> {
         let name: String = sqlx::query_scalar("SELECT name FROM players WHERE id = $1")
             .bind(id.0)
             .fetch_optional(&self.pool)

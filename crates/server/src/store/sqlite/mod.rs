@@ -5,6 +5,8 @@
 //! Unix epoch, JSON TEXT. A batch of writes is one transaction (one commit, one sync of the file),
 //! with a statement per row.
 
+mod chat;
+mod leases;
 mod names;
 mod rate;
 mod read;
@@ -18,13 +20,17 @@ use sqlx::{Row, Sqlite, Transaction};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use super::backend::Backend;
 use super::batch::{self, Start, WritesByKind};
-use super::{ActionRow, FinishedGame, GamePlayer, SeatResult, StoreError, Write, codec};
+use super::{ActionRow, Appended, Fence, FinishedGame, GamePlayer, SeatResult, StoreError, Write, codec};
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
 
 /// How long a connection waits for the file's write lock before giving up with
 /// [`StoreError::Unavailable`].
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// One transaction of actions at a time: SQLite has one writer at a time.
+const COMMITS_IN_FLIGHT: usize = 1;
 
 /// A store in a SQLite file.
 #[derive(Clone, Debug)]
@@ -94,16 +100,72 @@ impl SqliteStore {
         &self.pool
     }
 
-    pub(super) async fn close(&self) {
+    async fn write_finish(
+        tx: &mut Transaction<'_, Sqlite>,
+        table: TableId,
+        finished: &FinishedGame,
+        finished_at: OffsetDateTime,
+        results: &[SeatResult],
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET finished_at = ?2, ended_by = ?3, record = ?4 WHERE table_id = ?1")
+            .bind(id_text(table.0))
+            .bind(codec::micros(finished_at))
+            .bind(&finished.outcome.ended_by)
+            .bind(&finished.record)
+            .execute(&mut **tx)
+            .await?;
+        for result in results {
+            sqlx::query(
+                "INSERT INTO results (table_id, seat, player_id, name, score, details, place, winner, bot, bot_actions)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
+                         (SELECT COUNT(*) FROM actions a WHERE a.table_id = ?1 AND a.seat = ?2 AND a.by_bot))",
+            )
+            .bind(id_text(table.0))
+            .bind(i64::from(result.player.seat.0))
+            .bind(id_text(result.player.id.0))
+            .bind(&result.player.name)
+            .bind(result.score)
+            .bind(codec::details_to_json(&result.details)?)
+            .bind(i64::from(result.place))
+            .bind(result.winner)
+            .bind(result.player.bot)
+            .execute(&mut **tx)
+            .await?;
+        }
+        Ok(())
+    }
+
+    async fn game_players(tx: &mut Transaction<'_, Sqlite>, table: TableId) -> Result<Vec<GamePlayer>, StoreError> {
+        sqlx::query("SELECT seat, player_id, name, bot FROM game_players WHERE table_id = ?1 ORDER BY seat")
+            .bind(id_text(table.0))
+            .fetch_all(&mut **tx)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(GamePlayer {
+                    seat: codec::seat_from(row.try_get("seat")?)?,
+                    id: PlayerId(uuid_from(row.try_get("player_id")?)?),
+                    name: row.try_get("name")?,
+                    bot: row.try_get("bot")?,
+                })
+            })
+            .collect()
+    }
+}
+
+impl Backend for SqliteStore {
+    const COMMITS_IN_FLIGHT: usize = COMMITS_IN_FLIGHT;
+
+    async fn close(&self) {
         self.pool.close().await;
     }
 
-    pub(super) async fn health(&self) -> Result<(), StoreError> {
+    async fn health(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
     }
 
-    pub(super) async fn player_by_token_hash(&self, token_hash: &[u8; 32]) -> Result<PlayerInfo, StoreError> {
+    async fn player_by_token_hash(&self, token_hash: &[u8; 32]) -> Result<PlayerInfo, StoreError> {
         let row = sqlx::query(
             "SELECT id, name FROM players WHERE token_hash = ?1
              UNION ALL
@@ -118,7 +180,7 @@ impl SqliteStore {
     }
 
     /// Writes a batch in one transaction; see [`Store::write`].
-    pub(super) async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    async fn write_batch(&self, batch: &[Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
         let kinds = WritesByKind::of(batch);
         let mut outcomes = vec![Ok(()); batch.len()];
         let mut tx = self.write_transaction().await?;
@@ -209,42 +271,10 @@ impl SqliteStore {
         Ok(outcomes)
     }
 
-    async fn write_finish(
-        tx: &mut Transaction<'_, Sqlite>,
-        table: TableId,
-        finished: &FinishedGame,
-        finished_at: OffsetDateTime,
-        results: &[SeatResult],
-    ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE games SET finished_at = ?2, ended_by = ?3, record = ?4 WHERE table_id = ?1")
-            .bind(id_text(table.0))
-            .bind(codec::micros(finished_at))
-            .bind(&finished.outcome.ended_by)
-            .bind(&finished.record)
-            .execute(&mut **tx)
-            .await?;
-        for result in results {
-            sqlx::query(
-                "INSERT INTO results (table_id, seat, player_id, name, score, details, place, winner, bot, bot_actions)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
-                         (SELECT COUNT(*) FROM actions a WHERE a.table_id = ?1 AND a.seat = ?2 AND a.by_bot))",
-            )
-            .bind(id_text(table.0))
-            .bind(i64::from(result.player.seat.0))
-            .bind(id_text(result.player.id.0))
-            .bind(&result.player.name)
-            .bind(result.score)
-            .bind(codec::details_to_json(&result.details)?)
-            .bind(i64::from(result.place))
-            .bind(result.winner)
-            .bind(result.player.bot)
-            .execute(&mut **tx)
-            .await?;
+    async fn append_actions(&self, batch: &[ActionRow]) -> Result<Appended, StoreError> {
+        if batch.iter().any(|row| row.fence.is_some()) {
+            return Err(leases::needs_postgres());
         }
-        Ok(())
-    }
-
-    pub(super) async fn append_actions(&self, batch: &[ActionRow]) -> Result<(), StoreError> {
         let mut tx = self.write_transaction().await?;
         for row in batch {
             sqlx::query(
@@ -260,27 +290,13 @@ impl SqliteStore {
             .await?;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(Appended::default())
     }
 
-    async fn game_players(tx: &mut Transaction<'_, Sqlite>, table: TableId) -> Result<Vec<GamePlayer>, StoreError> {
-        sqlx::query("SELECT seat, player_id, name, bot FROM game_players WHERE table_id = ?1 ORDER BY seat")
-            .bind(id_text(table.0))
-            .fetch_all(&mut **tx)
-            .await?
-            .iter()
-            .map(|row| {
-                Ok(GamePlayer {
-                    seat: codec::seat_from(row.try_get("seat")?)?,
-                    id: PlayerId(uuid_from(row.try_get("player_id")?)?),
-                    name: row.try_get("name")?,
-                    bot: row.try_get("bot")?,
-                })
-            })
-            .collect()
-    }
-
-    pub(super) async fn truncate_actions(&self, table: TableId, from: u32) -> Result<(), StoreError> {
+    async fn truncate_actions(&self, table: TableId, from: u32, fence: Option<&Fence>) -> Result<(), StoreError> {
+        if fence.is_some() {
+            return Err(leases::needs_postgres());
+        }
         sqlx::query("DELETE FROM actions WHERE table_id = ?1 AND seq >= ?2")
             .bind(id_text(table.0))
             .bind(i64::from(from))

@@ -5,15 +5,11 @@ use time::OffsetDateTime;
 
 use super::{SqliteStore, id_text, uuid_from};
 use crate::protocol::{PlayerId, PlayerInfo};
+use crate::store::backend::Claims;
 use crate::store::{StoreError, codec, names::Claim};
 
-impl SqliteStore {
-    pub(in crate::store) async fn claim_name(
-        &self,
-        player: PlayerId,
-        name_key: &str,
-        password_hash: &str,
-    ) -> Result<(), StoreError> {
+impl Claims for SqliteStore {
+    async fn claim_name(&self, player: PlayerId, name_key: &str, password_hash: &str) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO claimed_names (player_id, name_key, password_hash, claimed_at) VALUES (?1, ?2, ?3, ?4)",
         )
@@ -26,7 +22,7 @@ impl SqliteStore {
         Ok(())
     }
 
-    pub(in crate::store) async fn claim(&self, name_key: &str) -> Result<Claim, StoreError> {
+    async fn claim(&self, name_key: &str) -> Result<Claim, StoreError> {
         let row = sqlx::query(
             "SELECT p.id, p.name, c.password_hash FROM claimed_names c JOIN players p ON p.id = c.player_id
              WHERE c.name_key = ?1",
@@ -41,7 +37,7 @@ impl SqliteStore {
         })
     }
 
-    pub(in crate::store) async fn has_claimed(&self, player: PlayerId) -> Result<bool, StoreError> {
+    async fn has_claimed(&self, player: PlayerId) -> Result<bool, StoreError> {
         let found: Option<i64> = sqlx::query_scalar("SELECT 1 FROM claimed_names WHERE player_id = ?1")
             .bind(id_text(player.0))
             .fetch_optional(&self.pool)
@@ -49,7 +45,7 @@ impl SqliteStore {
         Ok(found.is_some())
     }
 
-    pub(in crate::store) async fn add_token(&self, player: PlayerId, token_hash: &[u8; 32]) -> Result<(), StoreError> {
+    async fn add_token(&self, player: PlayerId, token_hash: &[u8; 32]) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO player_tokens (token_hash, player_id, created_at) VALUES (?1, ?2, ?3)")
             .bind(&token_hash[..])
             .bind(id_text(player.0))

@@ -10,6 +10,7 @@ use sqlx::{Row, Sqlite, Transaction};
 
 use super::{SqliteStore, id_text, uuid_from};
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
+use crate::store::backend::Ratings;
 use crate::store::ratings::{self, FinishedForRating, Standings};
 use crate::store::{BoardCursor, BoardEntry, GamePlayer, PlayerRating, Rating, Standing, StoreError, codec};
 
@@ -132,8 +133,10 @@ impl SqliteStore {
         tx.commit().await?;
         Ok(tables.len())
     }
+}
 
-    pub(in crate::store) async fn leaderboard(
+impl Ratings for SqliteStore {
+    async fn leaderboard(
         &self,
         game: &str,
         min_games: u32,
@@ -164,7 +167,7 @@ impl SqliteStore {
         .collect()
     }
 
-    pub(in crate::store) async fn player_ratings(&self, id: PlayerId) -> Result<Vec<PlayerRating>, StoreError> {
+    async fn player_ratings(&self, id: PlayerId) -> Result<Vec<PlayerRating>, StoreError> {
         sqlx::query("SELECT 1 FROM players WHERE id = ?1")
             .bind(id_text(id.0))
             .fetch_optional(&self.pool)

@@ -6,6 +6,7 @@ use sqlx::sqlite::SqliteRow;
 
 use super::{SqliteStore, id_text, uuid_from};
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
+use crate::store::backend::Reads;
 use crate::store::{
     FinishedTable, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES,
     SeatResult, StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, codec, stats::PlaceRow,
@@ -86,10 +87,26 @@ fn wanted(only: Option<&[TableId]>, table: TableId) -> bool {
 }
 
 impl SqliteStore {
-    pub(in crate::store) async fn waiting_tables(
-        &self,
-        only: Option<&[TableId]>,
-    ) -> Result<Vec<WaitingTable>, StoreError> {
+    /// Fills in the results of `games`, read in one query.
+    async fn with_results(&self, mut games: Vec<GameSummary>) -> Result<Vec<GameSummary>, StoreError> {
+        if games.is_empty() {
+            return Ok(games);
+        }
+        let ids: Vec<String> = games.iter().map(|g| id_text(g.id.0)).collect();
+        let ids = serde_json::to_string(&ids).map_err(|e| StoreError::Other(e.to_string()))?;
+        let sql = format!(
+            "SELECT {RESULT_COLUMNS} FROM results r {RATING_JOIN}
+             WHERE r.table_id IN (SELECT value FROM json_each(?1))
+             ORDER BY r.table_id, r.seat"
+        );
+        let rows = sqlx::query(&sql).bind(ids).fetch_all(&self.pool).await?;
+        codec::attach_results(&mut games, rows.iter().map(seat_result))?;
+        Ok(games)
+    }
+}
+
+impl Reads for SqliteStore {
+    async fn waiting_tables(&self, only: Option<&[TableId]>) -> Result<Vec<WaitingTable>, StoreError> {
         // One snapshot for the whole read, so a table and its seats agree.
         let mut tx = self.pool.begin().await?;
         let heads = sqlx::query(&format!(
@@ -130,10 +147,7 @@ impl SqliteStore {
         Ok(tables)
     }
 
-    pub(in crate::store) async fn unfinished_games(
-        &self,
-        only: Option<&[TableId]>,
-    ) -> Result<Vec<UnfinishedGame>, StoreError> {
+    async fn unfinished_games(&self, only: Option<&[TableId]>) -> Result<Vec<UnfinishedGame>, StoreError> {
         // One snapshot for the whole read, so a game and its log agree.
         let mut tx = self.pool.begin().await?;
         let heads = sqlx::query(&format!(
@@ -183,24 +197,7 @@ impl SqliteStore {
         Ok(games)
     }
 
-    /// Fills in the results of `games`, read in one query.
-    async fn with_results(&self, mut games: Vec<GameSummary>) -> Result<Vec<GameSummary>, StoreError> {
-        if games.is_empty() {
-            return Ok(games);
-        }
-        let ids: Vec<String> = games.iter().map(|g| id_text(g.id.0)).collect();
-        let ids = serde_json::to_string(&ids).map_err(|e| StoreError::Other(e.to_string()))?;
-        let sql = format!(
-            "SELECT {RESULT_COLUMNS} FROM results r {RATING_JOIN}
-             WHERE r.table_id IN (SELECT value FROM json_each(?1))
-             ORDER BY r.table_id, r.seat"
-        );
-        let rows = sqlx::query(&sql).bind(ids).fetch_all(&self.pool).await?;
-        codec::attach_results(&mut games, rows.iter().map(seat_result))?;
-        Ok(games)
-    }
-
-    pub(in crate::store) async fn list_games(
+    async fn list_games(
         &self,
         filter: &GameFilter,
         limit: u32,
@@ -242,7 +239,7 @@ impl SqliteStore {
         self.with_results(games).await
     }
 
-    pub(in crate::store) async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
+    async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
         let row = sqlx::query(
             "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by,
                     (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated,
@@ -258,7 +255,7 @@ impl SqliteStore {
         games.pop().ok_or(StoreError::NotFound)
     }
 
-    pub(in crate::store) async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
+    async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
         let mut tx = self.pool.begin().await?;
         let head = sqlx::query(&format!(
             "SELECT {TABLE_COLUMNS}, g.record
@@ -276,7 +273,7 @@ impl SqliteStore {
         Ok(FinishedTable { table, players, record })
     }
 
-    pub(in crate::store) async fn record(&self, id: TableId) -> Result<String, StoreError> {
+    async fn record(&self, id: TableId) -> Result<String, StoreError> {
         let json: String = sqlx::query_scalar("SELECT record FROM games WHERE table_id = ?1 AND record IS NOT NULL")
             .bind(id_text(id.0))
             .fetch_optional(&self.pool)
@@ -285,11 +282,7 @@ impl SqliteStore {
         codec::record_from_json(id, json)
     }
 
-    pub(in crate::store) async fn player_stats(
-        &self,
-        id: PlayerId,
-        game: Option<&str>,
-    ) -> Result<PlayerStats, StoreError> {
+    async fn player_stats(&self, id: PlayerId, game: Option<&str>) -> Result<PlayerStats, StoreError> {
         let name: String = sqlx::query_scalar("SELECT name FROM players WHERE id = ?1")
             .bind(id_text(id.0))
             .fetch_optional(&self.pool)

@@ -1,0 +1,184 @@
+//! What a backend of the store does: the traits that [`SqliteStore`](super::sqlite::SqliteStore) and
+//! [`PgStore`](super::postgres::PgStore) implement, each in its own module, with its own SQL.
+//!
+//! [`Store`](super::Store) is an enum over the two backends, chosen once at start-up, and calls them
+//! through these traits: the dispatch is static (a `match`, then a direct call), no trait object. What
+//! both backends decide alike (the checks of a finish, the paging of lists, the statistics, the ratings'
+//! arithmetic, the mapping of most columns to their types) is written once outside them; what is here is
+//! what needs the database.
+//!
+//! The work is split by subject into a few traits, so that each backend implements each in the file
+//! that holds its SQL (`read.rs`, `rate.rs`, `names.rs`, `chat.rs`, `leases.rs`); [`Backend`] is all of
+//! them. Every method returns a `Send` future: the committer and the writer await them in tasks of
+//! their own.
+
+use std::future::Future;
+use std::time::Duration;
+
+use super::chat::ChatEntry;
+use super::{
+    ActionRow, Appended, BoardCursor, BoardEntry, Claim, Fence, FinishedTable, GameCursor, GameFilter, GameSummary,
+    Lease, PlayerRating, PlayerStats, StoreError, UnfinishedGame, WaitingTable, Write,
+};
+use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId};
+
+/// A backend of the store: one database.
+pub(crate) trait Backend: Reads + Ratings + Claims + Talk + Leases {
+    /// How many transactions of actions the [`Committer`](super::Committer) keeps in flight at once.
+    const COMMITS_IN_FLIGHT: usize;
+
+    /// Closes every connection; later calls fail with [`StoreError::Unavailable`].
+    fn close(&self) -> impl Future<Output = ()> + Send;
+
+    /// Checks that the database answers.
+    fn health(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The player whose first token, or a token given at a sign-in, has this hash.
+    fn player_by_token_hash(
+        &self,
+        token_hash: &[u8; 32],
+    ) -> impl Future<Output = Result<PlayerInfo, StoreError>> + Send;
+
+    /// Writes `batch` in one transaction: `Err` when the transaction failed (nothing was written),
+    /// otherwise each write's outcome (a finish that does not fit its game fails alone, the others are
+    /// written).
+    fn write_batch(
+        &self,
+        batch: &[Write],
+    ) -> impl Future<Output = Result<Vec<Result<(), StoreError>>, StoreError>> + Send;
+
+    /// Appends a non-empty batch of actions in one transaction, but the rows refused by their fence.
+    fn append_actions(&self, batch: &[ActionRow]) -> impl Future<Output = Result<Appended, StoreError>> + Send;
+
+    /// Removes the actions of `table` numbered `from` and up, under `fence` when one is given.
+    fn truncate_actions(
+        &self,
+        table: TableId,
+        from: u32,
+        fence: Option<&Fence>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+}
+
+/// The reads of tables and games: restoring them, the game list, one game, its record, a player's
+/// statistics.
+pub(crate) trait Reads {
+    /// The tables that wait for their game with a seat taken; among `only` when given.
+    fn waiting_tables(
+        &self,
+        only: Option<&[TableId]>,
+    ) -> impl Future<Output = Result<Vec<WaitingTable>, StoreError>> + Send;
+
+    /// The games that started and have not finished; among `only` when given.
+    fn unfinished_games(
+        &self,
+        only: Option<&[TableId]>,
+    ) -> impl Future<Output = Result<Vec<UnfinishedGame>, StoreError>> + Send;
+
+    /// A finished game with its table and players.
+    fn finished_table(&self, id: TableId) -> impl Future<Output = Result<FinishedTable, StoreError>> + Send;
+
+    /// At most `limit` finished games that `filter` lets through, after `cursor`, newest first.
+    fn list_games(
+        &self,
+        filter: &GameFilter,
+        limit: u32,
+        cursor: Option<GameCursor>,
+    ) -> impl Future<Output = Result<Vec<GameSummary>, StoreError>> + Send;
+
+    /// A finished game and its result.
+    fn game(&self, id: TableId) -> impl Future<Output = Result<GameSummary, StoreError>> + Send;
+
+    /// A finished game's record, as stored.
+    fn record(&self, id: TableId) -> impl Future<Output = Result<String, StoreError>> + Send;
+
+    /// A player's statistics, over `game`'s games only when one is named.
+    fn player_stats(
+        &self,
+        id: PlayerId,
+        game: Option<&str>,
+    ) -> impl Future<Output = Result<PlayerStats, StoreError>> + Send;
+}
+
+/// The reads of ratings (the writes are part of a finish's transaction).
+pub(crate) trait Ratings {
+    /// At most `limit` players of `game`'s leaderboard with at least `min_games` rated games, after
+    /// `cursor`, best first.
+    fn leaderboard(
+        &self,
+        game: &str,
+        min_games: u32,
+        limit: u32,
+        cursor: Option<BoardCursor>,
+    ) -> impl Future<Output = Result<Vec<BoardEntry>, StoreError>> + Send;
+
+    /// A player's rating in each game they played rated.
+    fn player_ratings(&self, id: PlayerId) -> impl Future<Output = Result<Vec<PlayerRating>, StoreError>> + Send;
+}
+
+/// Names kept with a password, and the tokens of sign-ins.
+pub(crate) trait Claims {
+    /// Claims a name (by its key) for `player`.
+    fn claim_name(
+        &self,
+        player: PlayerId,
+        name_key: &str,
+        password_hash: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The claim on a name, by its key.
+    fn claim(&self, name_key: &str) -> impl Future<Output = Result<Claim, StoreError>> + Send;
+
+    /// Whether `player` claimed their name.
+    fn has_claimed(&self, player: PlayerId) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Keeps one more token hash of `player`'s.
+    fn add_token(&self, player: PlayerId, token_hash: &[u8; 32])
+    -> impl Future<Output = Result<(), StoreError>> + Send;
+}
+
+/// What a table keeps beside its game: its chat, and the table where its players play again.
+pub(crate) trait Talk {
+    /// Stores a chat message (under `fence` when one is given) and forgets its table's messages older
+    /// than those it keeps.
+    fn append_chat(
+        &self,
+        entry: &ChatEntry<'_>,
+        fence: Option<&Fence>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The last `limit` chat messages of `table`, newest first.
+    fn chat(&self, table: TableId, limit: i64) -> impl Future<Output = Result<Vec<ChatLine>, StoreError>> + Send;
+
+    /// Points `table` to `rematch`; `false` when `table` is not stored.
+    fn set_rematch(&self, table: TableId, rematch: TableId) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// The table `table` points to, if any.
+    fn rematch(&self, table: TableId) -> impl Future<Output = Result<Option<TableId>, StoreError>> + Send;
+}
+
+/// Table leases, for a cluster of nodes (see [`Store::acquire_lease`](super::Store::acquire_lease)).
+pub(crate) trait Leases {
+    /// Grants `table` to `node` for `ttl` unless another node's lease is current.
+    fn acquire_lease(
+        &self,
+        table: TableId,
+        node: &str,
+        ttl: Duration,
+    ) -> impl Future<Output = Result<Option<Lease>, StoreError>> + Send;
+
+    /// Extends the current ones among `held` by `ttl`, and returns them.
+    fn renew_leases(
+        &self,
+        held: &[(TableId, Fence)],
+        ttl: Duration,
+    ) -> impl Future<Output = Result<Vec<Lease>, StoreError>> + Send;
+
+    /// Ends the leases `held` now.
+    fn release_leases(&self, held: &[(TableId, Fence)]) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// At most `limit` open tables whose lease ran out.
+    fn expired_leases(&self, limit: u32) -> impl Future<Output = Result<Vec<TableId>, StoreError>> + Send;
+
+    /// The current lease of `table`, if it ever had one.
+    fn lease(&self, table: TableId) -> impl Future<Output = Result<Option<Lease>, StoreError>> + Send;
+}
