@@ -5,8 +5,9 @@
 //
 // It runs the scenarios listed below, each a module of its own beside this file: two players and a spectator
 // through a whole game of Romi Rami (players.mjs), a host against bots (bots.mjs), the rummy family
-// (rummy.mjs), being at a table together (together.mjs) and playing together again (again.mjs). They share
-// ./support.mjs, and the scenarios that play Romi Rami by clicking share ./moves.mjs.
+// (rummy.mjs), being at a table together (together.mjs), playing together again (again.mjs) and the table
+// shell apart from any game (shell.mjs). They share ./support.mjs, and the scenarios that play Romi Rami by
+// clicking share ./moves.mjs.
 
 import { chromium } from 'playwright-core';
 import { BASE, CHROME, log, startSeed } from './support.mjs';
@@ -15,6 +16,7 @@ import { bots } from './bots.mjs';
 import { rummy } from './rummy.mjs';
 import { together } from './together.mjs';
 import { again } from './again.mjs';
+import { shell } from './shell.mjs';
 
 // The scenarios, in the order they run; E2E_ONLY=name[,name] runs only those. A scenario is a function of the
 // browser; a new one lives in a module of its own beside this file and shares ./support.mjs.
@@ -24,6 +26,7 @@ const SCENARIOS = [
   ['rummy', rummy],
   ['together', together],
   ['again', again],
+  ['shell', shell],
 ];
 const ONLY = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : null;
 

@@ -8,7 +8,7 @@ import { hook, random, timeLeft } from './support.mjs';
 export const pageState = (page) =>
   hook(page, () => {
     const p = window.__romirami?.page;
-    if (!p || p.name !== 'table') return null;
+    if (!p || p.name !== 'table' || p.board() !== 'romi-rami') return null;
     return {
       legal: p.legal(),
       over: p.result() != null,

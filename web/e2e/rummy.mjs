@@ -19,7 +19,7 @@ import {
   timeLeft,
 } from './support.mjs';
 
-/** The server's legal actions in one shape (the page's own js/meld-table/legal.js does the same). */
+/** The server's legal actions in one shape (the page's own js/games/rummy/legal.js does the same). */
 function normalize(raw) {
   if (typeof raw === 'string') return { kind: raw, cards: [], raw };
   if (raw.type) {
@@ -37,7 +37,7 @@ function normalize(raw) {
 const state = (page) =>
   hook(page, () => {
     const p = window.__romirami?.page;
-    if (!p || p.name !== 'meld-table') return null;
+    if (!p || p.name !== 'table' || p.board() !== 'rummy') return null;
     return {
       legal: p.legal(),
       over: p.result() != null,

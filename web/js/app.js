@@ -8,8 +8,7 @@ import { connection } from './connection.js';
 import { h, replace } from './dom.js';
 import { t, LANGUAGES, language, setLanguage, onLanguage } from './i18n.js';
 import { mountLobby } from './lobby-page.js';
-import { mountTable } from './table/page.js';
-import { mountMeldTable } from './meld-table/page.js';
+import { mountTable } from './shell/page.js';
 import { mountGames, mountGame, mountPlayer } from './results-page.js';
 import { mountReplay } from './replay-page.js';
 import { mountHelp } from './help-page.js';
@@ -48,12 +47,8 @@ function route() {
   /** @type {string | null} */
   let nav = 'lobby';
   if (first === 'table' && second) {
-    // The table's game is known from its first `table` message: a rummy table is handed to its own page.
-    unmount = mountTable(root, second, params, (msg) => {
-      unmount?.();
-      root.replaceChildren();
-      unmount = mountMeldTable(root, second, params, msg);
-    });
+    // The table's game is known from its first `table` message: the shell then finds the game's board.
+    unmount = mountTable(root, second, params);
     redrawsItself = true;
     nav = null;
   } else if (first === 'games' && second) {

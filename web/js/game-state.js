@@ -8,7 +8,7 @@
 import { contract, trophyCount, TROPHIES } from './rules-data.js';
 import { removeCards } from './multiset.js';
 
-/** @typedef {import('./table/state.js').View} View */
+/** @typedef {import('./games/romi-rami/state.js').View} View */
 
 /**
  * A fresh game state from a `table` message's view.

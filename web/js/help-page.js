@@ -1,16 +1,16 @@
 // @ts-check
 // "How to play": the rules of each game in the reader's language, in the project's own words (the rule
-// books are docs/rules/). Each section has an id, so the table links the rule of the current step
-// (`#/help/romi-rami#take`).
+// books are docs/rules/), each game's beside its board (games/<board>/help/). Each section has an id, so the
+// table links the rule of the current step (`#/help/romi-rami#take`).
 
 import { h } from './dom.js';
 import { t, language } from './i18n.js';
-import en from './help/en.js';
-import it from './help/it.js';
-import fr from './help/fr.js';
-import rummyEn from './help/rummy-en.js';
-import rummyIt from './help/rummy-it.js';
-import rummyFr from './help/rummy-fr.js';
+import en from './games/romi-rami/help/en.js';
+import it from './games/romi-rami/help/it.js';
+import fr from './games/romi-rami/help/fr.js';
+import rummyEn from './games/rummy/help/en.js';
+import rummyIt from './games/rummy/help/it.js';
+import rummyFr from './games/rummy/help/fr.js';
 
 /** @typedef {{id: string, title: string, body: string[]}} Section */
 /** @typedef {Record<string, {title: string, intro: string, sections: Section[]}>} HelpBook */

@@ -1,17 +1,17 @@
 // @ts-check
 // The page's languages: English, Italian and French. Each language is a plain module of messages
-// (i18n/en.js, it.js, fr.js) keyed the same way; `t(key, params)` gives the message in the chosen
-// language (English when a key is missing), with `{name}` filled in, or calls the message when it is a
-// function (plurals, sentences built from parts). The language comes from the browser the first time,
-// can be switched on every page, and is remembered in localStorage. Numbers and dates are written the
-// locale's way (Intl).
+// (i18n/en.js, it.js, fr.js, with a game's own beside its board: games/rummy/i18n/) keyed the same way;
+// `t(key, params)` gives the message in the chosen language (English when a key is missing), with `{name}`
+// filled in, or calls the message when it is a function (plurals, sentences built from parts). The language
+// comes from the browser the first time, can be switched on every page, and is remembered in localStorage.
+// Numbers and dates are written the locale's way (Intl).
 
 import en from './i18n/en.js';
 import it from './i18n/it.js';
 import fr from './i18n/fr.js';
-import rummyEn from './i18n/rummy-en.js';
-import rummyIt from './i18n/rummy-it.js';
-import rummyFr from './i18n/rummy-fr.js';
+import rummyEn from './games/rummy/i18n/en.js';
+import rummyIt from './games/rummy/i18n/it.js';
+import rummyFr from './games/rummy/i18n/fr.js';
 
 /** @typedef {'en' | 'it' | 'fr'} Lang */
 /** @typedef {Record<string, string | ((p: any) => string)>} Catalog */

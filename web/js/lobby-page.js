@@ -16,7 +16,7 @@ import { GAMES, gameInfo, gameName, optionFields, optionWords, readOptions } fro
 import { playerRatings } from './ratings.js';
 import { accountBox } from './account.js';
 
-/** @typedef {import('./table/state.js').Summary} Summary */
+/** @typedef {import('./shell/state.js').Summary} Summary */
 
 /** @param {Summary} summary */
 function seatsText(summary) {

@@ -12,8 +12,8 @@ import { describe } from './game-log.js';
 import { sentence } from './cards-ui.js';
 import { sortCards } from './rules-data.js';
 import { replay, viewOf } from './replayer.js';
-import { playersPanel } from './table/seats.js';
-import { board } from './table/market.js';
+import { playersPanel } from './games/romi-rami/seats.js';
+import { board } from './games/romi-rami/market.js';
 import { errorBox, scoreTable, aheadAt } from './widgets.js';
 
 /**
@@ -34,7 +34,7 @@ export function mountReplay(root, id, params) {
   /** @param {number} seat */
   const nameOf = (seat) => record?.players[seat]?.name ?? t('seat.n', { n: seat + 1 });
 
-  /** @returns {import('./table/state.js').Ctx} */
+  /** @returns {import('./games/romi-rami/state.js').Ctx} */
   function ctxOf() {
     const v = viewOf(/** @type {any} */ (record), steps[at].state, at === steps.length - 1);
     /** @type {any} */

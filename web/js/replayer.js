@@ -200,7 +200,7 @@ export function replay(record) {
  * @param {GameRecord} record
  * @param {ReplayState} s
  * @param {boolean} last whether this is the game's last step
- * @returns {import('./table/state.js').View}
+ * @returns {import('./games/romi-rami/state.js').View}
  */
 export function viewOf(record, s, last) {
   const leaders = /** @type {Record<string, number | null>} */ ({});

@@ -262,6 +262,9 @@ export default {
   // The table.
   'table.joining': 'Joining the table…',
   'table.closed': 'Table closed',
+  'table.noBoardTitle': 'This game cannot be shown here',
+  'table.noBoard':
+    'This table plays {game}, which this page cannot draw yet. Nothing was played for you: go back to the lobby and choose another table.',
   'table.gone': 'You are no longer at this table.',
   'table.lobby': 'Back to the lobby',
   'table.join': 'Join the table',

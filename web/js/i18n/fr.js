@@ -264,6 +264,9 @@ export default {
 
   'table.joining': 'Arrivée à la table…',
   'table.closed': 'Table fermée',
+  'table.noBoardTitle': 'Ce jeu ne peut pas être affiché ici',
+  'table.noBoard':
+    'Cette table joue à {game}, que cette page ne sait pas encore afficher. Rien n’a été joué pour vous : retournez au salon et choisissez une autre table.',
   'table.gone': 'Vous n’êtes plus à cette table.',
   'table.lobby': 'Retour au salon',
   'table.join': 'Rejoindre la table',

@@ -263,6 +263,9 @@ export default {
 
   'table.joining': 'Arrivo al tavolo…',
   'table.closed': 'Tavolo chiuso',
+  'table.noBoardTitle': 'Questo gioco non si può mostrare qui',
+  'table.noBoard':
+    'Questo tavolo gioca a {game}, che questa pagina non sa ancora disegnare. Non è stato giocato nulla per te: torna alla sala e scegli un altro tavolo.',
   'table.gone': 'Non sei più a questo tavolo.',
   'table.lobby': 'Torna alla sala',
   'table.join': 'Siediti al tavolo',
