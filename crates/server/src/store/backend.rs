@@ -16,14 +16,15 @@ use std::future::Future;
 use std::time::Duration;
 
 use super::chat::ChatEntry;
+use super::stats::PlaceRow;
 use super::{
     ActionRow, Appended, BoardCursor, BoardEntry, Claim, Fence, FinishedTable, GameCursor, GameFilter, GameSummary,
-    Lease, PlayerRating, PlayerStats, StoreError, UnfinishedGame, WaitingTable, Write,
+    Lease, PlayerRating, StoreError, UnfinishedGame, WaitingTable, Write,
 };
 use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId};
 
 /// A backend of the store: one database.
-pub(crate) trait Backend: Reads + Ratings + Claims + Talk + Leases {
+pub(super) trait Backend: Reads + Ratings + Claims + Talk + Leases {
     /// How many transactions of actions the [`Committer`](super::Committer) keeps in flight at once.
     const COMMITS_IN_FLIGHT: usize;
 
@@ -61,7 +62,7 @@ pub(crate) trait Backend: Reads + Ratings + Claims + Talk + Leases {
 
 /// The reads of tables and games: restoring them, the game list, one game, its record, a player's
 /// statistics.
-pub(crate) trait Reads {
+pub(super) trait Reads {
     /// The tables that wait for their game with a seat taken; among `only` when given.
     fn waiting_tables(
         &self,
@@ -91,16 +92,17 @@ pub(crate) trait Reads {
     /// A finished game's record, as stored.
     fn record(&self, id: TableId) -> impl Future<Output = Result<String, StoreError>> + Send;
 
-    /// A player's statistics, over `game`'s games only when one is named.
-    fn player_stats(
+    /// A player's name, and their results by game and place (sorted by game), over `game`'s games only
+    /// when one is named.
+    fn player_places(
         &self,
         id: PlayerId,
         game: Option<&str>,
-    ) -> impl Future<Output = Result<PlayerStats, StoreError>> + Send;
+    ) -> impl Future<Output = Result<(String, Vec<PlaceRow>), StoreError>> + Send;
 }
 
 /// The reads of ratings (the writes are part of a finish's transaction).
-pub(crate) trait Ratings {
+pub(super) trait Ratings {
     /// At most `limit` players of `game`'s leaderboard with at least `min_games` rated games, after
     /// `cursor`, best first.
     fn leaderboard(
@@ -116,7 +118,7 @@ pub(crate) trait Ratings {
 }
 
 /// Names kept with a password, and the tokens of sign-ins.
-pub(crate) trait Claims {
+pub(super) trait Claims {
     /// Claims a name (by its key) for `player`.
     fn claim_name(
         &self,
@@ -137,7 +139,7 @@ pub(crate) trait Claims {
 }
 
 /// What a table keeps beside its game: its chat, and the table where its players play again.
-pub(crate) trait Talk {
+pub(super) trait Talk {
     /// Stores a chat message (under `fence` when one is given) and forgets its table's messages older
     /// than those it keeps.
     fn append_chat(
@@ -157,7 +159,7 @@ pub(crate) trait Talk {
 }
 
 /// Table leases, for a cluster of nodes (see [`Store::acquire_lease`](super::Store::acquire_lease)).
-pub(crate) trait Leases {
+pub(super) trait Leases {
     /// Grants `table` to `node` for `ttl` unless another node's lease is current.
     fn acquire_lease(
         &self,

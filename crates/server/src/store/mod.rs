@@ -65,6 +65,7 @@ mod names;
 pub mod postgres;
 pub mod ratings;
 mod rematch;
+mod rows;
 pub mod sqlite;
 mod stats;
 mod types;
@@ -362,7 +363,11 @@ impl Store {
     /// # Errors
     /// [`StoreError::NotFound`] for an unknown player.
     pub async fn player_stats(&self, id: PlayerId, game: Option<&str>) -> Result<PlayerStats, StoreError> {
-        dispatch!(self, s => s.player_stats(id, game).await)
+        let (name, places) = dispatch!(self, s => s.player_places(id, game).await)?;
+        let filter =
+            GameFilter { player: Some(PlayerFilter::Id(id)), game: game.map(str::to_owned), ..GameFilter::default() };
+        let recent = dispatch!(self, s => s.list_games(&filter, RECENT_GAMES, None).await)?;
+        PlayerStats::assemble(PlayerInfo { id, name }, &places, recent)
     }
 
     /// One page of a game's leaderboard, best first: the players with at least `min_games` rated games of

@@ -1,6 +1,7 @@
 //! Players' statistics, added up the same way for both backends: each backend reads a player's results
-//! grouped by game and place ([`PlaceRow`]), in its own SQL; the figures per game and over every game
-//! are made here. They are what every game's result has (`Outcome`): a score, a place and a win.
+//! grouped by game and place ([`PlaceRow`], read by [`rows::place_row`](super::rows::place_row)), in its
+//! own SQL; the figures per game and over every game are made here. They are what every game's result
+//! has (`Outcome`): a score, a place and a win.
 
 use super::{GameSummary, PlayerStats, StoreError};
 use crate::protocol::PlayerInfo;
@@ -18,25 +19,6 @@ pub(super) struct PlaceRow {
     pub wins: i64,
     /// The sum of their scores in those games.
     pub score: i64,
-}
-
-impl PlaceRow {
-    /// Reads a row of either backend with the columns `game`, `place`, `games`, `wins` and `score`
-    /// (each backend's SQL casts them to `TEXT` and 64-bit integers).
-    pub(super) fn read<'r, R: sqlx::Row>(row: &'r R) -> Result<PlaceRow, StoreError>
-    where
-        &'static str: sqlx::ColumnIndex<R>,
-        String: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
-        i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
-    {
-        Ok(PlaceRow {
-            game: row.try_get("game")?,
-            place: row.try_get("place")?,
-            games: row.try_get("games")?,
-            wins: row.try_get("wins")?,
-            score: row.try_get("score")?,
-        })
-    }
 }
 
 /// A player's figures in one game.

@@ -1,13 +1,13 @@
 //! The PostgreSQL backend's table talk: the tables' chat (fenced by the table's lease in a cluster), and
 //! the pointer of a finished table to its rematch.
 
-use sqlx::Row;
 use uuid::Uuid;
 
 use super::PgStore;
-use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId};
+use crate::protocol::{ChatLine, TableId};
 use crate::store::backend::Talk;
-use crate::store::chat::{self, ChatEntry};
+use crate::store::chat::ChatEntry;
+use crate::store::rows;
 use crate::store::{Fence, StoreError};
 
 impl Talk for PgStore {
@@ -43,10 +43,7 @@ impl Talk for PgStore {
             .fetch_all(&self.pool)
             .await?
             .iter()
-            .map(|row| {
-                let from = PlayerInfo { id: PlayerId(row.try_get("player_id")?), name: row.try_get("name")? };
-                chat::line(row.try_get("n")?, from, row.try_get("channel")?, row.try_get("text")?)
-            })
+            .map(rows::chat_line)
             .collect()
     }
 

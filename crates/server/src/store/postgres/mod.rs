@@ -6,6 +6,7 @@
 //! such statement per kind of write.
 
 mod chat;
+mod columns;
 mod leases;
 mod names;
 mod rate;
@@ -14,16 +15,15 @@ mod read;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use romirami_game::Seat;
-use sqlx::postgres::{PgExecutor, PgPool, PgPoolOptions, PgRow};
+use sqlx::postgres::{PgExecutor, PgPool, PgPoolOptions};
 use sqlx::{Postgres, Row, Transaction};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::backend::Backend;
 use super::batch::{self, WritesByKind};
-use super::{ActionRow, Appended, Fence, GamePlayer, SeatOutcome, StoreError, Write, codec};
-use crate::protocol::{Clock, PlayerId, PlayerInfo, TableId};
+use super::{ActionRow, Appended, Fence, GamePlayer, SeatOutcome, StoreError, Write, codec, rows};
+use crate::protocol::{Clock, PlayerInfo, TableId};
 
 /// How long a call waits for a connection before giving up with [`StoreError::Unavailable`].
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -36,20 +36,6 @@ const COMMITS_IN_FLIGHT: usize = 2;
 #[derive(Clone, Debug)]
 pub struct PgStore {
     pool: PgPool,
-}
-
-fn seat(row: &PgRow, column: &str) -> Result<Seat, StoreError> {
-    codec::seat_from(i64::from(row.try_get::<i16, _>(column)?))
-}
-
-/// A row of `game_players`.
-fn game_player(row: &PgRow) -> Result<GamePlayer, StoreError> {
-    Ok(GamePlayer {
-        seat: seat(row, "seat")?,
-        id: PlayerId(row.try_get("player_id")?),
-        name: row.try_get("name")?,
-        bot: row.try_get("bot")?,
-    })
 }
 
 impl PgStore {
@@ -312,7 +298,7 @@ impl PgStore {
             .fetch_all(&mut **tx)
             .await?
             .iter()
-            .map(game_player)
+            .map(rows::game_player)
             .collect()
     }
 }
@@ -340,7 +326,7 @@ impl Backend for PgStore {
         .fetch_optional(&self.pool)
         .await?
         .ok_or(StoreError::NotFound)?;
-        Ok(PlayerInfo { id: PlayerId(row.try_get("id")?), name: row.try_get("name")? })
+        rows::player_info(&row, "id")
     }
 
     /// Writes a batch in one transaction, one statement per kind of write; see [`Store::write`]. A batch

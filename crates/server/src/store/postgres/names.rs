@@ -1,12 +1,12 @@
 //! The PostgreSQL backend's names you keep: claims and the tokens of sign-ins
 //! (`migrations/postgres/0014_names.sql`).
 
-use sqlx::Row;
 use time::OffsetDateTime;
 
 use super::PgStore;
-use crate::protocol::{PlayerId, PlayerInfo};
+use crate::protocol::PlayerId;
 use crate::store::backend::Claims;
+use crate::store::rows;
 use crate::store::{StoreError, names::Claim};
 
 impl Claims for PgStore {
@@ -32,10 +32,7 @@ impl Claims for PgStore {
         .fetch_optional(&self.pool)
         .await?
         .ok_or(StoreError::NotFound)?;
-        Ok(Claim {
-            player: PlayerInfo { id: PlayerId(row.try_get("id")?), name: row.try_get("name")? },
-            password_hash: row.try_get("password_hash")?,
-        })
+        rows::claim(&row)
     }
 
     async fn has_claimed(&self, player: PlayerId) -> Result<bool, StoreError> {

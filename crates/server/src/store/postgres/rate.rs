@@ -9,28 +9,20 @@
 
 use std::collections::HashMap;
 
-use sqlx::postgres::PgRow;
 use sqlx::{Postgres, Row, Transaction};
 use uuid::Uuid;
 
-use super::{PgStore, game_player};
-use crate::protocol::{PlayerId, PlayerInfo, TableId};
+use super::PgStore;
+use crate::protocol::{PlayerId, TableId};
 use crate::store::backend::Ratings;
 use crate::store::ratings::{self, FinishedForRating, Standings};
+use crate::store::rows::{self, Columns};
 use crate::store::{BoardCursor, BoardEntry, PlayerRating, Rating, Standing, StoreError, codec};
 
 /// The key of the transaction-scoped advisory lock that the start-up replay holds, so that two server
 /// processes starting at once do not both replay the same games. Any fixed number would do; this is
 /// "ratings" in ASCII.
 const REPLAY_LOCK: i64 = 0x0072_6174_696e_6773;
-
-/// A `ratings` row's `mu`, `sigma` and `games`.
-fn standing(row: &PgRow) -> Result<Standing, StoreError> {
-    Ok(Standing {
-        rating: Rating { mu: row.try_get("mu")?, sigma: row.try_get("sigma")? },
-        games: codec::count_from(i64::from(row.try_get::<i32, _>("games")?))?,
-    })
-}
 
 impl PgStore {
     /// Rates the finished games `tables`, in this order, in `tx`: marks each as rated or not, and for
@@ -54,8 +46,8 @@ impl PgStore {
         let mut by_table: HashMap<TableId, FinishedForRating> = HashMap::with_capacity(tables.len());
         for row in &rows {
             let table = TableId(row.try_get("table_id")?);
-            let place = codec::small_from(i64::from(row.try_get::<i16, _>("place")?), "place")?;
-            let seat = (game_player(row)?, place);
+            let place = codec::small_from(row.int("place")?, "place")?;
+            let seat = (rows::game_player(row)?, place);
             match by_table.get_mut(&table) {
                 Some(game) => game.seats.push(seat),
                 None => {
@@ -111,7 +103,7 @@ impl PgStore {
         .fetch_all(&mut **tx)
         .await?
         {
-            standings.insert((PlayerId(row.try_get("player_id")?), row.try_get("game")?), standing(&row)?);
+            standings.insert((PlayerId(row.uuid("player_id")?), row.text("game")?), rows::standing(&row)?);
         }
         let changes = ratings::rate_in_order(&counted, &mut standings);
         let rated: Vec<(&(PlayerId, String), &Standing)> = standings.iter().collect();
@@ -187,12 +179,7 @@ impl Ratings for PgStore {
         .fetch_all(&self.pool)
         .await?
         .iter()
-        .map(|row| {
-            Ok(BoardEntry {
-                player: PlayerInfo { id: PlayerId(row.try_get("player_id")?), name: row.try_get("name")? },
-                standing: standing(row)?,
-            })
-        })
+        .map(rows::board_entry)
         .collect()
     }
 
@@ -207,7 +194,7 @@ impl Ratings for PgStore {
             .fetch_all(&self.pool)
             .await?
             .iter()
-            .map(|row| Ok(PlayerRating { game: row.try_get("game")?, standing: standing(row)? }))
+            .map(rows::player_rating)
             .collect()
     }
 }

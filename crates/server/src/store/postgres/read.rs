@@ -1,84 +1,18 @@
 //! The PostgreSQL backend's reads: restoring tables and games, the game list, one game, its record
-//! and a player's statistics. Reads that must agree with each other share one snapshot.
+//! and a player's statistics. Reads that must agree with each other share one snapshot. Its rows are
+//! mapped by [`rows`](crate::store::rows), as SQLite's are.
 
 use sqlx::Row;
-use sqlx::postgres::PgRow;
 use uuid::Uuid;
 
-use super::{PgStore, seat};
-use crate::protocol::{PlayerId, PlayerInfo, TableId};
+use super::PgStore;
+use crate::protocol::{PlayerId, TableId};
 use crate::store::backend::Reads;
+use crate::store::rows::{self, Columns, GAME_COLUMNS, RATING_JOIN, RESULT_COLUMNS, TABLE_COLUMNS};
 use crate::store::{
-    FinishedTable, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, PlayerStats, RECENT_GAMES,
-    SeatResult, StoreError, StoredAction, TableRow, UnfinishedGame, WaitingTable, codec, stats::PlaceRow,
+    FinishedTable, GameCursor, GameFilter, GameSummary, PlayerFilter, StoreError, UnfinishedGame, WaitingTable, codec,
+    stats::PlaceRow,
 };
-
-/// The columns of `results` that [`seat_result`] reads, in a query over `results r`.
-/// With it, `c.mu_before` and `c.mu_after`: the query joins `rating_changes c` with [`RATING_JOIN`].
-const RESULT_COLUMNS: &str = "r.table_id, r.seat, r.player_id, r.name, r.score, r.details, r.place, r.winner, r.bot, \
-                              r.bot_actions, c.mu_before, c.mu_after";
-
-/// The seat's rating change, if its game counted, for the [`RESULT_COLUMNS`].
-const RATING_JOIN: &str = "LEFT JOIN rating_changes c ON c.table_id = r.table_id AND c.seat = r.seat";
-
-/// The columns of `tables t` that [`table_row`] reads.
-const TABLE_COLUMNS: &str = "t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, t.reserve_ms, t.game, t.options, \
-     t.rated";
-
-fn seat_result(row: &PgRow) -> Result<(TableId, SeatResult), StoreError> {
-    let table = TableId(row.try_get("table_id")?);
-    let seat = seat(row, "seat")?;
-    let player = GamePlayer {
-        seat,
-        id: PlayerId(row.try_get("player_id")?),
-        name: row.try_get("name")?,
-        bot: row.try_get("bot")?,
-    };
-    Ok((
-        table,
-        SeatResult {
-            player,
-            score: row.try_get("score")?,
-            details: codec::details_from(row.try_get("details")?)?,
-            place: codec::small_from(i64::from(row.try_get::<i16, _>("place")?), "place")?,
-            winner: row.try_get("winner")?,
-            bot_actions: codec::count_from(i64::from(row.try_get::<i32, _>("bot_actions")?))?,
-            rating: codec::rating_change(row.try_get("mu_before")?, row.try_get("mu_after")?),
-        },
-    ))
-}
-
-/// A finished game's row of `games g`, without its results.
-fn game_head(row: &PgRow) -> Result<GameSummary, StoreError> {
-    Ok(GameSummary {
-        id: TableId(row.try_get("table_id")?),
-        game: row.try_get("game")?,
-        started_at: row.try_get("started_at")?,
-        finished_at: row.try_get("finished_at")?,
-        ended_by: row.try_get("ended_by")?,
-        // Every game has its table's row; a table stored before tables were rated or casual is rated.
-        table_rated: row.try_get::<Option<bool>, _>("table_rated")?.unwrap_or(true),
-        options: codec::options(row.try_get::<Option<String>, _>("options")?.as_deref())?,
-        results: Vec::new(),
-    })
-}
-
-/// A `tables` row with the [`TABLE_COLUMNS`].
-fn table_row(id: TableId, row: &PgRow) -> Result<TableRow, StoreError> {
-    Ok(TableRow {
-        id,
-        game: row.try_get("game")?,
-        host: PlayerId(row.try_get("host")?),
-        seats: codec::small_from(i64::from(row.try_get::<i16, _>("seat_count")?), "seat count")?,
-        public: row.try_get("public")?,
-        spectators: codec::spectators_from(row.try_get("spectators")?)?,
-        created_at: row.try_get("created_at")?,
-        invite: row.try_get("invite")?,
-        clock: codec::clock_from(row.try_get("turn_ms")?, row.try_get("reserve_ms")?)?,
-        options: row.try_get("options")?,
-        rated: row.try_get("rated")?,
-    })
-}
 
 /// The ids of `tables` as PostgreSQL's `uuid[]`.
 fn uuids(tables: &[TableId]) -> Vec<Uuid> {
@@ -96,7 +30,7 @@ impl PgStore {
             "SELECT {RESULT_COLUMNS} FROM results r {RATING_JOIN} WHERE r.table_id = ANY($1::uuid[]) ORDER BY r.table_id, r.seat"
         );
         let rows = sqlx::query(&sql).bind(ids).fetch_all(&self.pool).await?;
-        codec::attach_results(&mut games, rows.iter().map(seat_result))?;
+        codec::attach_results(&mut games, rows.iter().map(rows::seat_result))?;
         Ok(games)
     }
 }
@@ -119,24 +53,15 @@ impl Reads for PgStore {
         .await?;
         let mut tables = Vec::with_capacity(heads.len());
         for head in &heads {
-            let table = table_row(TableId(head.try_get("id")?), head)?;
-            let rows = sqlx::query(
+            let table = rows::table_row(TableId(head.uuid("id")?), head)?;
+            let seats = sqlx::query(
                 "SELECT s.seat, s.player_id, s.bot, p.name FROM seats s JOIN players p ON p.id = s.player_id
                  WHERE s.table_id = $1 ORDER BY s.seat",
             )
             .bind(table.id.0)
             .fetch_all(&mut *tx)
             .await?;
-            let mut seats = vec![None; usize::from(table.seats)];
-            for row in &rows {
-                let seat = codec::seat_from(i64::from(row.try_get::<i16, _>("seat")?))?;
-                let player = PlayerInfo { id: PlayerId(row.try_get("player_id")?), name: row.try_get("name")? };
-                let slot = seats
-                    .get_mut(seat.index())
-                    .ok_or_else(|| StoreError::Corrupt(format!("{seat} of {}", table.id)))?;
-                *slot = Some((player, row.try_get("bot")?));
-            }
-            tables.push(WaitingTable { table, seats });
+            tables.push(rows::waiting_table(table, &seats)?);
         }
         tx.commit().await?;
         Ok(tables)
@@ -157,36 +82,16 @@ impl Reads for PgStore {
         .await?;
         let mut games = Vec::with_capacity(heads.len());
         for head in &heads {
-            let id = TableId(head.try_get("table_id")?);
-            let table = table_row(id, head)?;
+            let id = TableId(head.uuid("table_id")?);
             let players = Self::game_players(&mut tx, id).await?;
-            let rows = sqlx::query(
+            let log = sqlx::query(
                 "SELECT seq, seat, action::text AS action, by_bot, reserve_ms FROM actions
                      WHERE table_id = $1 ORDER BY seq",
             )
             .bind(id.0)
             .fetch_all(&mut *tx)
-            .await?
-            .iter()
-            .map(|row| {
-                let seq: i64 = row.try_get("seq")?;
-                let action = StoredAction {
-                    seat: seat(row, "seat")?,
-                    action: codec::action_from_json(&id, seq, row.try_get("action")?)?,
-                    by_bot: row.try_get("by_bot")?,
-                    reserve_ms: row.try_get::<Option<i64>, _>("reserve_ms")?.map(codec::ms_from).transpose()?,
-                };
-                Ok((seq, action))
-            })
-            .collect::<Result<Vec<_>, StoreError>>()?;
-            games.push(UnfinishedGame {
-                table,
-                seed: codec::seed_from_sql(head.try_get("seed")?),
-                salt: codec::salt_from(head.try_get("salt")?, &id)?,
-                started_at: head.try_get("started_at")?,
-                players,
-                actions: codec::contiguous_actions(&id, rows)?,
-            });
+            .await?;
+            games.push(rows::unfinished_game(id, head, players, &log)?);
         }
         tx.commit().await?;
         Ok(games)
@@ -204,10 +109,8 @@ impl Reads for PgStore {
             None => (None, None),
         };
         let cursor_at = cursor.map(|c| codec::from_micros(c.finished_at)).transpose()?;
-        let rows = sqlx::query(
-            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by,
-                    (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated,
-                    (SELECT t.options FROM tables t WHERE t.id = g.table_id) AS options
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS}
              FROM games g
              WHERE g.finished_at IS NOT NULL
                AND ($1::uuid IS NULL OR g.table_id IN (SELECT table_id FROM results WHERE player_id = $1))
@@ -218,8 +121,8 @@ impl Reads for PgStore {
                AND ($6::timestamptz IS NULL OR (g.finished_at, g.table_id) < ($6, $7::uuid))
                AND ($9::text IS NULL OR g.game = $9)
              ORDER BY g.finished_at DESC, g.table_id DESC
-             LIMIT $8",
-        )
+             LIMIT $8"
+        ))
         .bind(player_id)
         .bind(player_name)
         .bind(filter.since)
@@ -231,23 +134,21 @@ impl Reads for PgStore {
         .bind(filter.game.as_deref())
         .fetch_all(&self.pool)
         .await?;
-        let games = rows.iter().map(game_head).collect::<Result<Vec<_>, _>>()?;
+        let games = rows.iter().map(rows::game_head).collect::<Result<Vec<_>, _>>()?;
         self.with_results(games).await
     }
 
     async fn game(&self, id: TableId) -> Result<GameSummary, StoreError> {
-        let row = sqlx::query(
-            "SELECT g.table_id, g.game, g.started_at, g.finished_at, g.ended_by,
-                    (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated,
-                    (SELECT t.options FROM tables t WHERE t.id = g.table_id) AS options
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS}
              FROM games g
-             WHERE g.table_id = $1 AND g.finished_at IS NOT NULL",
-        )
+             WHERE g.table_id = $1 AND g.finished_at IS NOT NULL"
+        ))
         .bind(id.0)
         .fetch_optional(&self.pool)
         .await?
         .ok_or(StoreError::NotFound)?;
-        let mut games = self.with_results(vec![game_head(&row)?]).await?;
+        let mut games = self.with_results(vec![rows::game_head(&row)?]).await?;
         games.pop().ok_or(StoreError::NotFound)
     }
 
@@ -262,7 +163,7 @@ impl Reads for PgStore {
         .fetch_optional(&mut *tx)
         .await?
         .ok_or(StoreError::NotFound)?;
-        let table = table_row(id, &head)?;
+        let table = rows::table_row(id, &head)?;
         let record = codec::record_from_json(id, head.try_get("record")?)?;
         let players = Self::game_players(&mut tx, id).await?;
         tx.commit().await?;
@@ -278,13 +179,13 @@ impl Reads for PgStore {
         codec::record_from_json(id, json)
     }
 
-    async fn player_stats(&self, id: PlayerId, game: Option<&str>) -> Result<PlayerStats, StoreError> {
+    async fn player_places(&self, id: PlayerId, game: Option<&str>) -> Result<(String, Vec<PlaceRow>), StoreError> {
         let name: String = sqlx::query_scalar("SELECT name FROM players WHERE id = $1")
             .bind(id.0)
             .fetch_optional(&self.pool)
             .await?
             .ok_or(StoreError::NotFound)?;
-        let rows = sqlx::query(
+        let places = sqlx::query(
             "SELECT g.game, r.place::int8 AS place, COUNT(*) AS games, COUNT(*) FILTER (WHERE r.winner) AS wins,
                     SUM(r.score)::int8 AS score
              FROM results r JOIN games g ON g.table_id = r.table_id
@@ -296,11 +197,8 @@ impl Reads for PgStore {
         .fetch_all(&self.pool)
         .await?
         .iter()
-        .map(PlaceRow::read)
+        .map(rows::place_row)
         .collect::<Result<Vec<_>, _>>()?;
-        let filter =
-            GameFilter { player: Some(PlayerFilter::Id(id)), game: game.map(str::to_owned), ..GameFilter::default() };
-        let recent = self.list_games(&filter, RECENT_GAMES, None).await?;
-        PlayerStats::assemble(PlayerInfo { id, name }, &rows, recent)
+        Ok((name, places))
     }
 }

@@ -1,12 +1,11 @@
 //! The SQLite backend's table talk: the tables' chat, and the pointer of a finished table to its rematch.
 
-use sqlx::Row;
-
 use super::leases::needs_postgres;
 use super::{SqliteStore, id_text, uuid_from};
-use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId};
+use crate::protocol::{ChatLine, TableId};
 use crate::store::backend::Talk;
-use crate::store::chat::{self, ChatEntry};
+use crate::store::chat::ChatEntry;
+use crate::store::rows;
 use crate::store::{Fence, StoreError};
 
 impl Talk for SqliteStore {
@@ -41,11 +40,7 @@ impl Talk for SqliteStore {
             .fetch_all(&self.pool)
             .await?
             .iter()
-            .map(|row| {
-                let from =
-                    PlayerInfo { id: PlayerId(uuid_from(row.try_get("player_id")?)?), name: row.try_get("name")? };
-                chat::line(row.try_get("n")?, from, row.try_get("channel")?, row.try_get("text")?)
-            })
+            .map(rows::chat_line)
             .collect()
     }
 

@@ -6,6 +6,7 @@
 //! with a statement per row.
 
 mod chat;
+mod columns;
 mod leases;
 mod names;
 mod rate;
@@ -16,14 +17,14 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, Sqlite, Transaction};
+use sqlx::{Sqlite, Transaction};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::backend::Backend;
 use super::batch::{self, Start, WritesByKind};
-use super::{ActionRow, Appended, Fence, FinishedGame, GamePlayer, SeatResult, StoreError, Write, codec};
-use crate::protocol::{PlayerId, PlayerInfo, TableId};
+use super::{ActionRow, Appended, Fence, FinishedGame, GamePlayer, SeatResult, StoreError, Write, codec, rows};
+use crate::protocol::{PlayerInfo, TableId};
 
 /// How long a connection waits for the file's write lock before giving up with
 /// [`StoreError::Unavailable`].
@@ -141,14 +142,7 @@ impl SqliteStore {
             .fetch_all(&mut **tx)
             .await?
             .iter()
-            .map(|row| {
-                Ok(GamePlayer {
-                    seat: codec::seat_from(row.try_get("seat")?)?,
-                    id: PlayerId(uuid_from(row.try_get("player_id")?)?),
-                    name: row.try_get("name")?,
-                    bot: row.try_get("bot")?,
-                })
-            })
+            .map(rows::game_player)
             .collect()
     }
 }
@@ -176,7 +170,7 @@ impl Backend for SqliteStore {
         .fetch_optional(&self.pool)
         .await?
         .ok_or(StoreError::NotFound)?;
-        Ok(PlayerInfo { id: PlayerId(uuid_from(row.try_get("id")?)?), name: row.try_get("name")? })
+        rows::player_info(&row, "id")
     }
 
     /// Writes a batch in one transaction; see [`Store::write`].

@@ -1,11 +1,11 @@
 //! The SQLite backend's names you keep: claims and the tokens of sign-ins (`migrations/sqlite/0011_names.sql`).
 
-use sqlx::Row;
 use time::OffsetDateTime;
 
-use super::{SqliteStore, id_text, uuid_from};
-use crate::protocol::{PlayerId, PlayerInfo};
+use super::{SqliteStore, id_text};
+use crate::protocol::PlayerId;
 use crate::store::backend::Claims;
+use crate::store::rows;
 use crate::store::{StoreError, codec, names::Claim};
 
 impl Claims for SqliteStore {
@@ -31,10 +31,7 @@ impl Claims for SqliteStore {
         .fetch_optional(&self.pool)
         .await?
         .ok_or(StoreError::NotFound)?;
-        Ok(Claim {
-            player: PlayerInfo { id: PlayerId(uuid_from(row.try_get("id")?)?), name: row.try_get("name")? },
-            password_hash: row.try_get("password_hash")?,
-        })
+        rows::claim(&row)
     }
 
     async fn has_claimed(&self, player: PlayerId) -> Result<bool, StoreError> {

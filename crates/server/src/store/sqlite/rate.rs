@@ -9,18 +9,11 @@ use std::collections::HashSet;
 use sqlx::{Row, Sqlite, Transaction};
 
 use super::{SqliteStore, id_text, uuid_from};
-use crate::protocol::{PlayerId, PlayerInfo, TableId};
+use crate::protocol::{PlayerId, TableId};
 use crate::store::backend::Ratings;
 use crate::store::ratings::{self, FinishedForRating, Standings};
-use crate::store::{BoardCursor, BoardEntry, GamePlayer, PlayerRating, Rating, Standing, StoreError, codec};
-
-/// A `ratings` row's `mu`, `sigma` and `games`.
-fn standing(row: &sqlx::sqlite::SqliteRow) -> Result<Standing, StoreError> {
-    Ok(Standing {
-        rating: Rating { mu: row.try_get("mu")?, sigma: row.try_get("sigma")? },
-        games: codec::count_from(row.try_get("games")?)?,
-    })
-}
+use crate::store::rows::{self, Columns};
+use crate::store::{BoardCursor, BoardEntry, PlayerRating, StoreError, codec};
 
 impl SqliteStore {
     /// Rates the finished games `tables`, in this order, in `tx`: marks each as rated or not, and for
@@ -44,15 +37,7 @@ impl SqliteStore {
             .fetch_all(&mut **tx)
             .await?
             .iter()
-            .map(|row| {
-                let player = GamePlayer {
-                    seat: codec::seat_from(row.try_get("seat")?)?,
-                    id: PlayerId(uuid_from(row.try_get("player_id")?)?),
-                    name: row.try_get("name")?,
-                    bot: row.try_get("bot")?,
-                };
-                Ok((player, codec::small_from(row.try_get("place")?, "place")?))
-            })
+            .map(|row| Ok((rows::game_player(row)?, codec::small_from(row.int("place")?, "place")?)))
             .collect::<Result<Vec<_>, StoreError>>()?;
             let game = FinishedForRating {
                 table,
@@ -81,7 +66,7 @@ impl SqliteStore {
                 .fetch_optional(&mut **tx)
                 .await?;
             if let Some(row) = row {
-                standings.insert((player, game.to_owned()), standing(&row)?);
+                standings.insert((player, game.to_owned()), rows::standing(&row)?);
             }
         }
         let changes = ratings::rate_in_order(&counted, &mut standings);
@@ -158,12 +143,7 @@ impl Ratings for SqliteStore {
         .fetch_all(&self.pool)
         .await?
         .iter()
-        .map(|row| {
-            Ok(BoardEntry {
-                player: PlayerInfo { id: PlayerId(uuid_from(row.try_get("player_id")?)?), name: row.try_get("name")? },
-                standing: standing(row)?,
-            })
-        })
+        .map(rows::board_entry)
         .collect()
     }
 
@@ -178,7 +158,7 @@ impl Ratings for SqliteStore {
             .fetch_all(&self.pool)
             .await?
             .iter()
-            .map(|row| Ok(PlayerRating { game: row.try_get("game")?, standing: standing(row)? }))
+            .map(rows::player_rating)
             .collect()
     }
 }
