@@ -5,9 +5,9 @@
 //
 // It runs the scenarios listed below, each a module of its own beside this file: two players and a spectator
 // through a whole game of Romi Rami (players.mjs), a host against bots (bots.mjs), the rummy family
-// (rummy.mjs), being at a table together (together.mjs), playing together again (again.mjs) and the table
-// shell apart from any game (shell.mjs). They share ./support.mjs, and the scenarios that play Romi Rami by
-// clicking share ./moves.mjs.
+// (rummy.mjs), being at a table together (together.mjs), playing together again (again.mjs), the table
+// shell apart from any game (shell.mjs) and the rummy board's harder corners (rummy-board.mjs). They share
+// ./support.mjs, and the scenarios that play Romi Rami by clicking share ./moves.mjs.
 
 import { chromium } from 'playwright-core';
 import { BASE, CHROME, log, startSeed } from './support.mjs';
@@ -17,6 +17,7 @@ import { rummy } from './rummy.mjs';
 import { together } from './together.mjs';
 import { again } from './again.mjs';
 import { shell } from './shell.mjs';
+import { rummyBoard } from './rummy-board.mjs';
 
 // The scenarios, in the order they run; E2E_ONLY=name[,name] runs only those. A scenario is a function of the
 // browser; a new one lives in a module of its own beside this file and shares ./support.mjs.
@@ -27,6 +28,7 @@ const SCENARIOS = [
   ['together', together],
   ['again', again],
   ['shell', shell],
+  ['rummy-board', rummyBoard],
 ];
 const ONLY = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : null;
 

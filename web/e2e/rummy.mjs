@@ -20,7 +20,7 @@ import {
 } from './support.mjs';
 
 /** The server's legal actions in one shape (the page's own js/games/rummy/legal.js does the same). */
-function normalize(raw) {
+export function normalize(raw) {
   if (typeof raw === 'string') return { kind: raw, cards: [], raw };
   if (raw.type) {
     const cards = raw.cards ?? (raw.type === 'discard' ? [raw.card] : []);
@@ -34,7 +34,7 @@ function normalize(raw) {
   return { kind, cards: v.cards, id: v.id, raw };
 }
 
-const state = (page) =>
+export const state = (page) =>
   hook(page, () => {
     const p = window.__romirami?.page;
     if (!p || p.name !== 'table' || p.board() !== 'rummy') return null;
@@ -63,7 +63,7 @@ function choose(legal) {
 
 // Makes the move with the page's controls: picks its cards in the hand, then the button (or the meld) that
 // plays them.
-async function perform(page, move) {
+export async function perform(page, move) {
   for (const card of move.cards.filter(() => !['take', 'draw'].includes(move.kind))) {
     await page.locator(`.meld-hand button.rcard[data-card="${card}"][aria-pressed="false"]`).first().click();
   }
@@ -82,8 +82,14 @@ async function perform(page, move) {
       return page.click('#act-open');
     case 'meld':
       return page.click('#act-meld');
-    case 'lay_off':
-      return page.click(`.melds button.meld[data-meld="${move.id}"]`);
+    case 'lay_off': {
+      await page.click(`.melds button.meld[data-meld="${move.id}"]`);
+      // A joker that may stand for two cards there: the page asks which (rummy-board.mjs checks it).
+      const joker = move.raw.lay_off?.joker;
+      const choice = page.locator(`.meld-choice button[data-joker="${joker}"]`);
+      if (joker && (await choice.count())) await choice.click();
+      return undefined;
+    }
     case 'exchange':
       return page.click(`#act-exchange-${move.id}`);
     case 'discard':
@@ -120,7 +126,7 @@ async function playUntil(pages, done, what) {
 }
 
 // A host creates a table of `game` with its options set in the lobby's form; returns the invite link.
-async function createTable(page, game, seats, options) {
+export async function createTable(page, game, seats, options) {
   await page.goto(`${BASE}/#/`);
   await page.waitForSelector('#opt-game');
   await page.selectOption('#opt-game', game);

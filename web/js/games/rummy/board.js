@@ -20,7 +20,7 @@ import { roundPanel, scoresPanel } from './scores.js';
 export function mount(shell) {
   const ctx = /** @type {import('./state.js').MeldCtx} */ (shell);
   const { st } = ctx;
-  Object.assign(st, { bySuit: true, choice: null, sel: new Set(), stale: false, seenRound: null });
+  Object.assign(st, { bySuit: true, choice: null, sel: new Set(), stale: false, seenRound: null, choosing: null });
   const m = () => /** @type {import('./model.js').Model} */ (st.gs);
   Object.assign(ctx, {
     m,
@@ -45,6 +45,7 @@ export function mount(shell) {
     takeEvents: () => {
       st.stale = true;
       st.sel.clear();
+      st.choosing = null;
       return undefined;
     },
     myTurn: () => !st.result && m().toAct != null && m().toAct === ctx.mySeat(),

@@ -32,6 +32,12 @@ export function cardWords(code) {
   return t('rc.card', { rank: t(`rc.rank.${c.rank}`), suit: t(`rc.suit.${c.suit}`) });
 }
 
+/**
+ * What a laid joker stands for, short: a card in a run ("9c": "9♣"), a rank alone in a set ("9").
+ * @param {string} joker
+ */
+export const jokerWords = (joker) => (/[cdhs]$/.test(joker) ? short(joker) : joker);
+
 /** A list of cards as short texts. @param {string[]} codes */
 export const shortList = (codes) => codes.map(short).join(' ');
 

@@ -5,7 +5,7 @@
 
 import { h } from '../../dom.js';
 import { t } from '../../i18n.js';
-import { rcard, rback, cardWords, short } from './cards.js';
+import { rcard, rback, cardWords, jokerWords, short } from './cards.js';
 import { ofKind, playing, usable } from './legal.js';
 
 /**
@@ -19,8 +19,20 @@ export function meldMoves(ctx, id) {
   return [...playing(moves, 'lay_off', picked), ...playing(moves, 'exchange', picked)].filter((mv) => mv.id === id);
 }
 
+/**
+ * What a move on a meld does, in a few words: what its joker will stand for, else lay off or exchange.
+ * @param {import('./legal.js').Move} mv
+ */
+export const meldMoveWords = (mv) =>
+  mv.joker
+    ? t('rt.jokerChoice', { card: jokerWords(mv.joker) })
+    : mv.kind === 'exchange'
+      ? t('rt.exchangeHere')
+      : t('rt.layOffHere');
+
 /** @param {import('./state.js').MeldCtx} ctx @param {import('./model.js').Meld} meld */
 function meldView(ctx, meld) {
+  const { st } = ctx;
   const moves = meldMoves(ctx, meld.id);
   const owner = ctx.who(meld.owner);
   const cards = meld.cards.map((p) =>
@@ -40,20 +52,68 @@ function meldView(ctx, meld) {
       h('span.meld-cards', cards),
     );
   }
-  const move = moves[0];
-  const what = move.kind === 'exchange' ? t('rt.exchangeHere') : t('rt.layOffHere');
-  return h(
+  // One meaning: a click plays it. Several (a joker that may stand for a card at either end of a run): a click
+  // asks which, beside the meld, rather than send one the player did not choose.
+  const asking = moves.length > 1 && st.choosing === meld.id;
+  const what = moves.length > 1 ? t('rt.jokerWhich') : meldMoveWords(moves[0]);
+  const button = h(
     'button.meld.possible',
     {
       type: 'button',
       'data-meld': meld.id,
       'data-key': `meld${meld.id}`,
       'aria-label': `${label}. ${what}`,
+      'aria-expanded': moves.length > 1 ? String(asking) : null,
       title: what,
-      onclick: () => ctx.act(move.raw),
+      onclick: () => {
+        if (moves.length === 1) {
+          ctx.act(moves[0].raw);
+          return;
+        }
+        st.choosing = asking ? null : meld.id;
+        ctx.draw();
+        /** @type {HTMLElement | null} */ (document.querySelector(`[data-key="choice${meld.id}-0"]`))?.focus();
+      },
     },
     head,
     h('span.meld-cards', cards),
+  );
+  if (!asking) return button;
+  return h(
+    'div.meld-asking',
+    button,
+    h(
+      'div.meld-choice',
+      { role: 'group', 'aria-label': t('rt.jokerWhich') },
+      h('p.small', t('rt.jokerWhich')),
+      moves.map((mv, i) =>
+        h(
+          'button.primary',
+          {
+            type: 'button',
+            'data-key': `choice${meld.id}-${i}`,
+            'data-joker': mv.joker ?? null,
+            onclick: () => {
+              st.choosing = null;
+              ctx.act(mv.raw);
+            },
+          },
+          meldMoveWords(mv),
+        ),
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          'data-key': `choice${meld.id}-cancel`,
+          onclick: () => {
+            st.choosing = null;
+            ctx.draw();
+          },
+        },
+        t('rt.cancel'),
+      ),
+    ),
   );
 }
 
@@ -125,6 +185,7 @@ export function handPanel(ctx) {
       possible: playable ? (usable(moves, code) ? null : false) : null,
       key: `hand${i}`,
       onclick: () => {
+        st.choosing = null;
         if (st.sel.has(i)) st.sel.delete(i);
         else st.sel.add(i);
         st.error = '';

@@ -11,7 +11,7 @@ import { actionFrame } from '../../shell/actions.js';
 import { countdown } from '../../clock.js';
 import { ofKind, playing } from './legal.js';
 import { meldMoves } from './felt.js';
-import { meldPoints, short, shortList } from './cards.js';
+import { jokerWords, meldPoints, short, shortList } from './cards.js';
 
 /**
  * What is left of the choice asked of `seat` (Rumino's rebuy), in milliseconds; null when none is open.
@@ -155,7 +155,7 @@ function moveButtons(ctx) {
       items.push(
         moveButton(
           i ? `act-meld-${i}` : 'act-meld',
-          mv.joker ? t('rt.meldJoker', { card: mv.joker }) : t('rt.meld'),
+          mv.joker ? t('rt.meldJoker', { card: jokerWords(mv.joker) }) : t('rt.meld'),
           mv.raw,
           ctx,
           '.primary',
@@ -163,12 +163,12 @@ function moveButtons(ctx) {
       ),
     );
     for (const meld of ctx.m().melds) {
-      for (const mv of meldMoves(ctx, meld.id)) {
-        const key = mv.kind === 'exchange' ? 'rt.exchangeOn' : 'rt.layOffOn';
-        items.push(
-          moveButton(`act-${mv.kind}-${meld.id}`, t(key, { id: meld.id, who: ctx.who(meld.owner) }), mv.raw, ctx),
-        );
-      }
+      // A joker may stand for one of two cards on the same meld: each button says which.
+      meldMoves(ctx, meld.id).forEach((mv, i) => {
+        const words = { id: meld.id, who: ctx.who(meld.owner), card: mv.joker ? jokerWords(mv.joker) : '' };
+        const key = mv.kind === 'exchange' ? 'rt.exchangeOn' : mv.joker ? 'rt.layOffOnJoker' : 'rt.layOffOn';
+        items.push(moveButton(`act-${mv.kind}-${meld.id}${i ? `-${i}` : ''}`, t(key, words), mv.raw, ctx));
+      });
     }
     for (const mv of playing(moves, 'discard', picked)) {
       items.push(

@@ -11,6 +11,8 @@
  * @property {Set<number>} sel the picked cards, by their place in the sorted hand
  * @property {boolean} stale events came after the view: a fresh one is on its way
  * @property {number | null} seenRound the last round whose scores the reader closed
+ * @property {number | null} choosing the meld whose lay-offs the reader is asked to choose between (a joker
+ *   that may stand for two cards)
  */
 /** @typedef {import('../../shell/state.js').State & BoardState} MeldState */
 /**

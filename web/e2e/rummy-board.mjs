@@ -1,0 +1,104 @@
+// The rummy board's harder corners, each a check of its own: a Rami lay-off whose joker can stand for two
+// cards, where the page must say which each button means and ask on a click on the meld rather than send the
+// first.
+
+import { BASE, check, desktop, hook, log, openPage } from './support.mjs';
+
+// Real play cannot reach this position when it likes, so the board's own modules are loaded in a page and
+// fed a hand-made Rami turn: a joker picked, meld 4 (Ana's run 6♥ 7♥ 8♥ 9♥) on the table, and the server's
+// legal list with the joker laid off as 5♥ or as 10♥ (crates/rummy: `lay_off` with `joker`).
+async function jokerChoices(browser) {
+  const page = await openPage(browser, desktop);
+  await page.goto(`${BASE}/#/help/rami`);
+  await page.waitForSelector('#rule-turn');
+  const seen = await hook(page, async () => {
+    const { actionPanel } = await import('/js/games/rummy/panel.js');
+    const { boardPanel } = await import('/js/games/rummy/felt.js');
+    const { normalize } = await import('/js/games/rummy/legal.js');
+    const legal = [
+      { lay_off: { id: 4, cards: ['X'], joker: '5h' } },
+      { lay_off: { id: 4, cards: ['X'], joker: '10h' } },
+      { discard: 'X' },
+    ];
+    const placed = (card) => ({ card, owner: 1, rank: card.slice(0, -1), position: null });
+    const model = {
+      game: 'rami',
+      round: 1,
+      dealer: 1,
+      toAct: 0,
+      step: 'play',
+      hand: ['2c', 'X'],
+      handSizes: [2, 5],
+      stock: 30,
+      pile: ['3d'],
+      melds: [{ id: 4, owner: 1, kind: 'run', cards: ['6h', '7h', '8h', '9h'].map(placed), joker: null }],
+      totals: [0, 0],
+      seats: [{ opened: true }, { opened: true }],
+      last: null,
+      rounds: [],
+      result: null,
+      threshold: null,
+      deadwood: null,
+      splayed: false,
+      options: {},
+    };
+    const sent = [];
+    const box = document.createElement('div');
+    document.body.append(box);
+    const st = { result: null, pending: null, error: '', sel: new Set([1]), legal, stale: false, reclaiming: false };
+    const ctx = {
+      st,
+      m: () => model,
+      game: () => 'rami',
+      mySeat: () => 0,
+      nameOf: (seat) => ['You', 'Ana'][seat],
+      who: (seat) => ['you', 'Ana'][seat],
+      isBot: () => false,
+      isBotPlayer: () => false,
+      isStandIn: () => false,
+      botPlaysForMe: () => false,
+      myTurn: () => true,
+      moves: () => legal.map(normalize),
+      selected: () => ['X'],
+      liveClocks: () => null,
+      act: (raw) => sent.push(raw),
+      draw: () => box.replaceChildren(boardPanel(ctx), actionPanel(ctx)),
+    };
+    ctx.draw();
+    const buttons = [...box.querySelectorAll('.actions button[id^="act-lay_off-4"]')].map((b) => ({
+      id: b.id,
+      text: b.textContent,
+    }));
+    box.querySelector('.melds [data-meld="4"]').click();
+    const sentOnMeld = sent.length;
+    const choices = [...box.querySelectorAll('.meld-choice button[data-joker]')].map((b) => b.textContent);
+    const focused = document.activeElement?.closest('.meld-choice') != null;
+    box.querySelector('.meld-choice button[data-joker="10h"]')?.click();
+    box.remove();
+    return { buttons, sentOnMeld, choices, focused, sent };
+  });
+  const texts = seen.buttons.map((b) => b.text);
+  check(
+    texts.length === 2 && new Set(seen.buttons.map((b) => b.id)).size === 2,
+    `a button for each meaning, each with its own id: ${JSON.stringify(seen.buttons)}`,
+  );
+  check(
+    /5♥/.test(texts[0]) && /10♥/.test(texts[1]) && texts.every((x) => /Lay off on meld 4 \(Ana\)/.test(x)),
+    `each button says what the joker stands for: ${JSON.stringify(texts)}`,
+  );
+  check(seen.sentOnMeld === 0, 'a click on a meld where the joker has two meanings sends nothing');
+  check(
+    seen.choices.length === 2 && /5♥/.test(seen.choices[0]) && /10♥/.test(seen.choices[1]) && seen.focused,
+    `the click asks which one, the focus on the question: ${JSON.stringify(seen)}`,
+  );
+  check(
+    seen.sent.length === 1 && seen.sent[0].lay_off?.joker === '10h',
+    `the meaning chosen is sent: ${JSON.stringify(seen.sent)}`,
+  );
+  log('Rami: a joker with two meanings in a lay-off is said on each button, and a click on the meld asks');
+  await page.context().close();
+}
+
+export async function rummyBoard(browser) {
+  await jokerChoices(browser);
+}
