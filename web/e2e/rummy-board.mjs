@@ -1,8 +1,81 @@
-// The rummy board's harder corners, each a check of its own: a Rami lay-off whose joker can stand for two
-// cards, where the page must say which each button means and ask on a click on the meld rather than send the
-// first.
+// The rummy board's harder corners, each a check of its own: 500 rummy's splayed discard pile, every card of
+// which must be readable (rank and suit in sight) on a desktop and on a phone, without hover; and a Rami lay-off
+// whose joker can stand for two cards, where the page must say which each button means and ask on a click on
+// the meld rather than send the first.
 
-import { BASE, check, desktop, hook, log, openPage } from './support.mjs';
+import { BASE, check, chooseName, desktop, hook, log, openPage, phone, shot, timeLeft } from './support.mjs';
+import { createTable, normalize, perform, state } from './rummy.mjs';
+
+/** For each card of the splayed pile: whether its rank and suit can be seen (nothing over them, on screen). */
+const pileReadable = (page) =>
+  hook(page, () => {
+    document.querySelector('.pile.splayed')?.scrollIntoView({ block: 'center' });
+    const cards = [...document.querySelectorAll('.pile.splayed .pile-cards > .rcard')];
+    return cards.map((card) => {
+      const seen = [card.querySelector('.rank'), card.querySelector('.suit')].every((part) => {
+        const r = part.getBoundingClientRect();
+        const y = r.top + r.height / 2;
+        return [r.left + 1, r.left + r.width / 2, r.right - 1].every((x) => {
+          const at = document.elementFromPoint(x, y);
+          return x >= 0 && x <= window.innerWidth && at != null && card.contains(at);
+        });
+      });
+      return { card: card.getAttribute('data-card'), seen, width: Math.round(card.getBoundingClientRect().width) };
+    });
+  });
+
+async function splayedPile(browser) {
+  const [ana, ben] = await Promise.all([0, 1].map(() => openPage(browser, desktop)));
+  await ana.setViewportSize({ width: 1280, height: 800 });
+  await ana.goto(`${BASE}/#/`);
+  await chooseName(ana, 'Ana');
+  await ana.waitForSelector('[data-testid=my-name]');
+  const invite = await createTable(ana, 'rommi', 2, { '#opt-variant': '500', '#opt-target': '1' });
+  await ben.goto(invite);
+  await chooseName(ben, 'Ben');
+  await ana.waitForSelector('.pile.splayed');
+  // Both draw from the stock and discard at once: the pile grows a card a turn.
+  const PILE = 9;
+  for (;;) {
+    timeLeft();
+    const pile = (await state(ana))?.view?.pile ?? [];
+    if (pile.length >= PILE) break;
+    let acted = false;
+    for (const page of [ana, ben]) {
+      const s = await state(page);
+      if (!s?.legal) continue;
+      const moves = s.legal.map(normalize);
+      const move = moves.find((m) => m.kind === 'draw') ?? moves.find((m) => m.kind === 'discard');
+      check(move, `a draw or a discard is legal: ${JSON.stringify(s.legal)}`);
+      await perform(page, move);
+      await page.waitForFunction((n) => window.__romirami.page.eventCount() > n, s.n);
+      acted = true;
+    }
+    if (!acted) await ana.waitForTimeout(60);
+  }
+  const tableId = invite.match(/#\/table\/([0-9a-f-]+)/)[1];
+  const cleo = await openPage(browser, phone);
+  await cleo.goto(`${BASE}/#/table/${tableId}?watch=1`);
+  await chooseName(cleo, 'Cleo');
+  await cleo.waitForSelector('.pile.splayed');
+  await cleo.waitForFunction((n) => document.querySelectorAll('.pile.splayed .pile-cards > .rcard').length >= n, PILE);
+  for (const [who, page] of [
+    ['at 1280×800', ana],
+    ['on a phone', cleo],
+  ]) {
+    const cards = await pileReadable(page);
+    check(cards.length >= PILE, `${who}: the pile shows its ${PILE} cards: ${cards.length}`);
+    const hidden = cards.filter((c) => !c.seen);
+    check(!hidden.length, `${who}: every pile card's rank and suit can be read: ${JSON.stringify(hidden)}`);
+  }
+  await shot(ana, 'table-rommi-500');
+  await shot(cleo, 'table-rommi-500-phone');
+  log(`500 rummy: the ${PILE} cards of the splayed pile can each be read, at 1280×800 and on a phone`);
+  for (const page of [ana, ben, cleo]) {
+    page.once('dialog', (dialog) => dialog.accept());
+    await page.context().close();
+  }
+}
 
 // Real play cannot reach this position when it likes, so the board's own modules are loaded in a page and
 // fed a hand-made Rami turn: a joker picked, meld 4 (Ana's run 6♥ 7♥ 8♥ 9♥) on the table, and the server's
@@ -101,4 +174,5 @@ async function jokerChoices(browser) {
 
 export async function rummyBoard(browser) {
   await jokerChoices(browser);
+  await splayedPile(browser);
 }
