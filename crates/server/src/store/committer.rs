@@ -15,7 +15,7 @@ use futures_util::stream::FuturesUnordered;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use super::{ActionRow, Appended, Store, StoreError};
+use super::{ActionRow, Appended, Store, StoreError, retry};
 
 /// One submission: the row, and where its outcome goes.
 type Job = (ActionRow, oneshot::Sender<Result<(), StoreError>>);
@@ -108,24 +108,11 @@ async fn receive(receiver: &mut mpsc::Receiver<Job>, max_batch: usize) -> Option
 
 /// Appends one batch in one transaction and answers each of its submitters. When the database refuses
 /// the batch (one row's number is taken, say) rather than being unavailable, each row goes again in a
-/// transaction of its own, so that one table's bad row does not fail the others' actions. A row refused by
-/// its fence (its table's lease is another node's now) fails alone.
+/// transaction of its own ([`retry`]), so that one table's bad row does not fail the others' actions. A
+/// row refused by its fence (its table's lease is another node's now) fails alone.
 async fn commit(store: &Store, jobs: Vec<Job>, stats: &Counters) {
     let rows: Vec<ActionRow> = jobs.iter().map(|(row, _)| row.clone()).collect();
-    let outcomes = match append(store, &rows, stats).await {
-        Ok(appended) => per_row(&rows, &appended),
-        Err(error @ StoreError::Unavailable(_)) => vec![Err(error); rows.len()],
-        Err(error) if rows.len() == 1 => vec![Err(error)],
-        Err(error) => {
-            tracing::warn!(rows = rows.len(), %error, "a batch of actions was refused; committing each alone");
-            let mut outcomes = Vec::with_capacity(rows.len());
-            for row in &rows {
-                let row = std::slice::from_ref(row);
-                outcomes.push(append(store, row, stats).await.and_then(|appended| per_row(row, &appended).remove(0)));
-            }
-            outcomes
-        }
-    };
+    let outcomes = retry::batch_then_each_alone(&rows, "actions", &Appender { store, stats }).await;
     for ((_, answer), outcome) in jobs.into_iter().zip(outcomes) {
         // A submitter that stopped waiting does not need the answer.
         let _ = answer.send(outcome);
@@ -142,17 +129,26 @@ fn per_row(rows: &[ActionRow], appended: &Appended) -> Vec<Result<(), StoreError
         .collect()
 }
 
-/// One transaction: appends `rows`, counting it.
-async fn append(store: &Store, rows: &[ActionRow], stats: &Counters) -> Result<Appended, StoreError> {
-    let began = std::time::Instant::now();
-    let outcome = store.append_actions(rows).await;
-    crate::metrics::commit(began, rows.len(), outcome.is_ok());
-    stats.transactions.fetch_add(1, Ordering::Relaxed);
-    let written = outcome.as_ref().map_or(0, |appended| rows.len() - appended.fenced.len());
-    stats.rows.fetch_add(written as u64, Ordering::Relaxed);
-    stats.failed_rows.fetch_add((rows.len() - written) as u64, Ordering::Relaxed);
-    if let Err(error) = &outcome {
-        tracing::error!(rows = rows.len(), %error, "actions were not committed");
+/// Appends batches of actions, counting each transaction.
+struct Appender<'a> {
+    store: &'a Store,
+    stats: &'a Counters,
+}
+
+impl retry::Transact<ActionRow> for Appender<'_> {
+    /// One transaction: appends `rows`, counting it; each row is written or refused by its fence.
+    async fn transact(&self, rows: &[ActionRow]) -> retry::Outcomes {
+        let began = std::time::Instant::now();
+        let outcome = self.store.append_actions(rows).await;
+        crate::metrics::commit(began, rows.len(), outcome.is_ok());
+        let stats = self.stats;
+        stats.transactions.fetch_add(1, Ordering::Relaxed);
+        let written = outcome.as_ref().map_or(0, |appended| rows.len() - appended.fenced.len());
+        stats.rows.fetch_add(written as u64, Ordering::Relaxed);
+        stats.failed_rows.fetch_add((rows.len() - written) as u64, Ordering::Relaxed);
+        if let Err(error) = &outcome {
+            tracing::error!(rows = rows.len(), %error, "actions were not committed");
+        }
+        outcome.map(|appended| per_row(rows, &appended))
     }
-    outcome
 }

@@ -65,6 +65,7 @@ mod names;
 pub mod postgres;
 pub mod ratings;
 mod rematch;
+mod retry;
 mod rows;
 pub mod sqlite;
 mod stats;
@@ -246,31 +247,18 @@ impl Store {
     /// Writes `batch`, in one transaction when every write succeeds; returns each write's outcome, in
     /// order. A write that the database refuses is retried alone, so that it fails alone: a finish
     /// whose game is missing or already finished gets its error without failing the batch, and any
-    /// other refusal (a constraint, say) makes each write of the batch go in a transaction of its own.
-    /// When the database is unavailable, every write fails with [`StoreError::Unavailable`].
+    /// other refusal (a constraint, say) makes each write of the batch go in a transaction of its own
+    /// ([`retry`]). When the database is unavailable, every write fails with [`StoreError::Unavailable`].
     pub(crate) async fn write(&self, batch: &[Write]) -> Vec<Result<(), StoreError>> {
         if batch.is_empty() {
             return Vec::new();
         }
-        match dispatch!(self, s => s.write_batch(batch).await) {
-            Ok(outcomes) => outcomes,
-            Err(error @ StoreError::Unavailable(_)) => vec![Err(error); batch.len()],
-            Err(error) if batch.len() == 1 => vec![Err(error)],
-            Err(error) => {
-                tracing::warn!(writes = batch.len(), %error, "a batch of writes was refused; writing each alone");
-                let mut outcomes = Vec::with_capacity(batch.len());
-                for write in batch {
-                    outcomes.push(self.write_alone(write).await);
-                }
-                outcomes
-            }
-        }
+        retry::batch_then_each_alone(batch, "writes", self).await
     }
 
     /// Writes one write in a transaction of its own.
     async fn write_alone(&self, write: &Write) -> Result<(), StoreError> {
-        let outcome = dispatch!(self, s => s.write_batch(std::slice::from_ref(write)).await);
-        outcome?.pop().unwrap_or(Ok(()))
+        retry::alone(write, self).await
     }
 
     /// Every game that started and has not finished, with what it takes to bring it back.
@@ -401,5 +389,12 @@ impl Store {
     /// [`StoreError::NotFound`] for an unknown player.
     pub async fn player_ratings(&self, id: PlayerId) -> Result<Vec<PlayerRating>, StoreError> {
         dispatch!(self, s => s.player_ratings(id).await)
+    }
+}
+
+impl retry::Transact<Write> for Store {
+    /// Writes the batch in one transaction with its backend ([`Backend::write_batch`]).
+    async fn transact(&self, batch: &[Write]) -> retry::Outcomes {
+        dispatch!(self, s => s.write_batch(batch).await)
     }
 }
