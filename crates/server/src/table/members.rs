@@ -26,6 +26,10 @@ pub(crate) struct Member {
 #[derive(Debug, Default)]
 pub(crate) struct Members {
     members: HashMap<ConnId, Member>,
+    /// The members dropped because their outbox was full or closed, until the table takes them
+    /// ([`Members::take_dropped`]): their going is a departure the table must act on, as on a detach
+    /// (the connection's own detach, coming later, finds no member).
+    dropped: Vec<Member>,
 }
 
 impl Members {
@@ -131,7 +135,7 @@ impl Members {
     pub(crate) fn send_to(&mut self, conn: ConnId, messages: &[ServerMsg]) {
         let Some(member) = self.members.get(&conn) else { return };
         if !messages.iter().all(|msg| member.out.send_msg(msg)) {
-            self.members.remove(&conn);
+            self.drop_all(&[conn]);
         }
     }
 
@@ -147,7 +151,12 @@ impl Members {
 
     fn drop_all(&mut self, conns: &[ConnId]) {
         for conn in conns {
-            self.members.remove(conn);
+            self.dropped.extend(self.members.remove(conn));
         }
+    }
+
+    /// The members dropped since the last call, for the table to act on their going.
+    pub(crate) fn take_dropped(&mut self) -> Vec<Member> {
+        std::mem::take(&mut self.dropped)
     }
 }

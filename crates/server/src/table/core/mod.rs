@@ -321,6 +321,7 @@ impl TableCore {
             Input::Stored(outcome) => self.stored(outcome, now),
             Input::ResultStored => self.result_stored = true,
         }
+        self.drop_members(now);
         self.sweep_presence();
         // A finished table keeps its game while someone looks at it; once nobody does and its result
         // is stored, it closes: whoever comes later reads the game from the store (`super::finished`).

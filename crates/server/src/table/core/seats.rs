@@ -124,13 +124,39 @@ impl TableCore {
     /// The connection closed: it is no longer a member (a seat stays its player's).
     pub(super) fn detach(&mut self, conn: ConnId, now: Now) {
         if let Some(member) = self.members.remove(conn) {
-            match member.role {
-                Role::Spectator => self.publish(),
-                Role::Seat(_) if self.state() == TableState::Waiting => self.check_waiting(now),
-                Role::Seat(seat) => {
-                    self.presence_changed(seat, PresenceChange::Disconnected, None);
-                    self.check_presence(now);
-                }
+            self.member_gone(member.role, now);
+        }
+    }
+
+    /// What a member's going changes, whether its connection said so ([`Self::detach`]) or the table
+    /// dropped it for a full or closed outbox ([`Self::drop_members`]): a waiting table's grace starts
+    /// when no seated player is left; a game schedules its abandonment when no player is connected.
+    fn member_gone(&mut self, role: Role, now: Now) {
+        match role {
+            Role::Spectator => self.publish(),
+            Role::Seat(_) if self.state() == TableState::Waiting => self.check_waiting(now),
+            Role::Seat(seat) => {
+                self.presence_changed(seat, PresenceChange::Disconnected, None);
+                self.check_presence(now);
+            }
+        }
+    }
+
+    /// After every step: the members dropped while sending, each gone as on a detach. Not while a
+    /// write is awaited (an abandonment would ask for a second one): they wait for the step that
+    /// brings its outcome.
+    pub(super) fn drop_members(&mut self, now: Now) {
+        if self.pending.is_some() {
+            return;
+        }
+        // What they are told of a going can drop more members: until none is left.
+        loop {
+            let dropped = self.members.take_dropped();
+            if dropped.is_empty() {
+                return;
+            }
+            for member in dropped {
+                self.member_gone(member.role, now);
             }
         }
     }

@@ -144,6 +144,27 @@ fn a_game_nobody_is_connected_to_is_abandoned_after_the_grace_unless_someone_com
 }
 
 #[test]
+fn a_game_whose_players_connections_closed_unseen_is_abandoned_after_the_grace() {
+    // Both players' connections close before their detaches reach the table: it drops them when the
+    // events of a move cannot be written to them, and their detaches then find nobody. Their going
+    // still counts: nobody is connected, so the abandonment's grace runs.
+    let (mut table, mut ana, mut bruno) = started(None);
+    let (ana_conn, bruno_conn) = (ana.from.conn, bruno.from.conn);
+    let mover = by_turn(&table, &mut ana, &mut bruno).0.clone_sender();
+    drop((ana, bruno));
+    let seat = table.to_act().expect("on");
+    let action = table.legal(seat)[0];
+    table.act(&mover, action);
+    table.command(TableCommand::Detach { conn: ana_conn });
+    table.command(TableCommand::Detach { conn: bruno_conn });
+    // The task wakes the core only when it asks to be woken: the grace must be asked for.
+    let due = table.now().at + Duration::from_secs(60);
+    assert_eq!(table.core.deadline(), Some(due), "the abandonment grace runs");
+    table.at(60_000);
+    assert_eq!(table.core.state(), TableState::Finished, "abandoned");
+}
+
+#[test]
 fn bots_play_a_whole_game_at_the_table() {
     let host = Client::new(1, "Ana");
     // The host stays but runs out of time at once: the bot stands in for them from then on.

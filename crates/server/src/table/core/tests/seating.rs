@@ -143,6 +143,23 @@ fn a_waiting_table_closes_when_its_last_person_leaves_or_none_comes_back() {
 }
 
 #[test]
+fn a_waiting_table_whose_host_went_before_being_seated_closes_after_the_grace() {
+    // Ana's connection closes right after she created the table, before the table seated it: the
+    // table drops her connection when it cannot write to it, and her detach then finds nobody. The
+    // drop is her going, as a detach would be: the grace runs, and the table closes.
+    let ana = Client::new(1, "Ana");
+    let mut table = Table::open(&ana, 2, None);
+    let from = ana.from.clone();
+    drop(ana);
+    table.command(TableCommand::Join { from: from.clone(), invite: None, since: None });
+    table.command(TableCommand::Detach { conn: from.conn });
+    table.at(29_999);
+    assert!(!table.closed());
+    table.at(30_000);
+    assert!(table.closed(), "nobody seated is connected: the waiting table closes after its grace");
+}
+
+#[test]
 fn a_reconnecting_member_catches_up_by_event_number() {
     let (mut table, mut ana, mut bruno) = started(None);
     let (actor, _) = by_turn(&table, &mut ana, &mut bruno);
