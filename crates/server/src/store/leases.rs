@@ -1,6 +1,6 @@
 //! Table leases, for several nodes serving one site: which node owns a table, until when, under which
 //! epoch. PostgreSQL only: a cluster keeps its tables in one PostgreSQL database, and SQLite is a single
-//! node's store (see `postgres/leases.rs` for how a lease fences writes).
+//! node's store (see `postgres/leases.rs` for how a lease fences writes; `sqlite/leases.rs` refuses them).
 
 use std::time::Duration;
 

@@ -1,9 +1,17 @@
 //! Durable storage: players, tables, the action log of every game, and finished games with their
 //! results, in PostgreSQL (production) or an embedded SQLite file (the default).
 //!
-//! [`Store`] is chosen once at start-up from the database URL ([`Store::connect`]) and dispatches
-//! statically to its backend; each backend ([`sqlite`], [`postgres`]) owns its SQL and its migrations
-//! (`migrations/sqlite`, `migrations/postgres`), which `connect` applies. Every failure is one of the
+//! [`Store`] is chosen once at start-up from the database URL ([`Store::connect`]): an enum over the two
+//! backends, [`sqlite::SqliteStore`] and [`postgres::PgStore`], which implement the traits of
+//! `backend.rs` (`Backend`, with `Reads`, `Ratings`, `Claims`, `Talk` and `Leases`); each method of
+//! `Store` matches on the backend and calls it directly (static dispatch, no trait object). Every SQL
+//! statement is in its backend's module ([`sqlite`], [`postgres`]), with its migrations
+//! (`migrations/sqlite`, `migrations/postgres`, which `connect` applies); the other files of this module
+//! hold none. What both backends do alike is written once here: the checks and grouping of a batch of
+//! writes (`batch.rs`), the mapping of the rows both read with the same columns (`rows.rs`, each
+//! backend saying only how it reads an id, an instant, a number or a flag), the conversions of values
+//! (`codec.rs`), the paging of lists, the statistics (`stats.rs`), the ratings' arithmetic
+//! ([`ratings`]) and "write the batch, then each write alone" (`retry.rs`). Every failure is one of the
 //! six kinds of [`StoreError`]; a row that does not parse is [`StoreError::Corrupt`], never a panic.
 //!
 //! A game is stored as its seed and the list of every action applied to it, in order, take-backs

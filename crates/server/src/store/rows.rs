@@ -86,11 +86,8 @@ pub(super) fn game_player(row: &impl Columns) -> Result<GamePlayer, StoreError> 
     })
 }
 
-/// The columns of `tables t` that [`table_row`] reads.
-pub(super) const TABLE_COLUMNS: &str = "t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, \
-                                        t.turn_ms, t.reserve_ms, t.game, t.options, t.rated";
-
-/// A `tables` row with the [`TABLE_COLUMNS`].
+/// A `tables` row: `host`, `seat_count`, `public`, `spectators`, `created_at`, `invite`, `turn_ms`,
+/// `reserve_ms`, `game`, `options`, `rated` (the table's id is the caller's).
 pub(super) fn table_row(id: TableId, row: &impl Columns) -> Result<TableRow, StoreError> {
     Ok(TableRow {
         id,
@@ -118,8 +115,9 @@ pub(super) fn waiting_table<R: Columns>(table: TableRow, rows: &[R]) -> Result<W
     Ok(WaitingTable { table, seats })
 }
 
-/// An unfinished game from its head (`seed`, `salt`, `started_at` with the [`TABLE_COLUMNS`]), its
-/// players and its log's rows (`seq`, `seat`, `action`, `by_bot`, `reserve_ms`, by `seq`).
+/// An unfinished game from its head (`seed`, `salt`, `started_at` and its table's columns, as
+/// [`table_row`] reads them), its players and its log's rows (`seq`, `seat`, `action`, `by_bot`,
+/// `reserve_ms`, by `seq`).
 pub(super) fn unfinished_game<R: Columns>(
     id: TableId,
     head: &impl Columns,
@@ -149,12 +147,8 @@ pub(super) fn unfinished_game<R: Columns>(
     })
 }
 
-/// The columns of `games g` that [`game_head`] reads, with its table's flag and options.
-pub(super) const GAME_COLUMNS: &str = "g.table_id, g.game, g.started_at, g.finished_at, g.ended_by,
-                    (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated,
-                    (SELECT t.options FROM tables t WHERE t.id = g.table_id) AS options";
-
-/// A finished game's row with the [`GAME_COLUMNS`], without its results.
+/// A finished game's row, without its results: `table_id`, `game`, `started_at`, `finished_at`,
+/// `ended_by`, and its table's `table_rated` and `options` (`NULL` for a game without its table's row).
 pub(super) fn game_head(row: &impl Columns) -> Result<GameSummary, StoreError> {
     Ok(GameSummary {
         id: TableId(row.uuid("table_id")?),
@@ -169,15 +163,9 @@ pub(super) fn game_head(row: &impl Columns) -> Result<GameSummary, StoreError> {
     })
 }
 
-/// The columns of `results` that [`seat_result`] reads, in a query over `results r`.
-/// With it, `c.mu_before` and `c.mu_after`: the query joins `rating_changes c` with [`RATING_JOIN`].
-pub(super) const RESULT_COLUMNS: &str = "r.table_id, r.seat, r.player_id, r.name, r.score, r.details, r.place, \
-                                         r.winner, r.bot, r.bot_actions, c.mu_before, c.mu_after";
-
-/// The seat's rating change, if its game counted, for the [`RESULT_COLUMNS`].
-pub(super) const RATING_JOIN: &str = "LEFT JOIN rating_changes c ON c.table_id = r.table_id AND c.seat = r.seat";
-
-/// A seat's result with the [`RESULT_COLUMNS`], and its game.
+/// A seat's result, and its game: `table_id`, the [`game_player`]'s columns, `score`, `details`,
+/// `place`, `winner`, `bot_actions`, and the rating change's `mu_before` and `mu_after` (`NULL` for a
+/// game that did not count).
 pub(super) fn seat_result(row: &impl Columns) -> Result<(TableId, SeatResult), StoreError> {
     Ok((
         TableId(row.uuid("table_id")?),

@@ -3,7 +3,10 @@
 //! Its schema is `migrations/postgres`, with native types: `uuid`, `timestamptz`, `boolean`, `jsonb` (a
 //! finished game's record is `text`: it is only read whole). A batch of actions is one
 //! `INSERT ... SELECT FROM UNNEST(...)`, one round trip whatever its size; a batch of other writes is one
-//! such statement per kind of write.
+//! such statement per kind of write. How its rows read `int2`, `int4` and `int8` alike: `columns.rs`.
+//!
+//! Its SQL, by subject: this file (players' tokens, the batches of writes and of actions), `read.rs`,
+//! `rate.rs`, `names.rs`, `chat.rs` (chat and rematches) and `leases.rs` (leases and fenced writes).
 
 mod chat;
 mod columns;

@@ -2,8 +2,12 @@
 //! survives a power cut (an acknowledged action is durable), and with foreign keys enforced.
 //!
 //! Its schema is `migrations/sqlite`: ids are hyphenated TEXT, instants INTEGER microseconds since the
-//! Unix epoch, JSON TEXT. A batch of writes is one transaction (one commit, one sync of the file),
-//! with a statement per row.
+//! Unix epoch, JSON TEXT (how its rows read them: `columns.rs`). A batch of writes is one transaction
+//! (one commit, one sync of the file), with a statement per row.
+//!
+//! Its SQL, by subject: this file (players' tokens, the batches of writes and of actions), `read.rs`,
+//! `rate.rs`, `names.rs` and `chat.rs` (chat and rematches); `leases.rs` refuses every lease and fenced
+//! write, since a cluster never runs on SQLite.
 
 mod chat;
 mod columns;

@@ -6,11 +6,28 @@ use sqlx::Row;
 use super::{SqliteStore, id_text};
 use crate::protocol::{PlayerId, TableId};
 use crate::store::backend::Reads;
-use crate::store::rows::{self, Columns, GAME_COLUMNS, RATING_JOIN, RESULT_COLUMNS, TABLE_COLUMNS};
+use crate::store::rows::{self, Columns};
 use crate::store::{
     FinishedTable, GameCursor, GameFilter, GameSummary, PlayerFilter, StoreError, UnfinishedGame, WaitingTable, codec,
     stats::PlaceRow,
 };
+
+/// The columns of `tables t` that [`rows::table_row`] reads.
+const TABLE_COLUMNS: &str = "t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, \
+                             t.reserve_ms, t.game, t.options, t.rated";
+
+/// The columns of `games g` that [`rows::game_head`] reads, with its table's flag and options.
+const GAME_COLUMNS: &str = "g.table_id, g.game, g.started_at, g.finished_at, g.ended_by,
+                    (SELECT t.rated FROM tables t WHERE t.id = g.table_id) AS table_rated,
+                    (SELECT t.options FROM tables t WHERE t.id = g.table_id) AS options";
+
+/// The columns of `results r` that [`rows::seat_result`] reads, with `c.mu_before` and `c.mu_after`:
+/// the query joins `rating_changes c` with [`RATING_JOIN`].
+const RESULT_COLUMNS: &str = "r.table_id, r.seat, r.player_id, r.name, r.score, r.details, r.place, r.winner, r.bot, \
+                              r.bot_actions, c.mu_before, c.mu_after";
+
+/// The seat's rating change, if its game counted, for the [`RESULT_COLUMNS`].
+const RATING_JOIN: &str = "LEFT JOIN rating_changes c ON c.table_id = r.table_id AND c.seat = r.seat";
 
 /// Whether `table` is among `only` (every table when `None`). The choice is made on the small head rows,
 /// before a table's seats or actions are read; nothing asks SQLite for a few tables among many but a
