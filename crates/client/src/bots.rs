@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use romirami_engine::GameResult;
 use romirami_engine::bot::choose;
-use romirami_protocol::{ClientMsg, ROMI_RAMI, ServerMsg, SpectatorPolicy, TableId};
+use romirami_protocol::{ROMI_RAMI, SpectatorPolicy, TableId};
+
+use crate::romi_rami::{ClientMsg, ServerMsg};
 use serde_json::Value;
 
 use crate::{Client, ClientError};

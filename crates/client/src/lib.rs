@@ -8,7 +8,7 @@
 //! ```no_run
 //! # async fn demo() -> Result<(), romirami_client::ClientError> {
 //! use romirami_client::{Client, bots};
-//! use romirami_protocol::{ClientMsg, ServerMsg};
+//! use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 //!
 //! let url = "ws://127.0.0.1:8080/ws";
 //! let (mut ana, player, _token) = Client::guest(url, "Ana").await?;
@@ -32,13 +32,16 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
-use romirami_protocol::{ClientMsg, Limits, PROTOCOL_VERSION, PlayerInfo, ServerMsg};
+use romirami_protocol::{Limits, PROTOCOL_VERSION, PlayerInfo};
+
+use crate::romi_rami::{ClientMsg, ServerMsg};
 
 use crate::pace::Pace;
 
 pub mod bots;
 pub mod family;
 mod pace;
+pub mod romi_rami;
 
 /// Why a client call failed.
 #[derive(Debug, thiserror::Error)]

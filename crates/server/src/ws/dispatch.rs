@@ -6,7 +6,7 @@ use axum::extract::ws::close_code;
 use tracing::{debug, warn};
 
 use crate::players::clean_name;
-use crate::protocol::{ErrorCode, Limits, PROTOCOL_VERSION, TableId, parse_client_msg_with};
+use crate::protocol::{ErrorCode, Limits, PROTOCOL_VERSION, TableId, parse_client_msg};
 use crate::table::{self, Sender, TableCommand, TableOptions};
 use crate::wire::{ClientMsg, ServerMsg};
 
@@ -37,7 +37,7 @@ impl Connection {
         if !self.rate.take() {
             return self.strike(ServerMsg::error(None, None, ErrorCode::RateLimited, "too many messages; slow down"));
         }
-        let msg: ClientMsg = match parse_client_msg_with(text) {
+        let msg: ClientMsg = match parse_client_msg(text) {
             Ok(msg) => msg,
             Err(reason) => return self.strike(ServerMsg::error(None, None, ErrorCode::Malformed, reason)),
         };

@@ -11,7 +11,8 @@ use common::{TestServer, fast, http_get};
 use futures_util::future::join_all;
 use romirami_client::Client;
 use romirami_client::bots::play_table;
-use romirami_server::protocol::{ClientMsg, ServerMsg, SpectatorPolicy};
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
+use romirami_server::protocol::SpectatorPolicy;
 use romirami_server::store::Store;
 use sqlx::Row;
 

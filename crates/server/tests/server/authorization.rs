@@ -15,12 +15,11 @@ use std::fmt::Write as _;
 
 use common::{Follower, TestServer, create_table, guest, recv, send};
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::bot::choose;
 use romirami_engine::{Action, Cards, Seat};
 use romirami_server::config::Config;
-use romirami_server::protocol::{
-    ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerId, ServerMsg, SpectatorPolicy, TableId, TableSummary,
-};
+use romirami_server::protocol::{ErrorCode, PROTOCOL_VERSION, PlayerId, SpectatorPolicy, TableId, TableSummary};
 
 /// The `id` of the probe act that marks the end of a cell's answers.
 const PROBE: u64 = 999_999;

@@ -7,9 +7,10 @@ use common::{
     Bystander, Frame, RawWs, TestServer, closed, create_table, expect_error, expect_table, guest, recv, send,
 };
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::{Action, Cards, Phase, Seat};
 use romirami_server::config::Config;
-use romirami_server::protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg, SpectatorPolicy, TableId};
+use romirami_server::protocol::{ErrorCode, PROTOCOL_VERSION, SpectatorPolicy, TableId};
 use tokio_tungstenite::tungstenite::Message;
 
 /// Sends a text frame as it is.

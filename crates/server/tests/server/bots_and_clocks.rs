@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use common::{Follower, TestServer, create_table, fast, guest, http_get, send};
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_server::config::Config;
-use romirami_server::protocol::{ClientMsg, Clock, ErrorCode, Role, ServerMsg, SpectatorPolicy, TableId, TableSummary};
+use romirami_server::protocol::{Clock, ErrorCode, Role, SpectatorPolicy, TableId, TableSummary};
 use romirami_server::store::Store;
 use serde_json::Value;
 use tokio::net::TcpListener;

@@ -16,10 +16,11 @@ use std::time::Duration;
 use cluster_support::{cluster_name, nats_url, node};
 use common::{Follower, PgDatabase, create_table, guest, send};
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_server::AppState;
 use romirami_server::cluster::{ClusterConfig, ClusterError};
 use romirami_server::config::Config;
-use romirami_server::protocol::{ClientMsg, Role, ServerMsg, SpectatorPolicy, TableId};
+use romirami_server::protocol::{Role, SpectatorPolicy, TableId};
 use romirami_server::server::OpenError;
 use romirami_server::store::Store;
 

@@ -16,8 +16,9 @@ use std::time::Duration;
 use cluster_support::{cluster_name, nats_url, node};
 use common::{Follower, PgDatabase, Proxy, create_table, guest, send};
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::{Action, Seat};
-use romirami_server::protocol::{ClientMsg, ErrorCode, ServerMsg, SpectatorPolicy, TableId};
+use romirami_server::protocol::{ErrorCode, SpectatorPolicy, TableId};
 use romirami_server::store::Store;
 
 /// Ends the lease of `table` now, as if its node had died (the row is the one a takeover looks at).

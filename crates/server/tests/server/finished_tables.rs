@@ -6,8 +6,9 @@ use crate::common;
 
 use common::{Follower, TestServer, create_table, expect_error, expect_table, fast, guest, send};
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::Seat;
-use romirami_server::protocol::{ClientMsg, ErrorCode, Role, ServerMsg, SpectatorPolicy, TableId, TableState};
+use romirami_server::protocol::{ErrorCode, Role, SpectatorPolicy, TableId, TableState};
 
 /// Plays a two-player game at a new table to its end; returns the table, its invite, and the players.
 async fn finished_game(url: &str, public: bool, spectators: SpectatorPolicy) -> (TableId, String, Client, Client) {

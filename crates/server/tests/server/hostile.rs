@@ -15,10 +15,11 @@ use std::time::{Duration, Instant};
 
 use common::{RawWs, TestServer, http_get, latency_line};
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::bot::choose;
 use romirami_engine::{Action, GameResult, Record};
 use romirami_server::config::Config;
-use romirami_server::protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg, SpectatorPolicy, TableId};
+use romirami_server::protocol::{ErrorCode, PROTOCOL_VERSION, SpectatorPolicy, TableId};
 use tokio::task::JoinSet;
 
 /// Healthy bots never send faster than this on one connection (the server allows 50 a second).

@@ -9,9 +9,10 @@ use std::time::Duration;
 use common::{
     Bystander, Follower, RawWs, TestServer, closed, create_table, expect_error, expect_table, fast, guest, recv, send,
 };
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_client::{Client, ClientError};
 use romirami_server::config::Config;
-use romirami_server::protocol::{ClientMsg, ErrorCode, ServerMsg, SpectatorPolicy, TableId};
+use romirami_server::protocol::{ErrorCode, SpectatorPolicy, TableId};
 use tokio::net::TcpSocket;
 use tokio::sync::mpsc;
 use tokio::time::Instant;

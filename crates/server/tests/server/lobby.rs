@@ -5,7 +5,8 @@ use crate::common;
 
 use common::{Follower, TestServer, create_table, expect_error, expect_table, fast, guest, recv, send};
 use romirami_client::Client;
-use romirami_server::protocol::{ClientMsg, ErrorCode, ServerMsg, SpectatorPolicy, TableId, TableState, TableSummary};
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
+use romirami_server::protocol::{ErrorCode, SpectatorPolicy, TableId, TableState, TableSummary};
 
 /// The next message, which must be a `lobby_table`.
 async fn lobby_table(client: &mut Client) -> TableSummary {

@@ -12,9 +12,10 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use common::{Bystander, Follower, PgDatabase, Proxy, TestServer, create_table, fast, guest, http_get, send};
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::bot::choose;
 use romirami_engine::{Action, Record, Seat};
-use romirami_server::protocol::{ClientMsg, ErrorCode, ServerMsg, SpectatorPolicy, TableId};
+use romirami_server::protocol::{ErrorCode, SpectatorPolicy, TableId};
 use romirami_server::store::{ActionRow, Store};
 use tokio::net::TcpListener;
 

@@ -6,12 +6,11 @@ use crate::common;
 
 use common::{Follower, TestServer, create_table, expect_table, fast, first_event_of, guest, send};
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::bot::choose;
 use romirami_engine::{Action, Seat, Viewer, VisibleEvent};
 use romirami_server::config::Config;
-use romirami_server::protocol::{
-    ClientMsg, ErrorCode, Presence, PresenceChange, Role, ServerMsg, SpectatorPolicy, TableId,
-};
+use romirami_server::protocol::{ErrorCode, Presence, PresenceChange, Role, SpectatorPolicy, TableId};
 
 /// Connects again with `token`, asks for `table` from `since`, and returns the connection.
 async fn come_back(url: &str, token: &str, table: TableId, since: Option<usize>) -> Client {

@@ -11,11 +11,10 @@ use std::time::Duration;
 
 use common::{TestServer, guest, recv, send};
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::Seat;
 use romirami_server::config::Config;
-use romirami_server::protocol::{
-    ClientMsg, Clock, ErrorCode, RematchEnd, Role, ServerMsg, SpectatorPolicy, TableId, TableSummary,
-};
+use romirami_server::protocol::{Clock, ErrorCode, RematchEnd, Role, SpectatorPolicy, TableId, TableSummary};
 use romirami_server::store::Store;
 use tokio::net::TcpListener;
 

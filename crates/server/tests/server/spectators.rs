@@ -5,10 +5,11 @@ use crate::common;
 
 use common::{Bystander, Follower, TestServer, create_table, expect_error, expect_table, fast, guest, recv, send};
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::bot::choose;
 use romirami_engine::{Action, Cards, Phase, Seat, VisibleEvent};
 use romirami_server::config::Config;
-use romirami_server::protocol::{ClientMsg, ErrorCode, Role, ServerMsg, SpectatorPolicy};
+use romirami_server::protocol::{ErrorCode, Role, SpectatorPolicy};
 use serde_json::Value;
 use tokio::sync::oneshot;
 

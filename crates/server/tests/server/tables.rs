@@ -5,10 +5,9 @@ use crate::common;
 
 use common::{Follower, TestServer, create_table, expect_error, expect_table, fast, guest, recv, send};
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::Seat;
-use romirami_server::protocol::{
-    ClientMsg, ErrorCode, Role, ServerMsg, SpectatorPolicy, TableId, TableState, TableSummary,
-};
+use romirami_server::protocol::{ErrorCode, Role, SpectatorPolicy, TableId, TableState, TableSummary};
 
 /// Reads `table` messages until one shows a summary for which `done` holds; returns it.
 async fn table_where(client: &mut Client, table: TableId, done: impl Fn(&TableSummary) -> bool) -> TableSummary {

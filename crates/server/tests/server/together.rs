@@ -8,11 +8,12 @@ use std::time::Duration;
 
 use common::{Follower, TestServer, create_table, fast, guest, http_get, recv, send};
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::Seat;
 use romirami_server::config::Config;
 use romirami_server::protocol::{
-    CHAT_HISTORY, ChatChannel, ChatLine, ClientMsg, ErrorCode, PlayerId, PlayerInfo, Presence, PresenceChange,
-    ServerMsg, SpectatorPolicy, TableId,
+    CHAT_HISTORY, ChatChannel, ChatLine, ErrorCode, PlayerId, PlayerInfo, Presence, PresenceChange, SpectatorPolicy,
+    TableId,
 };
 use romirami_server::store::{ChatRow, Store, TableRow};
 use tokio::net::TcpListener;

@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use common::{TestServer, create_table, expect_table, fast, guest, send};
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_server::config::Config;
-use romirami_server::protocol::{ClientMsg, Role, ServerMsg, SpectatorPolicy, TableState};
+use romirami_server::protocol::{Role, SpectatorPolicy, TableState};
 use romirami_server::store::Store;
 use tokio::net::TcpListener;
 

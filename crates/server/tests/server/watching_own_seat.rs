@@ -4,7 +4,8 @@ use crate::common;
 
 use common::TestServer;
 use romirami_client::Client;
-use romirami_server::protocol::{ClientMsg, Role, ServerMsg, SpectatorPolicy};
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
+use romirami_server::protocol::{Role, SpectatorPolicy};
 
 #[tokio::test]
 async fn watching_ones_own_table_keeps_the_seat() {

@@ -5,12 +5,12 @@
 use std::net::SocketAddr;
 
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, NumberedEvent, ServerMsg};
 use romirami_engine::bot::choose;
 use romirami_engine::{Action, GameResult, Phase, Seat, View, VisibleEvent};
 use romirami_server::config::Config;
 use romirami_server::protocol::{
-    ClientMsg, ErrorCode, NumberedEvent, PlayerInfo, Presence, PresenceChange, Role, ServerMsg, SpectatorPolicy,
-    TableId, TableSummary,
+    ErrorCode, PlayerInfo, Presence, PresenceChange, Role, SpectatorPolicy, TableId, TableSummary,
 };
 use romirami_server::store::Store;
 use romirami_server::{AppState, run};

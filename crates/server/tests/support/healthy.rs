@@ -4,8 +4,9 @@
 use std::time::{Duration, Instant};
 
 use romirami_client::Client;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::bot::choose;
-use romirami_server::protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg, SpectatorPolicy, TableId};
+use romirami_server::protocol::{PROTOCOL_VERSION, SpectatorPolicy, TableId};
 
 /// A healthy player never sends faster than this (the attack tests' servers allow 50 messages a second).
 const GAP: Duration = Duration::from_millis(25);

@@ -5,7 +5,7 @@
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
-use romirami_server::protocol::ServerMsg;
+use romirami_client::romi_rami::ServerMsg;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 

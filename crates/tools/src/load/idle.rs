@@ -75,7 +75,8 @@ pub(crate) async fn open(plan: &WorkerPlan, server: SocketAddr, ramp: &Semaphore
 
 /// Says hello as a new guest and waits for the welcome.
 pub(crate) async fn say_hello(ws: &mut Ws, name: &str, counters: &Counters) -> Result<(), String> {
-    let hello: ClientMsg = ClientMsg::Hello { protocol: PROTOCOL_VERSION, token: None, name: Some(name.to_owned()) };
+    let hello: ClientMsg<serde_json::Value> =
+        ClientMsg::Hello { protocol: PROTOCOL_VERSION, token: None, name: Some(name.to_owned()) };
     let text = serde_json::to_string(&hello).map_err(|e| e.to_string())?;
     ws.send(Message::text(text)).await.map_err(|e| e.to_string())?;
     Counters::add(&counters.frames_sent, 1);

@@ -14,7 +14,9 @@ use uuid::Uuid;
 use super::{Durable, Effect, Entropy, Input, Now, RematchPlan, Shared, TableCore};
 use crate::config::Config;
 use crate::lobby::Lobby;
-use crate::protocol::{Clock, ErrorCode, PlayerId, PlayerInfo, Role, ServerMsg, SpectatorPolicy, TableId, TableState};
+use romirami_client::romi_rami::ServerMsg;
+
+use crate::protocol::{Clock, ErrorCode, PlayerId, PlayerInfo, Role, SpectatorPolicy, TableId, TableState};
 use crate::store::{GamePlayer, StoreError, StoredAction, TableRow, UnfinishedGame};
 use crate::table::outbox::{ConnId, Outbox, OutboxQueue, Outgoing};
 use crate::table::{GameChoice, Sender, TableCommand, TableOptions};
