@@ -263,6 +263,12 @@ export async function twoPlayers(browser) {
         state = await settled(ana, state.n);
         check(!state.error, `the keyboard take was played: ${state.error}`);
         await ana.waitForFunction(() => window.__romirami.page.legal() != null);
+        // The focus stays in the action panel after a move, and the key A brings it there from anywhere.
+        const inPanel = () => ana.evaluate(() => document.activeElement?.closest('.actions') != null);
+        check(await inPanel(), 'after the take the focus is in the action panel');
+        await tabTo(ana, '.log ol');
+        await ana.keyboard.press('a');
+        check(await inPanel(), 'the key A brings the focus to the action panel');
         await tabTo(ana, '#act-pass');
         const beforePass = (await pageState(ana)).n;
         await ana.keyboard.press('Enter');

@@ -173,6 +173,10 @@ async function rommiMatch(browser) {
   await shot(cleo, 'lobby-rummy');
 
   await ben.goto(invite);
+  // Before he has a name, the page says which game and options he is invited to.
+  await ben.waitForSelector('#invited #wait-game');
+  const invited = await ben.textContent('#invited');
+  check(/Rommi · Basic rummy.* · to 1/.test(invited ?? ''), `the invite page names the game: ${invited}`);
   await chooseName(ben, 'Ben');
   await ana.waitForSelector('.meld-board');
   await ben.waitForSelector('.meld-board');

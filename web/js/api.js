@@ -7,6 +7,9 @@
 
 import { t } from './i18n.js';
 
+/** The live public tables (GET /api/tables): the lobby without a WebSocket. */
+export const liveTables = () => get('/api/tables');
+
 export class ApiError extends Error {
   /** @param {number} status @param {string} code @param {string} message */
   constructor(status, code, message) {

@@ -108,7 +108,7 @@ let hideTimer;
 let wasLost = false;
 connection.on('status', ({ status, player }) => {
   const me = /** @type {HTMLElement} */ (document.getElementById('me'));
-  if (player) replace(me, h('span.dot', { 'aria-hidden': 'true' }), player.name);
+  if (player) replace(me, h('span.dot', { 'aria-hidden': 'true' }), h('span.name', player.name));
   me.classList.toggle('offline', status !== 'open');
   clearTimeout(hideTimer);
   if (status === 'reconnecting') {

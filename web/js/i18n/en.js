@@ -265,6 +265,7 @@ export default {
   'table.noBoardTitle': 'This game cannot be shown here',
   'table.noBoard':
     'This table plays {game}, which this page cannot draw yet. Nothing was played for you: go back to the lobby and choose another table.',
+  'table.keys': 'Keyboard: A brings you to your moves.',
   'table.gone': 'You are no longer at this table.',
   'table.lobby': 'Back to the lobby',
   'table.join': 'Join the table',
@@ -292,6 +293,7 @@ export default {
   'wait.nobody': 'Nobody may watch.',
   'wait.listed': 'Listed in the lobby.',
   'wait.private': 'Private table.',
+  'invite.toGame': 'You are invited to a table of {game}.',
   'invite.label': 'Invite link',
   'invite.public': 'Share this link, or let players find the table in the lobby:',
   'invite.private': 'Send this link to the players you invite:',

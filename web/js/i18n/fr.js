@@ -267,6 +267,7 @@ export default {
   'table.noBoardTitle': 'Ce jeu ne peut pas être affiché ici',
   'table.noBoard':
     'Cette table joue à {game}, que cette page ne sait pas encore afficher. Rien n’a été joué pour vous : retournez au salon et choisissez une autre table.',
+  'table.keys': 'Clavier : A vous mène à vos coups.',
   'table.gone': 'Vous n’êtes plus à cette table.',
   'table.lobby': 'Retour au salon',
   'table.join': 'Rejoindre la table',
@@ -294,6 +295,7 @@ export default {
   'wait.nobody': 'Personne ne peut regarder.',
   'wait.listed': 'Affichée dans le salon.',
   'wait.private': 'Table privée.',
+  'invite.toGame': 'Vous êtes invité à une table de {game}.',
   'invite.label': 'Lien d’invitation',
   'invite.public': 'Partagez ce lien, ou laissez les joueurs trouver la table dans le salon :',
   'invite.private': 'Envoyez ce lien aux joueurs que vous invitez :',

@@ -266,6 +266,7 @@ export default {
   'table.noBoardTitle': 'Questo gioco non si può mostrare qui',
   'table.noBoard':
     'Questo tavolo gioca a {game}, che questa pagina non sa ancora disegnare. Non è stato giocato nulla per te: torna alla sala e scegli un altro tavolo.',
+  'table.keys': 'Tastiera: A ti porta alle tue mosse.',
   'table.gone': 'Non sei più a questo tavolo.',
   'table.lobby': 'Torna alla sala',
   'table.join': 'Siediti al tavolo',
@@ -293,6 +294,7 @@ export default {
   'wait.nobody': 'Nessuno può guardare.',
   'wait.listed': 'Elencato nella sala.',
   'wait.private': 'Tavolo privato.',
+  'invite.toGame': 'Sei invitato a un tavolo di {game}.',
   'invite.label': 'Link d’invito',
   'invite.public': 'Condividi questo link, o lascia che i giocatori trovino il tavolo nella sala:',
   'invite.private': 'Manda questo link ai giocatori che inviti:',

@@ -49,7 +49,7 @@ export function actionFrame(ctx, status, moves) {
   const { mine, body } = moves();
   return h(
     'section.actions',
-    { class: mine ? 'actions mine' : 'actions', 'aria-label': t('actions.label') },
+    { class: mine ? 'actions mine' : 'actions', 'aria-label': t('actions.label'), 'aria-keyshortcuts': 'A' },
     status,
     ...body,
     errorLine(),

@@ -17,17 +17,41 @@ import { clocksAt, clockWords } from '../clock.js';
 import { explainError } from '../errors.js';
 import { t, onLanguage } from '../i18n.js';
 import { nameForm } from '../widgets.js';
-import { gameName, optionWords } from '../game-options.js';
+import { gameInfo, gameName, optionWords } from '../game-options.js';
+import { liveTables } from '../api.js';
 import { tickClocks } from './seats.js';
 import { logPanel, lineText, note, addLine, askHistory, takeHistory, presence, presenceLine } from './log.js';
 import { tableChat } from './chat.js';
-import { invitePanel, waitingRoom } from './waiting.js';
-import { keepFocus } from './focus.js';
+import { gameLine, invitePanel, waitingRoom } from './waiting.js';
+import { focusKeeper } from './focus.js';
 import { boardFor } from '../games/index.js';
 
 // The server's own bot players are named "Bot 1" to "Bot 4", a name no person may take (protocol
 // section 3); any other seat the bot plays is a person's, stood in for while they are away.
 const BOT_NAME = /^Bot \d+$/;
+
+/**
+ * What the page says one is invited to before one has a name (and so no WebSocket): the game the link names,
+ * then, for a table listed in the lobby, its game, options and clock as the server tells (GET /api/tables). A
+ * private table's options are shown once one is at it: the server tells them only to its members.
+ * @param {string} tableId @param {URLSearchParams} params
+ */
+function invitedTo(tableId, params) {
+  const named = params.get('game');
+  const line = h(
+    'div.invited',
+    { id: 'invited' },
+    named && gameInfo(named).id === named ? h('p.game-line', t('invite.toGame', { game: gameName(named) })) : null,
+  );
+  liveTables().then(
+    (/** @type {{tables: import('./state.js').Summary[]}} */ { tables }) => {
+      const table = tables.find((s) => s.id === tableId);
+      if (table) replace(line, gameLine(table), h('p.muted.small', `${clockWords(table.clock)}.`));
+    },
+    () => {},
+  );
+  return line;
+}
 
 /**
  * @param {HTMLElement} root
@@ -66,6 +90,7 @@ export function mountTable(root, tableId, params) {
   let board = null;
 
   const el = h('div.table-page');
+  const focus = focusKeeper(el);
   // The page is redrawn after every change; this region stays put, so screen readers hear each new
   // move of the others and the start of the reader's turn once.
   const announcer = h('p.sr-only', { 'aria-live': 'polite', id: 'announcer' });
@@ -342,6 +367,7 @@ export function mountTable(root, tableId, params) {
       'div.table-info',
       h('p.small.game-title', h('strong', gameName(game())), words ? ` · ${words}` : ''),
       h('p.muted.small.table-clock', `${clockWords(summary.clock)}.`),
+      mySeat() == null ? null : h('p.muted.small.keys', t('table.keys')),
       h('p.small', h('a', { href: `#/help/${game()}`, target: '_blank', id: 'help-link' }, t('nav.help'))),
       mySeat() == null ? null : h('details.share', h('summary', t('invite.label')), invitePanel(ctx)),
       mySeat() == null || st.result
@@ -373,7 +399,7 @@ export function mountTable(root, tableId, params) {
     h('section.card-panel.gone', h('h1', title), h('p', why), h('a.button.primary', { href: '#/' }, t('table.lobby')));
 
   function draw() {
-    const focus = keepFocus(el);
+    focus.before();
     if (st.gone) {
       replace(el, closed(st.gone));
     } else if (!st.summary) {
@@ -388,7 +414,7 @@ export function mountTable(root, tableId, params) {
       replace(el, gameScreen(board));
       restoreScroll(el.querySelector('.log ol'), log);
     }
-    focus();
+    focus.after();
     turnTitle(Boolean(ctx.myTurn()));
   }
 
@@ -433,6 +459,7 @@ export function mountTable(root, tableId, params) {
       h(
         'section.card-panel',
         h('h1', t('table.join')),
+        invitedTo(tableId, params),
         nameForm(
           () => {
             draw();
@@ -447,6 +474,7 @@ export function mountTable(root, tableId, params) {
   return () => {
     clearInterval(ticker);
     clearTimeout(unanswered);
+    focus.stop();
     plainTitle();
     announcer.remove();
     for (const off of offs) off();

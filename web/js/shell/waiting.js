@@ -14,7 +14,7 @@ import { gameName, optionWords } from '../game-options.js';
  * when the host gives a seat to a bot (the server says so in the summary).
  * @param {import('./state.js').Summary} s
  */
-function gameLine(s) {
+export function gameLine(s) {
   const game = s.game ?? 'romi-rami';
   const options = optionWords(game, s.options);
   return h(
@@ -29,8 +29,11 @@ function gameLine(s) {
 
 /** The link that brings a player to this table. @param {import('./state.js').Ctx} ctx */
 export function invitePanel(ctx) {
-  const base = `${location.origin}${location.pathname}#/table/${ctx.tableId}`;
-  const link = ctx.invite ? `${base}?invite=${ctx.invite}` : base;
+  // The link names the game too, so that its page can say what one is invited to before one has a name.
+  const query = new URLSearchParams();
+  if (ctx.invite) query.set('invite', ctx.invite);
+  query.set('game', ctx.game());
+  const link = `${location.origin}${location.pathname}#/table/${ctx.tableId}?${query}`;
   const input = /** @type {HTMLInputElement} */ (
     h('input.link', {
       id: 'invite-link',
