@@ -17,41 +17,17 @@ import { clocksAt, clockWords } from '../clock.js';
 import { explainError } from '../errors.js';
 import { t, onLanguage } from '../i18n.js';
 import { nameForm } from '../widgets.js';
-import { gameInfo, gameName, optionWords } from '../game-options.js';
-import { liveTables } from '../api.js';
+import { gameName, optionWords } from '../game-options.js';
 import { tickClocks } from './seats.js';
 import { logPanel, lineText, note, addLine, askHistory, takeHistory, presence, presenceLine } from './log.js';
 import { tableChat } from './chat.js';
-import { gameLine, invitePanel, waitingRoom } from './waiting.js';
+import { invitedTo, invitePanel, waitingRoom } from './waiting.js';
 import { focusKeeper } from './focus.js';
 import { boardFor } from '../games/index.js';
 
 // The server's own bot players are named "Bot 1" to "Bot 4", a name no person may take (protocol
 // section 3); any other seat the bot plays is a person's, stood in for while they are away.
 const BOT_NAME = /^Bot \d+$/;
-
-/**
- * What the page says one is invited to before one has a name (and so no WebSocket): the game the link names,
- * then, for a table listed in the lobby, its game, options and clock as the server tells (GET /api/tables). A
- * private table's options are shown once one is at it: the server tells them only to its members.
- * @param {string} tableId @param {URLSearchParams} params
- */
-function invitedTo(tableId, params) {
-  const named = params.get('game');
-  const line = h(
-    'div.invited',
-    { id: 'invited' },
-    named && gameInfo(named).id === named ? h('p.game-line', t('invite.toGame', { game: gameName(named) })) : null,
-  );
-  liveTables().then(
-    (/** @type {{tables: import('./state.js').Summary[]}} */ { tables }) => {
-      const table = tables.find((s) => s.id === tableId);
-      if (table) replace(line, gameLine(table), h('p.muted.small', `${clockWords(table.clock)}.`));
-    },
-    () => {},
-  );
-  return line;
-}
 
 /**
  * @param {HTMLElement} root
@@ -204,7 +180,11 @@ export function mountTable(root, tableId, params) {
       st.summary = msg.table;
       st.role = msg.role;
       moving = 0;
-      if (!before) board = boardFor(game())?.mount(ctx) ?? null;
+      if (!before) {
+        board = boardFor(game())?.mount(ctx) ?? null;
+        // The messages of the board's game only (the rummy family's `choice`).
+        for (const [type, fn] of Object.entries(board?.messages ?? {})) offs.push(on(type, fn));
+      }
       // Whoever the server seats as a spectator watches (someone who came by an invite link to a game
       // already under way, say): a later `join` would only be refused.
       if (msg.role === 'spectator') mode = 'watch';
@@ -286,8 +266,6 @@ export function mountTable(root, tableId, params) {
     on('left', () => {
       st.gone = t('table.gone');
     }),
-    // Messages of one game only (the rummy family's `choice`).
-    ...['choice'].map((type) => on(type, (msg) => board?.messages?.[type]?.(msg))),
     connection.on('error', (msg) => {
       if (msg.table && msg.table !== tableId) return;
       // The table moved to another server of the site: join it again (with `since`) until its new server has it.

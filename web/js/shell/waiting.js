@@ -1,13 +1,15 @@
 // @ts-check
 // The waiting room before the start: which game is about to be played (its options, rated or casual),
-// the seats (the host may remove a player or add the server's bot), the invite link, and the start button.
+// the seats (the host may remove a player or add the server's bot), the invite link, and the start button; and
+// what the page says one is invited to before one has chosen a name.
 
 import { connection } from '../connection.js';
-import { h, copyText } from '../dom.js';
+import { h, copyText, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { clockWords } from '../clock.js';
 import { botBadge } from '../widgets.js';
-import { gameName, optionWords } from '../game-options.js';
+import { gameInfo, gameName, optionWords } from '../game-options.js';
+import { liveTables } from '../api.js';
 
 /**
  * The game about to be played, in words: "Rommi · Basic rummy · to 60 · Rated". Rated turns to casual
@@ -25,6 +27,29 @@ export function gameLine(s) {
     ' · ',
     h('span', { class: s.rated === false ? 'casual' : 'rated' }, t(s.rated === false ? 'lobby.casual' : 'lobby.rated')),
   );
+}
+
+/**
+ * What the page says one is invited to before one has a name (and so no WebSocket): the game the link names,
+ * then, for a table listed in the lobby, its game, options and clock as the server tells (GET /api/tables). A
+ * private table's options are shown once one is at it: the server tells them only to its members.
+ * @param {string} tableId @param {URLSearchParams} params
+ */
+export function invitedTo(tableId, params) {
+  const named = params.get('game');
+  const line = h(
+    'div.invited',
+    { id: 'invited' },
+    named && gameInfo(named).id === named ? h('p.game-line', t('invite.toGame', { game: gameName(named) })) : null,
+  );
+  liveTables().then(
+    (/** @type {{tables: import('./state.js').Summary[]}} */ { tables }) => {
+      const table = tables.find((s) => s.id === tableId);
+      if (table) replace(line, gameLine(table), h('p.muted.small', `${clockWords(table.clock)}.`));
+    },
+    () => {},
+  );
+  return line;
 }
 
 /** The link that brings a player to this table. @param {import('./state.js').Ctx} ctx */
