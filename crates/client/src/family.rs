@@ -1,7 +1,8 @@
-//! Bot players for the rummy family (Rommi, Rami, Rumino), which this crate knows only as JSON: each
-//! move is chosen among the legal actions the server offers in `your_turn`, by the kind of action — go
-//! out or knock when the rules allow it, lay down melds, else draw from the stock, else throw away the
-//! highest card. Enough to play whole matches on a running server (`romirami bots --game`).
+//! Bot players for any game but Romi Rami, which this crate knows only as JSON: each move is chosen
+//! among the legal actions the server offers in `your_turn`, by the kind of action — for the rummy
+//! family (Rommi, Rami, Rumino) go out or knock when the rules allow it, lay down melds, else draw from
+//! the stock, else throw away the highest card; for a game whose actions it does not recognise, the
+//! first legal one. Enough to play whole matches of every game a server seats (`romirami bots --game`).
 
 use std::time::{Duration, Instant};
 

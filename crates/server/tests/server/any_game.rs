@@ -228,3 +228,19 @@ async fn a_game_the_server_never_heard_of_is_played_watched_stored_and_served() 
     assert!(view.expect("a view").cards.iter().all(Option::is_some), "the end shows every card");
     server.shutdown().await;
 }
+
+/// The bots of `romirami bots --game NAME` (the client's, which know a game other than Romi Rami only by
+/// the legal actions the server lists) play a whole match of a game registered with one line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_clients_bots_play_a_game_registered_with_one_line() {
+    let mut config = fast();
+    config.games = config.games.with::<Pile>();
+    let server = TestServer::start(config).await;
+    let played =
+        romirami_client::family::play_match(&server.url, "pile", Some(json!({ "pile": 10 })), 2, "pile player ")
+            .await
+            .expect("the bots play pile to its end");
+    assert!(played.actions >= 4, "10 counters take at least 4 takes of 3: {}", played.actions);
+    assert_eq!(played.result.as_array().map(Vec::len), Some(2), "a score a seat: {}", played.result);
+    server.shutdown().await;
+}

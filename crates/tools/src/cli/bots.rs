@@ -25,7 +25,7 @@ pub struct BotsArgs {
     /// and 4 in turn.
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=6))]
     pub players: Option<u8>,
-    /// The game to play: romi-rami (the default), rommi, rami or rumino.
+    /// The game to play: romi-rami (the default), rommi, rami, rumino, or any other game the server seats.
     #[arg(long, default_value = "romi-rami")]
     pub game: String,
     /// The game's table options as JSON (a rummy game's target or rounds); the rule book's defaults

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
+pub mod any_game;
 pub mod bots;
 pub mod crash;
 pub mod load;
@@ -30,22 +31,36 @@ pub struct Cli {
 }
 
 impl Cli {
-    /// Checks what clap's per-argument parsers cannot see: that `simulate --players` is in the range of the
-    /// game played (2 to 4 for Romi Rami and Rommi, 5 for Rami, 6 for Rumino). The error is a usage error
-    /// (exit status 2), like clap's own.
+    /// Checks what clap's per-argument parsers cannot see: that the `--game` of `simulate` or `verify` is a
+    /// game of the binary's registry (`romirami_server::games()`), and that `simulate --players` is in
+    /// its range of seats. The error is a usage error (exit status 2), like clap's own.
     ///
     /// # Errors
     /// The usage error to print.
     pub fn validate(&self) -> Result<(), clap::Error> {
-        let Command::Simulate(args) = &self.command else { return Ok(()) };
-        let (name, range) = match args.game {
-            Some(game) => (game.name(), romirami_rummy::sim::players(game)),
-            None => ("Romi Rami", 2..=4),
+        let usage = |message: String| Err(Cli::command().error(ErrorKind::ValueValidation, message));
+        let games = romirami_server::games();
+        let (Command::Simulate(simulate::SimulateArgs { game, .. }) | Command::Verify(verify::VerifyArgs { game, .. })) =
+            &self.command
+        else {
+            return Ok(());
         };
+        let Some(kind) = game.as_deref().map_or(games.get(romirami_protocol::ROMI_RAMI), |name| games.get(name)) else {
+            let names: Vec<&str> = games.names().collect();
+            return usage(format!(
+                "--game {}: no such game (the games are {})",
+                game.as_deref().unwrap_or(""),
+                names.join(", ")
+            ));
+        };
+        let Command::Simulate(args) = &self.command else { return Ok(()) };
+        let range = kind.seats();
         match args.players.map(usize::from) {
-            Some(players) if !range.contains(&players) => Err(Cli::command().error(
-                ErrorKind::ValueValidation,
-                format!("--players {players}: {name} is for {} to {} players", range.start(), range.end()),
+            Some(players) if !range.contains(&players) => usage(format!(
+                "--players {players}: {} is for {} to {} players",
+                kind.name(),
+                range.start(),
+                range.end()
             )),
             _ => Ok(()),
         }
@@ -62,8 +77,8 @@ pub enum Command {
     /// Load a running server (play games, or hold idle connections), or measure the echo baseline or the
     /// store, and report connections, actions/s, latency and memory.
     Load(load::LoadArgs),
-    /// Play complete games with random legal moves (Romi Rami) or bots (`--game` rommi, rami, rumino) and
-    /// write one record file per game.
+    /// Play complete games with random legal moves (Romi Rami) or bots (`--game` rommi, rami, rumino, or
+    /// any game of the registry) and write one record file per game.
     Simulate(simulate::SimulateArgs),
     /// Replay record files through the rules and report every record that breaks one.
     Verify(verify::VerifyArgs),
@@ -81,6 +96,15 @@ pub enum Command {
 /// What stopped the command: for `simulate`, a directory or file it could not write, or a game the
 /// engine could not finish; for `verify`, standard output that could not be written.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    run_with(cli, &romirami_server::games())
+}
+
+/// Runs the command `cli` names as [`run`] does, with `games` as the registry of games that `simulate`
+/// and `verify --game` know (the binary's is `romirami_server::games()`; a test adds a game of its own).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_with(cli: Cli, games: &romirami_game::Games) -> anyhow::Result<ExitCode> {
     let mut stdout = io::stdout().lock();
     match cli.command {
         Command::Serve(args) => {
@@ -97,9 +121,14 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Simulate(args) => {
             let progress = simulate::progress_bar(args.games);
-            let summary = match args.game {
-                Some(game) => rummy_simulate::run(game, &args, &progress)?.to_string(),
-                None => simulate::run(&args, &progress)?.to_string(),
+            // Romi Rami and the rummy family have simulators of their own (random legal moves; the
+            // family's bots with the features their replays count); any other game plays its own bot.
+            let summary = match args.game.as_deref() {
+                None | Some(romirami_protocol::ROMI_RAMI) => simulate::run(&args, &progress)?.to_string(),
+                Some(name) => match name.parse::<romirami_rummy::record::GameKind>() {
+                    Ok(rummy) => rummy_simulate::run(rummy, &args, &progress)?.to_string(),
+                    Err(_) => any_game::simulate(games, name, &args, &progress)?.to_string(),
+                },
             };
             progress.finish_and_clear();
             writeln!(stdout, "{summary}")?;
@@ -111,7 +140,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify(args) => {
-            let report = verify::run(&args, &mut stdout)?;
+            let report = verify::run(&args, games, &mut stdout)?;
             Ok(if report.all_valid() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
     }

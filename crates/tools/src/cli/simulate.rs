@@ -16,7 +16,6 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use romirami_engine::{Game, RandomPlayer, Record, RecordMeta};
-use romirami_rummy::record::GameKind;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -36,17 +35,15 @@ pub struct SimulateArgs {
     /// omitted, each game's count is drawn from the seed.
     #[arg(long, value_name = "2..6", value_parser = clap::value_parser!(u8).range(2..=6))]
     pub players: Option<u8>,
-    /// A rummy game to play instead of Romi Rami: `rommi`, `rami` or `rumino` (records in `rummy-record/1`).
-    #[arg(long, value_name = "rommi|rami|rumino", value_parser = parse_game)]
-    pub game: Option<GameKind>,
-    /// The rummy game's table options as JSON, any subset (the rest take their defaults); when omitted,
-    /// each match's options are a random table choice drawn from the seed.
+    /// The game to play, by its name in the registry: `romi-rami` (the default, random legal moves,
+    /// records in `romirami-record/1`), `rommi`, `rami` or `rumino` (their bots, records in
+    /// `rummy-record/1`), or any other game the server seats (its own bot, its own records).
+    #[arg(long, value_name = "NAME")]
+    pub game: Option<String>,
+    /// The game's table options as JSON, any subset (the rest take their defaults); when omitted, a
+    /// rummy game's options are a random table choice drawn from the seed, another game's its defaults.
     #[arg(long, value_name = "JSON", requires = "game")]
     pub options: Option<String>,
-}
-
-fn parse_game(name: &str) -> Result<GameKind, String> {
-    name.parse()
 }
 
 /// What one game of a run is, derived from the run's seed and the game's index.

@@ -15,6 +15,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use romirami_engine::{Record, ReplayError};
+use romirami_game::Games;
 use romirami_rummy::record::{self as rummy, GameKind, RecordError, Verified};
 
 /// The arguments of `romirami verify`.
@@ -24,6 +25,10 @@ pub struct VerifyArgs {
     /// Record files, or directories whose `*.json` files are checked (not recursively), in name order.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// Replay every record as a record of this game of the registry, by the game's own replay (for a
+    /// game whose records are in neither built-in format); without it, the format a record names says.
+    #[arg(long, value_name = "NAME")]
+    pub game: Option<String>,
 }
 
 /// Why a record file is not a valid record.
@@ -140,12 +145,14 @@ impl fmt::Display for Report {
     }
 }
 
-/// Checks every record `args.paths` stand for, in order, and writes to `out` one line `path: reason`
+/// Checks every record `args.paths` stand for, in order (as records of `args.game`, a game of `games`,
+/// when it is given), and writes to `out` one line `path: reason`
 /// per record that is not valid, then the summary line ([`Report`]'s `Display`).
 ///
 /// # Errors
 /// Only when `out` cannot be written: a bad record is a line of the report, not an error.
-pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> anyhow::Result<Report> {
+pub fn run(args: &VerifyArgs, games: &Games, out: &mut dyn Write) -> anyhow::Result<Report> {
+    let kind = args.game.as_deref().map(|name| super::any_game::game(games, name)).transpose()?;
     let mut report = Report::default();
     for path in &args.paths {
         let files = match record_files(path) {
@@ -159,6 +166,13 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> anyhow::Result<Report> {
         };
         for file in files {
             report.records += 1;
+            if let Some(kind) = kind {
+                if let Err(problem) = super::any_game::verify_file(kind, &file) {
+                    report.invalid += 1;
+                    writeln!(out, "{}: {problem}", file.display())?;
+                }
+                continue;
+            }
             match check_file(&file) {
                 Ok(Checked::RomiRami(_)) => {}
                 Ok(Checked::Rummy(verified)) => {
@@ -203,9 +217,9 @@ mod tests {
     }
 
     fn verify(paths: &[&Path]) -> anyhow::Result<(Report, String)> {
-        let args = VerifyArgs { paths: paths.iter().map(|p| p.to_path_buf()).collect() };
+        let args = VerifyArgs { paths: paths.iter().map(|p| p.to_path_buf()).collect(), game: None };
         let mut out = Vec::new();
-        let report = run(&args, &mut out)?;
+        let report = run(&args, &romirami_server::games(), &mut out)?;
         Ok((report, String::from_utf8(out)?))
     }
 

@@ -4,6 +4,7 @@
 #[allow(dead_code, reason = "each test module uses a different part")]
 mod common;
 
+mod any_game;
 mod cli;
 mod crash_nodes;
 mod load;
