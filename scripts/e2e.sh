@@ -3,7 +3,8 @@
 #
 #   scripts/e2e.sh
 #
-# It builds `romirami` (`cargo build -p romirami-tools`, into $CARGO_TARGET_DIR when set), installs
+# It builds `romirami` (`cargo build -p romirami-tools`, into $CARGO_TARGET_DIR when set) unless
+# ROMIRAMI_BIN names one already built, installs
 # Debian's chromium with apt-get when /usr/bin/chromium is missing (no tool downloads a browser of its
 # own), installs playwright-core, typescript and prettier with `npm ci` in web/e2e, type-checks web/js with
 # TypeScript's compiler (no build: `tsc --noEmit` over the JSDoc-typed modules), checks its formatting, starts `romirami serve` on a free port with a
@@ -19,9 +20,15 @@ ROOT=$PWD
 
 log() { printf '\n==> %s\n' "$*" >&2; }
 
-log "building the server"
-cargo build -p romirami-tools
-BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/romirami"
+# The binary the caller names (scripts/test.sh names the one its `cargo test` built: a build here would
+# resolve the workspace's features for this package alone and build much of it again), else built here.
+if [[ -n "${ROMIRAMI_BIN:-}" ]]; then
+    BIN=$ROMIRAMI_BIN
+else
+    log "building the server"
+    cargo build -p romirami-tools
+    BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/romirami"
+fi
 [[ "$BIN" = /* ]] || BIN="$ROOT/$BIN"
 
 export CHROME="${CHROME:-/usr/bin/chromium}"

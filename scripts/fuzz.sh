@@ -22,20 +22,28 @@ export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/romi
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 
+# `romirami`, to write the seed records: the binary ROMIRAMI_BIN names (scripts/test.sh's), else run
+# from the workspace's build.
+romirami() {
+    if [ -n "${ROMIRAMI_BIN:-}" ]; then
+        "$ROMIRAMI_BIN" "$@"
+    else
+        CARGO_TARGET_DIR="$WORKSPACE_TARGET" cargo run --quiet --bin romirami -- "$@"
+    fi
+}
+
 # Seeds for the record importer: a few real records.
 seeds=fuzz/corpus/record_import
 if [ ! -d "$seeds" ] || [ -z "$(ls -A "$seeds" 2>/dev/null)" ]; then
     mkdir -p "$seeds"
-    CARGO_TARGET_DIR="$WORKSPACE_TARGET" cargo run --quiet --bin romirami -- \
-        simulate --games 8 --seed 1 --out "$seeds" >/dev/null
+    romirami simulate --games 8 --seed 1 --out "$seeds" >/dev/null
 fi
 # Seeds for the rummy record importer: 3 bot matches of each rummy game.
 rummy_seeds=fuzz/corpus/rummy_record_import
 if [ ! -d "$rummy_seeds" ] || [ -z "$(ls -A "$rummy_seeds" 2>/dev/null)" ]; then
     mkdir -p "$rummy_seeds"
     for game in rommi rami rumino; do
-        CARGO_TARGET_DIR="$WORKSPACE_TARGET" cargo run --quiet --bin romirami -- \
-            simulate --game "$game" --games 3 --seed 1 --out "$rummy_seeds/$game" >/dev/null
+        romirami simulate --game "$game" --games 3 --seed 1 --out "$rummy_seeds/$game" >/dev/null
         for f in "$rummy_seeds/$game"/*.json; do mv "$f" "$rummy_seeds/$game-$(basename "$f")"; done
         rmdir "$rummy_seeds/$game"
     done

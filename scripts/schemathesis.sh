@@ -7,7 +7,7 @@
 # document says. Exits non-zero when Schemathesis finds a problem.
 #
 # Usage: scripts/schemathesis.sh [max examples per operation, default 50]
-# Environment: CARGO_TARGET_DIR (where cargo builds), SCHEMATHESIS_VENV (default ~/.cache/romirami/schemathesis-venv).
+# Environment: CARGO_TARGET_DIR (where cargo builds), ROMIRAMI_BIN (a romirami already built), SCHEMATHESIS_VENV (default ~/.cache/romirami/schemathesis-venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 examples="${1:-50}"
@@ -22,8 +22,13 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
 fi
 "$venv/bin/schemathesis" --version
 
-cargo build --quiet --bin romirami
-romirami="$target/debug/romirami"
+# The binary ROMIRAMI_BIN names (scripts/test.sh's, built by its `cargo test`), else built here.
+if [ -n "${ROMIRAMI_BIN:-}" ]; then
+    romirami="$ROMIRAMI_BIN"
+else
+    cargo build --quiet --bin romirami
+    romirami="$target/debug/romirami"
+fi
 
 work="$(mktemp -d)"
 server_pid=""

@@ -134,6 +134,12 @@ trap stop_services EXIT
 run_tests() {
     step "unit, integration, example and bench-target tests"
     cargo test --workspace --all-targets
+    # The steps below run the `romirami` this build made (the tools' tests need it), rather than each
+    # building its own: `cargo build -p romirami-tools` resolves features for that package alone and
+    # would build much of the workspace again.
+    local target="${CARGO_TARGET_DIR:-target}"
+    [[ "$target" = /* ]] || target="$PWD/$target"
+    export ROMIRAMI_BIN="$target/debug/romirami"
     step "doc tests"
     cargo test --workspace --doc
     step "the web client in a real headless Chromium (scripts/e2e.sh installs Chromium and playwright-core)"
