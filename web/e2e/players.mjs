@@ -269,6 +269,12 @@ export async function twoPlayers(browser) {
         await tabTo(ana, '.log ol');
         await ana.keyboard.press('a');
         check(await inPanel(), 'the key A brings the focus to the action panel');
+        // It is her turn: the title says so, and the chime sounded as it became hers.
+        const cue = await ana.evaluate(() => ({ title: document.title, chimes: window.__romirami.page.chimes() }));
+        check(
+          cue.title.startsWith('▶') && cue.chimes >= 1,
+          `her turn shows in the title and chimed: ${JSON.stringify(cue)}`,
+        );
         await tabTo(ana, '#act-pass');
         const beforePass = (await pageState(ana)).n;
         await ana.keyboard.press('Enter');

@@ -8,7 +8,7 @@
 // mouse or keyboard, and only legal ones can be sent; the server still decides, and a refusal is shown in
 // words.
 
-import { turnTitle, plainTitle } from './title.js';
+import { turnTitle, plainTitle, chimeCount } from './title.js';
 import { connection } from '../connection.js';
 import { rematch } from './rematch.js';
 import { h, replace, scrollState, restoreScroll } from '../dom.js';
@@ -427,6 +427,7 @@ export function mountTable(root, tableId, params) {
     chat: () => chat.texts(),
     presence: () => st.summary?.presence ?? null,
     stale: () => Boolean(board?.hook.stale?.()),
+    chimes: () => chimeCount(),
   };
   window.__romirami.page = hook;
 
