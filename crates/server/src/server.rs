@@ -60,6 +60,8 @@ pub struct AppState {
     /// How many connections are open; the server waits for none after a shutdown.
     pub(crate) connections: Arc<OpenConnections>,
     pub(crate) next_conn: Arc<AtomicU64>,
+    /// What the tables read of `config`, made once.
+    pub(crate) table_config: Arc<table::TableConfig>,
     /// This node's part in its cluster; `None` for a single server.
     pub cluster: Option<Arc<Cluster>>,
 }
@@ -91,6 +93,7 @@ impl AppState {
         };
         let (committer, _task) = Committer::spawn(store.clone(), config.commit_queue, config.commit_batch);
         let (writer, _task) = Writer::spawn(store.clone(), config.write_queue, config.write_batch);
+        let table_config = Arc::new(table::TableConfig::of(&config));
         let config = Arc::new(config);
         let players = Arc::new(Players::new(store.clone(), writer.clone()));
         let state = AppState {
@@ -105,6 +108,7 @@ impl AppState {
             addresses: Arc::default(),
             connections: Arc::default(),
             next_conn: Arc::new(AtomicU64::new(1)),
+            table_config,
             cluster,
         };
         let restored = table::restore(&state.services()).await?;
@@ -122,6 +126,7 @@ impl AppState {
         table::Services {
             lobby: self.lobby.clone(),
             config: self.config.clone(),
+            table_config: self.table_config.clone(),
             store: self.store.clone(),
             committer: self.committer.clone(),
             writer: self.writer.clone(),

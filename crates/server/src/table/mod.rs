@@ -43,6 +43,7 @@ use tracing::{error, info, warn};
 
 pub use outbox::{ConnId, Outbox, OutboxQueue, Outgoing, TooSlow, TryRecvError};
 
+pub(crate) use self::core::TableConfig;
 use self::core::{Effect, OsEntropy, Shared, TableCore, UNAVAILABLE};
 use self::log::TableLog;
 use crate::cluster::Ownership;
@@ -58,6 +59,8 @@ pub struct Services {
     pub lobby: Arc<Lobby>,
     /// Settings and limits.
     pub config: Arc<Config>,
+    /// What a table's core reads of `config`, made once when the server opens.
+    pub(crate) table_config: Arc<TableConfig>,
     /// Where tables, games and results are kept.
     pub store: Store,
     /// Commits actions to the store in groups.
@@ -71,7 +74,25 @@ pub struct Services {
 impl Services {
     /// What a table's core gets of them.
     fn shared(&self) -> Shared {
-        Shared { lobby: self.lobby.clone(), config: self.config.clone(), entropy: Box::new(OsEntropy) }
+        Shared { lobby: self.lobby.clone(), config: self.table_config.clone(), entropy: Box::new(OsEntropy) }
+    }
+}
+
+impl TableConfig {
+    /// What a table needs of the server's settings (the shell's job: the core never sees `Config`).
+    pub(crate) fn of(config: &Config) -> TableConfig {
+        TableConfig {
+            games: config.games.clone(),
+            catch_up_limit: config.catch_up_limit,
+            waiting_table_grace: config.waiting_table_grace,
+            bot_delay: config.bot_delay,
+            bot_retry: config.bot_retry,
+            abandon_after: config.abandon_after,
+            round_pause: config.round_pause,
+            choice_time: config.choice_time,
+            rematch_time: config.rematch_time,
+            max_actions_per_game: config.max_actions_per_game,
+        }
     }
 }
 

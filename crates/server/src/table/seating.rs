@@ -23,7 +23,7 @@ pub(crate) enum Control {
         back: bool,
         /// Whether the player left the table (rather than ran out of time, or lost their connection):
         /// when every player has left, the game ends at once; players who are only away have
-        /// [`crate::config::Config::abandon_after`] to come back.
+        /// [`TableConfig::abandon_after`](super::core::TableConfig::abandon_after) to come back.
         left: bool,
     },
 }

@@ -23,6 +23,7 @@ mod presence;
 mod rematch;
 mod restore;
 mod seats;
+mod settings;
 mod talk;
 #[cfg(test)]
 mod tests;
@@ -32,6 +33,7 @@ use std::sync::Arc;
 
 pub(crate) use self::entropy::{Entropy, OsEntropy};
 pub(crate) use self::rematch::RematchPlan;
+pub(crate) use self::settings::TableConfig;
 
 use romirami_game::commitment::ShuffleProof;
 use romirami_game::{AnyGame, GameKind, Json, Seat};
@@ -44,7 +46,6 @@ use super::clock::TurnClock;
 use super::members::Members;
 use super::seating::{Control, Occupant, Seating};
 use super::{GameChoice, Sender, TableCommand, TableOptions};
-use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::protocol::{ChatLine, ErrorCode, PlayerId, PlayerInfo, Role, TableId, TableState, TableSummary};
 use crate::store::{ActionRow, ChatRow, FinishedGame, GamePlayer, StoreError};
@@ -113,8 +114,8 @@ pub(crate) enum Effect {
 pub(crate) struct Shared {
     /// The live tables, their public list, and each host's count of open tables.
     pub(crate) lobby: Arc<Lobby>,
-    /// Settings and limits.
-    pub(crate) config: Arc<Config>,
+    /// What a table needs of the server's settings.
+    pub(crate) config: Arc<TableConfig>,
     /// Where fresh seeds and ids come from.
     pub(crate) entropy: Box<dyn Entropy>,
 }
@@ -219,7 +220,7 @@ pub(crate) struct TableCore {
     /// Whether the core said [`Effect::Close`]: it wants nothing more.
     closed: bool,
     lobby: Arc<Lobby>,
-    config: Arc<Config>,
+    config: Arc<TableConfig>,
     entropy: Box<dyn Entropy>,
     effects: Vec<Effect>,
 }

@@ -325,7 +325,7 @@ impl TableCore {
     }
 
     /// Ends the game as abandoned when every player has left the table, and schedules that end when
-    /// none is connected (they have [`crate::config::Config::abandon_after`] to come back): a player
+    /// none is connected (they have [`TableConfig::abandon_after`](super::TableConfig::abandon_after) to come back): a player
     /// whose seat the bot plays because their time ran out has not left, and a reload is no departure.
     pub(super) fn check_presence(&mut self, now: Now) {
         if self.state() != TableState::Playing {

@@ -5,7 +5,7 @@
 //! and so does the bot standing in for a player who is not at the table (they left, or their connection
 //! went and their time ran out): the seat stays theirs in the new game, the bot playing it until they
 //! come back, as it would have in this one. A player at the table answers for themselves. One no, or
-//! [`Config::rematch_time`](crate::config::Config::rematch_time) without every yes, closes the offer for
+//! [`TableConfig::rematch_time`](super::TableConfig::rematch_time) without every yes, closes the offer for
 //! everyone. With every yes the table asks its task to open a new table ([`Effect::OpenRematch`]): a new
 //! id (a table's game shares its id, so a new game needs a new table), the same players in the same
 //! seats, the same options and invite key, and a deal whose first turn is the seat after this game's

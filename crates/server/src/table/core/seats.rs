@@ -203,7 +203,7 @@ impl TableCore {
     }
 
     /// Keeps the waiting table's grace: while no seated person is connected, it closes after
-    /// [`crate::config::Config::waiting_table_grace`].
+    /// [`TableConfig::waiting_table_grace`](super::TableConfig::waiting_table_grace).
     pub(super) fn check_waiting(&mut self, now: Now) {
         let anyone_here = self.seating.person_seats().any(|seat| self.members.has_role(Role::Seat(seat)));
         if anyone_here {

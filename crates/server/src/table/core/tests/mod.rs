@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use super::{Durable, Effect, Entropy, Input, Now, RematchPlan, Shared, TableCore};
+use super::{Durable, Effect, Entropy, Input, Now, RematchPlan, Shared, TableConfig, TableCore};
 use crate::config::Config;
 use crate::lobby::Lobby;
 use romirami_client::romi_rami::ServerMsg;
@@ -125,13 +125,14 @@ struct Table {
     rematches: Vec<RematchPlan>,
 }
 
-fn config() -> Config {
-    Config {
+/// The tests' settings: the server's defaults, with shorter waits.
+fn config() -> TableConfig {
+    TableConfig {
         bot_delay: Duration::from_millis(100),
         bot_retry: Duration::from_millis(500),
         abandon_after: Duration::from_secs(60),
         waiting_table_grace: Duration::from_secs(30),
-        ..Config::default()
+        ..TableConfig::of(&Config::default())
     }
 }
 
@@ -147,7 +148,7 @@ fn shared_with(lobby: &Arc<Lobby>, entropy: Fixed) -> Shared {
     shared_configured(lobby, entropy, config())
 }
 
-fn shared_configured(lobby: &Arc<Lobby>, entropy: Fixed, config: Config) -> Shared {
+fn shared_configured(lobby: &Arc<Lobby>, entropy: Fixed, config: TableConfig) -> Shared {
     Shared { lobby: lobby.clone(), config: Arc::new(config), entropy: Box::new(entropy) }
 }
 
@@ -173,7 +174,7 @@ impl Table {
         clock: Option<Clock>,
         game: GameChoice,
         entropy: Fixed,
-        config: Config,
+        config: TableConfig,
     ) -> Table {
         let lobby = Arc::new(Lobby::default());
         let options = TableOptions { seats, public: true, spectators: SpectatorPolicy::Link, clock, rated: true };

@@ -321,7 +321,7 @@ fn a_player_back_by_event_number_after_the_end_is_told_the_game_is_over() {
 fn a_member_rebuilds_a_long_log_page_by_page_and_a_stranger_gets_none() {
     let limit = 7;
     let host = Client::new(1, "Ana");
-    let config = Config { catch_up_limit: limit, ..config() };
+    let config = TableConfig { catch_up_limit: limit, ..config() };
     // Ana stays but runs out of time at once: the bot plays her seat too, and the game goes on.
     let clock = Some(Clock { turn_ms: 100, reserve_ms: 0 });
     let mut table = Table::open_configured(&host, 2, clock, romi_rami(), Fixed::default(), config);
