@@ -33,29 +33,25 @@ pub(super) async fn run(
     let mut lease_lost = false;
     let lost = services.ownership.as_ref().and_then(|ownership| ownership.lost_signal(core.id()));
     loop {
-        match carry_out(&mut core, &mut log, &services, effects, &mut result_stored).await {
-            Closing::No => {}
+        let woke = match carry_out(&mut core, &mut log, &services, effects, &mut result_stored).await {
+            Closing::No => {
+                let deadline = core.deadline();
+                tokio::select! {
+                    command = inbox.recv() => command.map(Input::Command),
+                    () = sleep_until(deadline) => Some(Input::Timer),
+                    () = stored(&mut result_stored) => Some(Input::ResultStored),
+                    // The lease's renewal found it gone.
+                    () = signalled(lost.as_deref()) => Some(Input::LeaseLost),
+                }
+            }
             Closing::Yes => break,
-            Closing::LeaseLost => {
-                lease_lost = true;
-                core.tell_moved();
-                break;
-            }
-        }
-        let deadline = core.deadline();
-        let woke = tokio::select! {
-            command = inbox.recv() => command.map(Input::Command),
-            () = sleep_until(deadline) => Some(Input::Timer),
-            () = stored(&mut result_stored) => Some(Input::ResultStored),
-            () = signalled(lost.as_deref()) => {
-                // The lease's renewal found it gone: another node has the table or will, and this node must
-                // not show its members a game that moves on there.
-                lease_lost = true;
-                core.tell_moved();
-                break;
-            }
+            // A write was fenced: the core refused it, and now learns why.
+            Closing::LeaseLost => Some(Input::LeaseLost),
         };
         let Some(input) = woke else { break };
+        // The core decides what a lost lease means for the table (it closes); the lease is the task's to
+        // forget rather than release, below.
+        lease_lost |= matches!(input, Input::LeaseLost);
         effects = core.step(input, now());
     }
     let Services { lobby, ownership, .. } = &services;

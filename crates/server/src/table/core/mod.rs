@@ -76,6 +76,9 @@ pub(crate) enum Input {
     /// The finished game's result, asked for with [`Effect::StoreResult`], is stored (or will never
     /// be: the failure is logged): the table closes once nobody is at it.
     ResultStored,
+    /// This node lost the table's lease (its renewal found the lease gone, or a write was fenced):
+    /// another node has the table, or will, and this one must not show a game that moves on there.
+    LeaseLost,
 }
 
 /// A write that must be durable before the table goes on.
@@ -317,6 +320,11 @@ impl TableCore {
     /// Handles one input at `now` and returns what the task must do.
     pub(crate) fn step(&mut self, input: Input, now: Now) -> Vec<Effect> {
         match input {
+            Input::LeaseLost => {
+                // Nothing more happens here: the members are told where to go, and the table closes.
+                self.lease_lost();
+                return self.take_effects();
+            }
             Input::Command(command) => self.command(command, now),
             Input::Timer => self.timer(now),
             Input::Stored(outcome) => self.stored(outcome, now),

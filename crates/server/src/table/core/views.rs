@@ -78,9 +78,9 @@ impl TableCore {
         self.members.send_to(from.conn, &[ServerMsg::History { table: self.id, events }]);
     }
 
-    /// Tells every member that the table moved to another node (this node lost its lease): they join it
-    /// again, wherever it runs now.
-    pub(crate) fn tell_moved(&mut self) {
+    /// The table moved to another node (this node lost its lease): every member is told to join it again,
+    /// wherever it runs now, and the table closes here.
+    pub(super) fn lease_lost(&mut self) {
         let moved = ServerMsg::error(
             Some(self.id),
             None,
@@ -88,6 +88,9 @@ impl TableCore {
             "this table moved to another server of the site; join it again to carry on",
         );
         self.members.send_all(&moved);
+        if !self.closed {
+            self.close();
+        }
     }
 
     /// The `your_turn` of the seat to act, when its player plays it.

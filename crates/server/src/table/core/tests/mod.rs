@@ -339,6 +339,7 @@ impl Client {
 }
 
 mod choice;
+mod lease;
 mod play;
 mod rematch;
 mod seating;
