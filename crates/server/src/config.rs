@@ -11,7 +11,7 @@ pub struct Config {
     /// The games its tables seat, by name; a table's game is one of them.
     pub games: romirami_game::Games,
     /// The cluster this server is a node of (NATS and a shared PostgreSQL); `None` for a single server.
-    pub cluster: Option<crate::cluster::ClusterConfig>,
+    pub cluster: Option<ClusterConfig>,
     /// The largest WebSocket message (and frame) a client may send, in bytes.
     pub max_message_bytes: usize,
     /// Messages a connection may send per second, on average.
@@ -214,5 +214,29 @@ impl Default for SignInLimits {
             forget_after: Duration::from_secs(60 * 60),
             concurrent_hashes: 4,
         }
+    }
+}
+
+/// How a node joins a cluster.
+#[derive(Clone, Debug)]
+pub struct ClusterConfig {
+    /// The NATS server, `nats://host:port`.
+    pub nats_url: String,
+    /// The cluster's name: the nodes of one site share it, and several sites (or tests) may share one NATS
+    /// server under different names. It starts the cluster's NATS subjects (`NAME.lobby`, `NAME.nodes`).
+    pub name: String,
+    /// This node's id: unique in the cluster, and the same across a node's restarts if its leases are to be
+    /// taken back at once rather than after they run out.
+    pub node: String,
+    /// How long a lease lasts unless renewed; renewed every third of it. A dead node's tables wait this long
+    /// before another node may take them.
+    pub lease_ttl: Duration,
+}
+
+impl ClusterConfig {
+    /// Joining the NATS server at `nats_url` as `node`, or as a node with a fresh random id.
+    pub fn new(nats_url: impl Into<String>, node: Option<String>) -> ClusterConfig {
+        let node = node.unwrap_or_else(|| format!("node-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]));
+        ClusterConfig { nats_url: nats_url.into(), name: "romirami".into(), node, lease_ttl: Duration::from_secs(5) }
     }
 }

@@ -17,7 +17,7 @@
 
 mod forward;
 mod lobby;
-mod ownership;
+pub(crate) mod ownership;
 mod takeover;
 
 use std::sync::Arc;
@@ -26,32 +26,11 @@ use std::time::Duration;
 pub(crate) use forward::Forwarding;
 pub(crate) use ownership::Ownership;
 
+/// How a node joins a cluster: a plain setting, defined with the others (`config.rs`).
+pub use crate::config::ClusterConfig;
+
 use crate::lobby::Lobby;
 use crate::store::{Store, StoreError};
-
-/// How a node joins a cluster.
-#[derive(Clone, Debug)]
-pub struct ClusterConfig {
-    /// The NATS server, `nats://host:port`.
-    pub nats_url: String,
-    /// The cluster's name: the nodes of one site share it, and several sites (or tests) may share one NATS
-    /// server under different names. It starts the cluster's NATS subjects (`NAME.lobby`, `NAME.nodes`).
-    pub name: String,
-    /// This node's id: unique in the cluster, and the same across a node's restarts if its leases are to be
-    /// taken back at once rather than after they run out.
-    pub node: String,
-    /// How long a lease lasts unless renewed; renewed every third of it. A dead node's tables wait this long
-    /// before another node may take them.
-    pub lease_ttl: Duration,
-}
-
-impl ClusterConfig {
-    /// Joining the NATS server at `nats_url` as `node`, or as a node with a fresh random id.
-    pub fn new(nats_url: impl Into<String>, node: Option<String>) -> ClusterConfig {
-        let node = node.unwrap_or_else(|| format!("node-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]));
-        ClusterConfig { nats_url: nats_url.into(), name: "romirami".into(), node, lease_ttl: Duration::from_secs(5) }
-    }
-}
 
 /// Why a node could not join its cluster.
 #[derive(Debug, thiserror::Error)]
