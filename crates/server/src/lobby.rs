@@ -16,7 +16,8 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::protocol::{PlayerId, TableId, TableState, TableSummary};
 use crate::sync::lock;
-use crate::table::TableHandle;
+use crate::table::handle::TableHandle;
+use crate::table::port::LobbyPort;
 use crate::wire::ServerMsg;
 
 /// Lobby changes buffered per subscriber before it counts as fallen behind.
@@ -68,28 +69,6 @@ impl Lobby {
         self.tables.read().unwrap_or_else(|p| p.into_inner()).len()
     }
 
-    /// Reserves one of `host`'s open tables, unless they host `max` already.
-    pub(crate) fn reserve_hosting(&self, host: PlayerId, max: usize) -> bool {
-        let mut open = lock(&self.open_by_host);
-        let count = open.entry(host).or_default();
-        if *count >= max {
-            return false;
-        }
-        *count += 1;
-        true
-    }
-
-    /// Gives back a table reserved with [`Lobby::reserve_hosting`] (it finished or closed).
-    pub(crate) fn release_hosting(&self, host: PlayerId) {
-        let mut open = lock(&self.open_by_host);
-        if let Some(count) = open.get_mut(&host) {
-            *count = count.saturating_sub(1);
-            if *count == 0 {
-                open.remove(&host);
-            }
-        }
-    }
-
     pub(crate) fn register(&self, handle: TableHandle) {
         self.tables.write().unwrap_or_else(|p| p.into_inner()).insert(handle.id, handle);
     }
@@ -97,20 +76,6 @@ impl Lobby {
     pub(crate) fn unregister(&self, id: TableId) {
         self.tables.write().unwrap_or_else(|p| p.into_inner()).remove(&id);
         self.remove_public(id);
-    }
-
-    /// Records a table's summary: listed while it is public and not finished.
-    pub(crate) fn publish(&self, summary: &TableSummary) {
-        if !summary.public {
-            return;
-        }
-        if summary.state == TableState::Finished {
-            self.remove_public(summary.id);
-            return;
-        }
-        if self.list(summary) {
-            self.tell_mirror(Listing::Listed(Box::new(summary.clone())));
-        }
     }
 
     fn remove_public(&self, id: TableId) {
@@ -201,5 +166,41 @@ impl Lobby {
         // Subscribe first, so that no change between the two is lost (one may come twice).
         let receiver = self.updates.subscribe();
         (ServerMsg::Lobby { tables: self.public_tables() }, receiver)
+    }
+}
+
+/// The tables' way in: each publishes its summary and counts its host's open tables here.
+impl LobbyPort for Lobby {
+    fn publish(&self, summary: &TableSummary) {
+        if !summary.public {
+            return;
+        }
+        if summary.state == TableState::Finished {
+            self.remove_public(summary.id);
+            return;
+        }
+        if self.list(summary) {
+            self.tell_mirror(Listing::Listed(Box::new(summary.clone())));
+        }
+    }
+
+    fn reserve_hosting(&self, host: PlayerId, max: usize) -> bool {
+        let mut open = lock(&self.open_by_host);
+        let count = open.entry(host).or_default();
+        if *count >= max {
+            return false;
+        }
+        *count += 1;
+        true
+    }
+
+    fn release_hosting(&self, host: PlayerId) {
+        let mut open = lock(&self.open_by_host);
+        if let Some(count) = open.get_mut(&host) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                open.remove(&host);
+            }
+        }
     }
 }

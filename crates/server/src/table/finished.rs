@@ -9,7 +9,7 @@
 
 use romirami_game::{Games, Viewer};
 
-use super::Sender;
+use super::handle::Sender;
 use crate::protocol::{ErrorCode, PlayerInfo, Role, SpectatorPolicy, TableId, TableState, TableSummary};
 use crate::store::{Store, StoreError};
 use crate::wire::ServerMsg;

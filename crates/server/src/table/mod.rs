@@ -27,29 +27,34 @@ mod chat;
 mod clock;
 mod core;
 pub(crate) mod finished;
+pub(crate) mod handle;
 mod log;
 mod members;
+mod options;
 mod outbox;
+pub(crate) mod port;
 mod rematch;
 mod seating;
 mod task;
 
 use std::sync::Arc;
 
-use romirami_game::{GameKind, Games, Json, Seat};
 use time::OffsetDateTime;
 use tokio::sync::mpsc;
 use tracing::{error, info, warn};
 
+pub use handle::{Sender, TableCommand, TableHandle};
+pub use options::{GameChoice, TableOptions};
 pub use outbox::{ConnId, Outbox, OutboxQueue, Outgoing, TooSlow, TryRecvError};
 
 pub(crate) use self::core::TableConfig;
 use self::core::{Effect, OsEntropy, Shared, TableCore, UNAVAILABLE};
 use self::log::TableLog;
-use crate::cluster::Ownership;
+use self::port::LobbyPort;
+use crate::cluster::ownership::Ownership;
 use crate::config::Config;
 use crate::lobby::Lobby;
-use crate::protocol::{Clock, ErrorCode, PlayerInfo, SpectatorPolicy, TableId, TableSummary};
+use crate::protocol::{Clock, ErrorCode, PlayerInfo, TableId, TableSummary};
 use crate::store::{Committer, Fence, Store, StoreError, TableRow, Writer};
 
 /// What every table shares with the rest of the server.
@@ -93,233 +98,6 @@ impl TableConfig {
             rematch_time: config.rematch_time,
             max_actions_per_game: config.max_actions_per_game,
         }
-    }
-}
-
-/// Who sends a command: a connection, with its player and its outbox.
-#[derive(Clone, Debug)]
-pub struct Sender {
-    /// The connection.
-    pub conn: ConnId,
-    /// The player it speaks for.
-    pub player: PlayerInfo,
-    /// Where answers go.
-    pub out: Outbox,
-}
-
-/// A request to a table.
-#[derive(Debug)]
-pub enum TableCommand {
-    /// Sit down, or come back to one's seat.
-    Join {
-        /// Who.
-        from: Sender,
-        /// The invite key, if the client has the link.
-        invite: Option<String>,
-        /// Events the client already has.
-        since: Option<usize>,
-    },
-    /// Watch.
-    Watch {
-        /// Who.
-        from: Sender,
-        /// The invite key, if the client has the link.
-        invite: Option<String>,
-        /// Events the client already has.
-        since: Option<usize>,
-    },
-    /// Stop watching, or give up one's seat before the start.
-    Leave {
-        /// Who.
-        from: Sender,
-    },
-    /// The connection closed: it is no longer a member (a seat stays its player's).
-    Detach {
-        /// The connection.
-        conn: ConnId,
-    },
-    /// The host starts the game.
-    Start {
-        /// Who.
-        from: Sender,
-    },
-    /// A member asks for earlier events, for its log.
-    History {
-        /// Who.
-        from: Sender,
-        /// The first event wanted.
-        from_event: usize,
-    },
-    /// The host frees a seat before the start.
-    Kick {
-        /// Who.
-        from: Sender,
-        /// The seat.
-        seat: Seat,
-    },
-    /// The host gives the first free seat to a bot before the start.
-    AddBot {
-        /// Who.
-        from: Sender,
-    },
-    /// Play an action.
-    Act {
-        /// Who.
-        from: Sender,
-        /// The client's id for the action.
-        id: u64,
-        /// The action, as JSON for the table's game to read.
-        action: serde_json::Value,
-    },
-    /// Say something in the table's chat.
-    Chat {
-        /// Who.
-        from: Sender,
-        /// What, as the client sent it (the table checks it).
-        text: String,
-    },
-    /// Mute another player's chat for oneself, or hear them again.
-    Mute {
-        /// Who.
-        from: Sender,
-        /// Whom.
-        player: crate::protocol::PlayerId,
-        /// Mute, or hear again.
-        muted: bool,
-    },
-    /// A player of the finished game says yes (or no) to playing again.
-    Rematch {
-        /// Who.
-        from: Sender,
-        /// Yes, or no.
-        accept: bool,
-    },
-}
-
-impl TableCommand {
-    /// The connection that sent the command, for the ones that expect an answer.
-    pub(crate) fn sender(&self) -> Option<&Sender> {
-        match self {
-            TableCommand::Join { from, .. }
-            | TableCommand::Watch { from, .. }
-            | TableCommand::Leave { from }
-            | TableCommand::Start { from }
-            | TableCommand::Kick { from, .. }
-            | TableCommand::AddBot { from }
-            | TableCommand::History { from, .. }
-            | TableCommand::Act { from, .. }
-            | TableCommand::Chat { from, .. }
-            | TableCommand::Mute { from, .. }
-            | TableCommand::Rematch { from, .. } => Some(from),
-            TableCommand::Detach { .. } => None,
-        }
-    }
-}
-
-/// A cheap handle on a table's task.
-#[derive(Clone, Debug)]
-pub struct TableHandle {
-    /// The table's id.
-    pub id: TableId,
-    commands: mpsc::Sender<TableCommand>,
-}
-
-impl TableHandle {
-    /// A handle whose commands go to `commands`: a table's task, or (in a cluster) the task that forwards
-    /// them to the node that runs the table.
-    pub(crate) fn new(id: TableId, commands: mpsc::Sender<TableCommand>) -> TableHandle {
-        TableHandle { id, commands }
-    }
-
-    /// Whether whoever took the commands has stopped.
-    pub(crate) fn is_closed(&self) -> bool {
-        self.commands.is_closed()
-    }
-
-    /// Sends a command to the table; false when the table is gone.
-    pub async fn send(&self, command: TableCommand) -> bool {
-        self.commands.send(command).await.is_ok()
-    }
-
-    /// Sends a command to the table, or gives it back when the table is gone.
-    ///
-    /// # Errors
-    /// The command, when the table's task has ended.
-    pub async fn send_or_return(&self, command: TableCommand) -> Result<(), TableCommand> {
-        self.commands.send(command).await.map_err(|returned| returned.0)
-    }
-}
-
-/// The options a host chooses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableOptions {
-    /// Seats, 2 to 4.
-    pub seats: u8,
-    /// Listed in the lobby.
-    pub public: bool,
-    /// Who may watch.
-    pub spectators: SpectatorPolicy,
-    /// The turn clock, if any.
-    pub clock: Option<Clock>,
-    /// Whether the game counts for the ratings (`store::ratings` says which games count).
-    pub rated: bool,
-}
-
-impl TableOptions {
-    /// The options of a stored table.
-    fn of(table: &TableRow) -> TableOptions {
-        TableOptions {
-            seats: table.seats,
-            public: table.public,
-            spectators: table.spectators,
-            clock: table.clock,
-            rated: table.rated,
-        }
-    }
-}
-
-/// A table's game and its options, as the game wrote them in full.
-#[derive(Clone)]
-pub struct GameChoice {
-    /// The game.
-    pub kind: Arc<dyn GameKind>,
-    /// Its options.
-    pub options: Json,
-}
-
-impl std::fmt::Debug for GameChoice {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {}", self.kind.name(), self.options)
-    }
-}
-
-impl GameChoice {
-    /// The game a host asked for (Romi Rami when they named none) with their options, checked for a
-    /// table of `seats`.
-    ///
-    /// # Errors
-    /// A sentence for the host: the server has no such game, or the seats or options do not fit it.
-    pub fn choose(
-        games: &Games,
-        game: Option<&str>,
-        options: Option<&serde_json::Value>,
-        seats: u8,
-    ) -> Result<GameChoice, String> {
-        let name = game.unwrap_or(crate::protocol::ROMI_RAMI);
-        let Some(kind) = games.get(name) else {
-            let hosted: Vec<&str> = games.names().collect();
-            return Err(format!("this server has no game {name:?}; it hosts {hosted:?}"));
-        };
-        let options = kind.options(options, usize::from(seats))?;
-        Ok(GameChoice { kind: kind.clone(), options })
-    }
-
-    /// The game of a stored table.
-    fn of(table: &TableRow, games: &Games) -> Result<GameChoice, String> {
-        let kind = games.get(&table.game).ok_or_else(|| format!("this server has no game {:?}", table.game))?;
-        let options = serde_json::value::RawValue::from_string(table.options.clone())
-            .map_err(|e| format!("the table's options do not read: {e}"))?;
-        Ok(GameChoice { kind: kind.clone(), options })
     }
 }
 
@@ -481,7 +259,7 @@ async fn claim(services: &Services, table: TableId) -> Result<Option<Option<Fenc
 /// the table, in a cluster.
 fn launch(core: TableCore, effects: Vec<Effect>, fence: Option<Fence>, services: &Services) -> TableHandle {
     let (commands, inbox) = mpsc::channel(services.config.table_queue);
-    let handle = TableHandle { id: core.id(), commands };
+    let handle = TableHandle::new(core.id(), commands);
     services.lobby.register(handle.clone());
     services.lobby.publish(&core.public_summary());
     crate::metrics::table_state(None, Some(core.state()));

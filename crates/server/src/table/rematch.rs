@@ -6,6 +6,7 @@ use time::OffsetDateTime;
 use tracing::info;
 
 use super::core::{RematchPlan, TableCore};
+use super::port::LobbyPort;
 use super::seating::Control;
 use super::{Services, claim, launch, task};
 use crate::store::{StoreError, TableRow};

@@ -10,6 +10,7 @@ use tracing::{info, warn};
 
 use super::core::{Effect, Input, Now, TableCore};
 use super::log::TableLog;
+use super::port::LobbyPort;
 use super::{Services, TableCommand, finished};
 use crate::protocol::{ErrorCode, TableState};
 use crate::store::StoreError;

@@ -4,7 +4,7 @@
 //! durable write — together with the current time ([`Now`]), and returns the [`Effect`]s the table's
 //! task must carry out: write this durably and then report back, store the finished game, close.
 //! Messages to the members go straight into their outboxes, and the table's summary and its host's
-//! count of open tables straight into the [`Lobby`]: both are in-memory and synchronous, so what a
+//! count of open tables straight into the lobby ([`LobbyPort`]): both are in-memory and synchronous, so what a
 //! member is told and what the lobby knows never run ahead of each other, and a test reads both as a
 //! client would. [`TableCore::deadline`] says when the core wants to be woken with [`Input::Timer`].
 //!
@@ -43,10 +43,11 @@ use tracing::info;
 
 use super::chat::Chat;
 use super::clock::TurnClock;
+use super::handle::{Sender, TableCommand};
 use super::members::Members;
+use super::options::{GameChoice, TableOptions};
+use super::port::LobbyPort;
 use super::seating::{Control, Occupant, Seating};
-use super::{GameChoice, Sender, TableCommand, TableOptions};
-use crate::lobby::Lobby;
 use crate::protocol::{ChatLine, ErrorCode, PlayerId, PlayerInfo, Role, TableId, TableState, TableSummary};
 use crate::store::{ActionRow, ChatRow, FinishedGame, GamePlayer, StoreError};
 use crate::wire::ServerMsg;
@@ -115,8 +116,8 @@ pub(crate) enum Effect {
 /// What a table's core shares with the rest of the server.
 #[derive(Debug)]
 pub(crate) struct Shared {
-    /// The live tables, their public list, and each host's count of open tables.
-    pub(crate) lobby: Arc<Lobby>,
+    /// The lobby, as far as a table is concerned: its public list and each host's count of open tables.
+    pub(crate) lobby: Arc<dyn LobbyPort>,
     /// What a table needs of the server's settings.
     pub(crate) config: Arc<TableConfig>,
     /// Where fresh seeds and ids come from.
@@ -222,7 +223,7 @@ pub(crate) struct TableCore {
     first_turn: Option<Seat>,
     /// Whether the core said [`Effect::Close`]: it wants nothing more.
     closed: bool,
-    lobby: Arc<Lobby>,
+    lobby: Arc<dyn LobbyPort>,
     config: Arc<TableConfig>,
     entropy: Box<dyn Entropy>,
     effects: Vec<Effect>,
@@ -468,7 +469,7 @@ impl TableCore {
     }
 
     /// Whoever is `conn`'s role at the table.
-    fn role_of(&self, conn: super::ConnId) -> Option<Role> {
+    fn role_of(&self, conn: super::outbox::ConnId) -> Option<Role> {
         self.members.get(conn).map(|m| m.role)
     }
 }

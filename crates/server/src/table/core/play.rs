@@ -7,7 +7,7 @@ use tracing::{error, info, warn};
 use super::{Actor, Control, Durable, Effect, Now, Pending, Phase, Play, TableCore, UNAVAILABLE};
 use crate::protocol::{ErrorCode, PresenceChange, Role, TableState};
 use crate::store::{ActionRow, FinishedGame, StoreError};
-use crate::table::Sender;
+use crate::table::handle::Sender;
 use crate::wire::ServerMsg;
 
 /// What a table does by itself while a game is in play.

@@ -6,7 +6,7 @@ use romirami_game::Seat;
 
 use super::{Control, TableCore};
 use crate::protocol::{Presence, PresenceChange, Role, TableState};
-use crate::table::ConnId;
+use crate::table::outbox::ConnId;
 use crate::wire::ServerMsg;
 
 impl TableCore {

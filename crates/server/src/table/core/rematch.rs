@@ -19,7 +19,8 @@ use super::{Control, Effect, Now, Occupant, Pending, Phase, Play, TableCore};
 use crate::protocol::{ErrorCode, PlayerId, RematchEnd, Role, SpectatorPolicy, TableId};
 use crate::store::StoreError;
 use crate::table::clock::millis;
-use crate::table::{GameChoice, Sender, TableOptions};
+use crate::table::handle::Sender;
+use crate::table::options::{GameChoice, TableOptions};
 use crate::wire::ServerMsg;
 
 /// The most fresh seeds drawn for a rematch's deal, looking for one whose first turn is the wanted

@@ -9,8 +9,9 @@ use super::{Control, Durable, Effect, Now, Occupant, Pending, Phase, Play, Table
 use crate::protocol::{ErrorCode, PlayerId, PresenceChange, Role, SpectatorPolicy, TableState};
 use crate::store::{GamePlayer, StoreError};
 use crate::table::clock::TurnClock;
+use crate::table::handle::Sender;
 use crate::table::members::Member;
-use crate::table::{ConnId, Sender};
+use crate::table::outbox::ConnId;
 use crate::wire::ServerMsg;
 
 impl TableCore {

@@ -6,7 +6,8 @@ use super::{Durable, Now, Pending, Phase, TableCore, UNAVAILABLE};
 use crate::protocol::{ChatChannel, ChatLine, ErrorCode, PlayerId, Role};
 use crate::store::{ChatRow, StoreError};
 use crate::table::chat::Reader;
-use crate::table::{ConnId, Sender};
+use crate::table::handle::Sender;
+use crate::table::outbox::ConnId;
 use crate::wire::ServerMsg;
 
 impl TableCore {

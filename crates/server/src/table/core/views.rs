@@ -6,7 +6,8 @@ use romirami_game::{AnyGame, Seat, Viewer};
 use super::{Now, Phase, TableCore};
 use crate::protocol::{ErrorCode, NumberedEvent, Role, TableState};
 use crate::table::clock::millis;
-use crate::table::{ConnId, Sender};
+use crate::table::handle::Sender;
+use crate::table::outbox::ConnId;
 use crate::wire::ServerMsg;
 
 fn viewer(role: Role) -> Viewer {

@@ -2,7 +2,8 @@
 //! plays the part of the task (it answers the core's writes) and reads the members' outboxes as their
 //! clients would.
 
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use romirami_engine::{Action, Seat};
@@ -13,13 +14,17 @@ use uuid::Uuid;
 
 use super::{Durable, Effect, Entropy, Input, Now, RematchPlan, Shared, TableConfig, TableCore};
 use crate::config::Config;
-use crate::lobby::Lobby;
 use romirami_client::romi_rami::ServerMsg;
 
-use crate::protocol::{Clock, ErrorCode, PlayerId, PlayerInfo, Role, SpectatorPolicy, TableId, TableState};
+use crate::protocol::{
+    Clock, ErrorCode, PlayerId, PlayerInfo, Role, SpectatorPolicy, TableId, TableState, TableSummary,
+};
 use crate::store::{GamePlayer, StoreError, StoredAction, TableRow, UnfinishedGame};
+use crate::sync::lock;
+use crate::table::handle::{Sender, TableCommand};
+use crate::table::options::{GameChoice, TableOptions};
 use crate::table::outbox::{ConnId, Outbox, OutboxQueue, Outgoing};
-use crate::table::{GameChoice, Sender, TableCommand, TableOptions};
+use crate::table::port::LobbyPort;
 
 /// Fixed "randomness": every seed is `seed` (7 unless a test says; each draw adds `seed_step`, 0
 /// unless a test says), every salt `salt`, ids count up.
@@ -52,6 +57,44 @@ impl Entropy for Fixed {
     fn id(&mut self) -> Uuid {
         self.ids += 1;
         Uuid::from_u128(self.ids)
+    }
+}
+
+/// The lobby as a table sees it (its port): what each table last published, and each host's open tables.
+#[derive(Debug, Default)]
+struct Listings {
+    published: Mutex<BTreeMap<TableId, TableSummary>>,
+    hosting: Mutex<HashMap<PlayerId, usize>>,
+}
+
+impl LobbyPort for Listings {
+    fn publish(&self, summary: &TableSummary) {
+        lock(&self.published).insert(summary.id, summary.clone());
+    }
+
+    fn reserve_hosting(&self, host: PlayerId, max: usize) -> bool {
+        let mut hosting = lock(&self.hosting);
+        let count = hosting.entry(host).or_default();
+        (*count < max).then(|| *count += 1).is_some()
+    }
+
+    fn release_hosting(&self, host: PlayerId) {
+        let mut hosting = lock(&self.hosting);
+        let count = hosting.entry(host).or_default();
+        *count = count.saturating_sub(1);
+    }
+}
+
+impl Listings {
+    /// The tables a lobby lists: the public ones, as last published, not finished.
+    fn public_tables(&self) -> Vec<TableSummary> {
+        let published = lock(&self.published);
+        published.values().filter(|t| t.public && t.state != TableState::Finished).cloned().collect()
+    }
+
+    /// How many open tables `host` holds in the count.
+    fn hosting(&self, host: PlayerId) -> usize {
+        lock(&self.hosting).get(&host).copied().unwrap_or(0)
     }
 }
 
@@ -111,7 +154,7 @@ impl Client {
 /// A table and its clock: `at(ms)` is the fake time, the store answers as `store_fails` says.
 struct Table {
     core: TableCore,
-    lobby: Arc<Lobby>,
+    lobby: Arc<Listings>,
     start: Instant,
     ms: u64,
     store_fails: bool,
@@ -140,15 +183,15 @@ fn romi_rami() -> GameChoice {
     GameChoice::choose(&crate::games(), None, None, 2).expect("Romi Rami is seated")
 }
 
-fn shared(lobby: &Arc<Lobby>) -> Shared {
+fn shared(lobby: &Arc<Listings>) -> Shared {
     shared_with(lobby, Fixed::default())
 }
 
-fn shared_with(lobby: &Arc<Lobby>, entropy: Fixed) -> Shared {
+fn shared_with(lobby: &Arc<Listings>, entropy: Fixed) -> Shared {
     shared_configured(lobby, entropy, config())
 }
 
-fn shared_configured(lobby: &Arc<Lobby>, entropy: Fixed, config: TableConfig) -> Shared {
+fn shared_configured(lobby: &Arc<Listings>, entropy: Fixed, config: TableConfig) -> Shared {
     Shared { lobby: lobby.clone(), config: Arc::new(config), entropy: Box::new(entropy) }
 }
 
@@ -176,7 +219,7 @@ impl Table {
         entropy: Fixed,
         config: TableConfig,
     ) -> Table {
-        let lobby = Arc::new(Lobby::default());
+        let lobby = Arc::new(Listings::default());
         let options = TableOptions { seats, public: true, spectators: SpectatorPolicy::Link, clock, rated: true };
         let start = Instant::now();
         let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };
@@ -194,7 +237,7 @@ impl Table {
     }
 
     /// A table around `core`, whose fake time starts at `start`, with a store that answers.
-    fn around(core: TableCore, lobby: Arc<Lobby>, start: Instant) -> Table {
+    fn around(core: TableCore, lobby: Arc<Listings>, start: Instant) -> Table {
         Table {
             core,
             lobby,

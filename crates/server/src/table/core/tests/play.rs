@@ -225,15 +225,18 @@ fn a_restored_game_replays_its_log_and_waits_for_its_players() {
     };
     let stored =
         UnfinishedGame { table, seed: 7, salt: None, started_at: OffsetDateTime::UNIX_EPOCH, players, actions };
-    let lobby = Arc::new(Lobby::default());
+    let lobby = Arc::new(Listings::default());
     let start = Instant::now();
     let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };
     let core = TableCore::restored(stored.clone(), shared(&lobby), now).expect("it replays");
     assert_eq!(core.game().map(|g| g.event_count()), Some(game.event_count()));
+    let host = stored.table.host;
+    assert_eq!(lobby.hosting(host), 1, "the game in play is one of its host's open tables again");
     let mut restored = Table::around(core, lobby, start);
     assert!(restored.core.deadline().is_some(), "the abandonment grace runs while nobody is connected");
     restored.at(60_000);
     assert_eq!(restored.core.state(), TableState::Finished, "nobody came back");
+    assert_eq!(restored.lobby.hosting(host), 0, "and no longer once it is over");
     // A log the rules refuse does not come back.
     let stored_again = stored.clone();
     let mut broken = stored;
@@ -243,7 +246,7 @@ fn a_restored_game_replays_its_log_and_waits_for_its_players() {
         by_bot: false,
         reserve_ms: None,
     });
-    assert!(TableCore::restored(broken, shared(&Arc::new(Lobby::default())), now).is_err());
+    assert!(TableCore::restored(broken, shared(&Arc::new(Listings::default())), now).is_err());
     // Nor does one that holds no action of the game.
     let mut unreadable = stored_again;
     unreadable.actions.push(StoredAction {
@@ -252,7 +255,7 @@ fn a_restored_game_replays_its_log_and_waits_for_its_players() {
         by_bot: false,
         reserve_ms: None,
     });
-    assert!(TableCore::restored(unreadable, shared(&Arc::new(Lobby::default())), now).is_err());
+    assert!(TableCore::restored(unreadable, shared(&Arc::new(Listings::default())), now).is_err());
 }
 
 #[test]

@@ -167,7 +167,7 @@ fn a_restored_game_keeps_its_salt_and_one_stored_without_has_no_proof() {
             players,
             actions: Vec::new(),
         };
-        let lobby = Arc::new(Lobby::default());
+        let lobby = Arc::new(Listings::default());
         let start = Instant::now();
         let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };
         let core = TableCore::restored(stored, shared(&lobby), now).expect("it replays");
