@@ -10,7 +10,7 @@
 // ./support.mjs, and the scenarios that play Romi Rami by clicking share ./moves.mjs.
 
 import { chromium } from 'playwright-core';
-import { BASE, CHROME, log, startSeed } from './support.mjs';
+import { BASE, CHROME, diagnose, log, startSeed } from './support.mjs';
 import { twoPlayers } from './players.mjs';
 import { bots } from './bots.mjs';
 import { rummy } from './rummy.mjs';
@@ -41,6 +41,10 @@ async function main() {
       log(`scenario ${name}`);
       await run(browser);
     }
+  } catch (error) {
+    log(`FAILED (seed ${startSeed}): what the open pages do`);
+    await diagnose();
+    throw error;
   } finally {
     await browser.close();
   }

@@ -3,7 +3,7 @@
 // whose joker can stand for two cards, where the page must say which each button means and ask on a click on
 // the meld rather than send the first.
 
-import { BASE, check, chooseName, desktop, hook, log, openPage, phone, shot, timeLeft } from './support.mjs';
+import { BASE, check, chooseName, desktop, hook, log, openPage, phone, quiet, shot, timeLeft } from './support.mjs';
 import { createTable, normalize, perform, state } from './rummy.mjs';
 
 /** For each card of the splayed pile: whether its rank and suit can be seen (nothing over them, on screen). */
@@ -24,8 +24,70 @@ const pileReadable = (page) =>
     });
   });
 
+/**
+ * Routes a page's WebSocket through the test, unchanged but for `your_turn` messages, which `hold()` keeps back
+ * until `release()`: the moment between a move's answer (its events, the view, the ack) and the next
+ * `your_turn`, which a loaded machine can make as long as it likes, is made to last.
+ * @param {import('playwright-core').Page} page
+ */
+async function holdingTurns(page) {
+  let holding = false;
+  /** @type {string[]} */
+  const held = [];
+  /** @type {(m: string) => void} */
+  let toPage = () => {};
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    toPage = (m) => ws.send(m);
+    server.onMessage((m) => {
+      if (holding && /"type":"your_turn"/.test(String(m))) held.push(String(m));
+      else ws.send(m);
+    });
+  });
+  return {
+    hold: () => {
+      holding = true;
+    },
+    release: () => {
+      holding = false;
+      for (const m of held.splice(0)) toPage(m);
+    },
+  };
+}
+
+// A move's answer comes as its events, the view, the ack, then the next `your_turn`: until that last one the
+// page offers no move. The moves of the turn before are gone with its events (a draw is no longer legal once
+// made): offered again, a click on them would find the button gone at the next message.
+async function noMovesOfTheTurnBefore(page, turns) {
+  const s = await state(page);
+  const draw = s.legal.map(normalize).find((m) => m.kind === 'draw');
+  check(draw, `the turn starts with a draw: ${JSON.stringify(s.legal)}`);
+  turns.hold();
+  await perform(page, draw);
+  await page.waitForFunction((n) => {
+    const p = window.__romirami.page;
+    return p.eventCount() > n && p.pending() == null && !p.stale();
+  }, s.n);
+  const between = {
+    legal: await hook(page, () => window.__romirami.page.legal()),
+    stock: await page.locator('#act-stock').count(),
+    moves: await page.locator('.actions button[id^="act-"]:not(#act-clear)').count(),
+  };
+  turns.release();
+  check(
+    between.legal == null && between.stock === 0 && between.moves === 0,
+    `between a move's answer and the next your_turn the page offers no move: ${JSON.stringify(between)}`,
+  );
+  await page.waitForFunction(() => window.__romirami.page.legal()?.some((a) => a.type === 'discard'));
+}
+
 async function splayedPile(browser) {
   const [ana, ben] = await Promise.all([0, 1].map(() => openPage(browser, desktop)));
+  const turns = new Map([
+    [ana, await holdingTurns(ana)],
+    [ben, await holdingTurns(ben)],
+  ]);
   await ana.setViewportSize({ width: 1280, height: 800 });
   await ana.goto(`${BASE}/#/`);
   await chooseName(ana, 'Ana');
@@ -34,6 +96,11 @@ async function splayedPile(browser) {
   await ben.goto(invite);
   await chooseName(ben, 'Ben');
   await ana.waitForSelector('.pile.splayed');
+  const first = await Promise.race(
+    [ana, ben].map((page) => page.waitForFunction(() => window.__romirami.page.legal() != null).then(() => page)),
+  );
+  await noMovesOfTheTurnBefore(first, turns.get(first));
+  log('500 rummy: between a move and the next turn the page offers no move of the turn before');
   // Both draw from the stock and discard at once: the pile grows a card a turn.
   const PILE = 9;
   for (;;) {
@@ -59,6 +126,12 @@ async function splayedPile(browser) {
   await chooseName(cleo, 'Cleo');
   await cleo.waitForSelector('.pile.splayed');
   await cleo.waitForFunction((n) => document.querySelectorAll('.pile.splayed .pile-cards > .rcard').length >= n, PILE);
+  for (const [who, page] of [
+    ['Ana', ana],
+    ['Ben', ben],
+    ['Cleo', cleo],
+  ])
+    await quiet(page, `${who}'s page at the splayed pile`);
   for (const [who, page] of [
     ['at 1280×800', ana],
     ['on a phone', cleo],

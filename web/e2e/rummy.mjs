@@ -14,6 +14,7 @@ import {
   log,
   openGamePage,
   openPage,
+  quiet,
   random,
   shot,
   timeLeft,
@@ -195,6 +196,13 @@ async function rommiMatch(browser) {
   await ben.waitForSelector('.meld-board');
   await ana.waitForFunction(() => document.querySelector('.meld-game .player.offline') == null);
   log('Ben was away and is back');
+  // Nobody moves yet: the three pages rest (no redraw loop, no request asked again and again).
+  for (const [who, page] of [
+    ['Ana', ana],
+    ['Ben', ben],
+    ['Cleo', cleo],
+  ])
+    await quiet(page, `${who}'s page after Ben came back`);
 
   // The first player takes the top discard by clicking it, then takes it back (the online tables allow taking
   // back the steps of one's turn, protocol "Taking back in the rummy family").
@@ -216,6 +224,12 @@ async function rommiMatch(browser) {
     { timeout: 20000 },
   );
   log('a take from the discard pile was taken back');
+  for (const [who, page] of [
+    ['Ana', ana],
+    ['Ben', ben],
+    ['Cleo', cleo],
+  ])
+    await quiet(page, `${who}'s page after the take-back`);
 
   let shotTaken = false;
   const moves = await playUntil(

@@ -96,9 +96,13 @@ export const desktop = { viewport: { width: 1366, height: 900 } };
 
 export const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
+/** Every page the test opened, with the frames it sent and received: what a failure reports. */
+const opened = [];
+
 // A page in a browser context of its own (a player of their own), failing the test on a page error.
 export async function openPage(browser, options) {
   const page = await (await browser.newContext(options)).newPage();
+  opened.push({ page, seen: frames(page), received: countReceived(page) });
   page.setDefaultTimeout(20000);
   page.on('pageerror', (e) => {
     throw new Error(`page error: ${e.message}`);
@@ -122,6 +126,70 @@ export async function openGamePage(page) {
     await page.reload();
   }
   return hook(page, () => window.__romirami.page.game());
+}
+
+/** How many frames a page receives, from now on. @param {import('playwright-core').Page} page */
+function countReceived(page) {
+  const seen = { n: 0, types: /** @type {Record<string, number>} */ ({}) };
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', (frame) => {
+      seen.n += 1;
+      const type = /"type":"([a-z_]+)"/.exec(String(frame.payload))?.[1] ?? '?';
+      seen.types[type] = (seen.types[type] ?? 0) + 1;
+    }),
+  );
+  return seen;
+}
+
+/**
+ * Checks that a page at rest (no move being made, nothing new from the server) neither redraws itself nor
+ * sends frames more than a couple of times over `ms`: a loop between the page and the server (an answer
+ * that asks again, a redraw that asks for something) would redraw the board under every click.
+ * @param {import('playwright-core').Page} page @param {string} what @param {number} [ms]
+ */
+export async function quiet(page, what, ms = 1500) {
+  const entry = opened.find((o) => o.page === page);
+  check(entry, `${what}: the page was opened with openPage`);
+  const draws = () => hook(page, () => window.__romirami.page?.draws?.() ?? 0);
+  const before = { draws: await draws(), sent: entry.seen.sent.length, received: entry.received.n };
+  await page.waitForTimeout(ms);
+  const after = { draws: await draws(), sent: entry.seen.sent.length, received: entry.received.n };
+  const drawn = after.draws - before.draws;
+  const sent = entry.seen.sent.slice(before.sent);
+  check(
+    drawn <= 2 && sent.length <= 2,
+    `${what}: a page at rest redrew ${drawn} times and sent ${sent.length} frames in ${ms} ms ` +
+      `(received ${after.received - before.received}): ${JSON.stringify(sent.slice(0, 5))}`,
+  );
+}
+
+/** What each open page does over a second (its redraws, the frames it sends and receives): printed on a failure. */
+export async function diagnose() {
+  for (const [i, { page, seen, received }] of opened.entries()) {
+    if (page.isClosed()) continue;
+    try {
+      const draws = () => hook(page, () => window.__romirami.page?.draws?.() ?? null);
+      const before = {
+        draws: await draws(),
+        sent: seen.sent.length,
+        received: received.n,
+        types: { ...received.types },
+      };
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const after = { draws: await draws(), sent: seen.sent.length, received: received.n };
+      const types = Object.entries(received.types)
+        .map(([type, n]) => [type, n - (before.types[type] ?? 0)])
+        .filter(([, n]) => n > 0);
+      log(
+        `page ${i} (${page.url()}): in one second ${after.draws - before.draws} redraws (of ${after.draws}), ` +
+          `${after.sent - before.sent} frames sent (${JSON.stringify(seen.sent.slice(before.sent).slice(0, 5))}), ` +
+          `${after.received - before.received} received ${JSON.stringify(types)}; ` +
+          `last sent: ${JSON.stringify(seen.sent.slice(-5))}`,
+      );
+    } catch (e) {
+      log(`page ${i}: ${e}`);
+    }
+  }
 }
 
 /** The seed the run started with, to repeat its choices with E2E_SEED. */

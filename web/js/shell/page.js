@@ -208,6 +208,11 @@ export function mountTable(root, tableId, params) {
         resync();
         return;
       }
+      // The moves of the last `your_turn` were the moves of the game before these events: none of them
+      // stands now (a draw once drawn...). The server sends the next `your_turn` after the events (and, for a
+      // board that takes views, after the view and the ack): until then the page offers no move, rather than the
+      // old ones, whose buttons the next message would take away under a click.
+      st.legal = null;
       const after = board.takeEvents(fresh, el);
       const lines = [];
       for (const { n, event } of fresh) {
@@ -376,7 +381,10 @@ export function mountTable(root, tableId, params) {
   const closed = (why, title = t('table.closed')) =>
     h('section.card-panel.gone', h('h1', title), h('p', why), h('a.button.primary', { href: '#/' }, t('table.lobby')));
 
+  /** How many times the page was drawn (the test hook: a quiet table is not drawn again and again). */
+  let draws = 0;
   function draw() {
+    draws += 1;
     focus.before();
     if (st.gone) {
       replace(el, closed(st.gone));
@@ -428,6 +436,7 @@ export function mountTable(root, tableId, params) {
     presence: () => st.summary?.presence ?? null,
     stale: () => Boolean(board?.hook.stale?.()),
     chimes: () => chimeCount(),
+    draws: () => draws,
   };
   window.__romirami.page = hook;
 

@@ -41,7 +41,8 @@ export function mount(shell) {
       st.eventCount = Math.max(st.eventCount, view.event_count ?? 0);
       st.result = st.gs.result;
     },
-    // The view that follows the events (a `view` message) brings the board up to date.
+    // The view that follows the events (a `view` message) brings the board up to date; the moves went with the
+    // events (the shell forgets them), and come back with the `your_turn` after the view and the ack.
     takeEvents: () => {
       st.stale = true;
       st.sel.clear();
