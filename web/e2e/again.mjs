@@ -77,6 +77,7 @@ async function playByClicks(seats, watchers, during) {
 // Two players and a spectator play one rated game to its end; returns their pages and the table.
 async function firstGame(browser) {
   const [greta, hugo, ivo] = await Promise.all([0, 1, 2].map(() => openPage(browser, desktop)));
+  await sayToPage(hugo);
 
   // Greta names herself and creates a private two-seat table, rated (the form's default), that people
   // with the link may watch.
@@ -176,17 +177,58 @@ async function firstGame(browser) {
   return { greta, hugo, ivo, link, tableId, firstToAct };
 }
 
+/** What the test tells a page as if the server said it (`sayToPage`), per page. */
+const toPage = new Map();
+
+// Routes the page's WebSocket through the test, unchanged, so that the test can add a message of the server's
+// (the rematch offer's time running out, which takes the server a minute).
+async function sayToPage(page) {
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => ws.send(m));
+    toPage.set(page, (msg) => ws.send(JSON.stringify(msg)));
+  });
+}
+
+// The offer's time runs out for Hugo (as the server tells every member): his end screen says so, in each
+// language, and lets him offer again; his offer is the server's open one, which Greta then sees him accept.
+async function offerAgain({ greta, hugo, ivo, tableId }) {
+  toPage.get(hugo)({ type: 'rematch_closed', table: tableId, reason: 'timed_out' });
+  await hugo.waitForSelector('#rematch[data-state="closed"] #rematch-offer');
+  check((await hugo.locator('#rematch-accept').count()) === 0, 'no "Play again" once the offer closed');
+  const said = {};
+  for (const lang of ['it', 'fr', 'en']) {
+    await hugo.selectOption('#lang-select', lang);
+    await hugo.waitForFunction((l) => document.documentElement.lang === l, lang);
+    said[lang] = [await hugo.textContent('#rematch-status'), await hugo.textContent('#rematch-offer')];
+  }
+  check(
+    /ran out/.test(said.en[0]) && /écoulé/.test(said.fr[0]) && /scaduto/.test(said.it[0]),
+    `the end screen says the time to answer ran out: ${JSON.stringify(said)}`,
+  );
+  check(
+    said.en[1] === 'Offer to play again' && /rejouer/.test(said.fr[1]) && /ancora/.test(said.it[1]),
+    `and offers to play again: ${JSON.stringify(said)}`,
+  );
+  await hugo.click('#rematch-offer');
+  for (const p of [greta, hugo, ivo])
+    await p.waitForSelector(`#rematch[data-state="open"] #rematch-status:has-text("${GUEST}")`);
+  await hugo.waitForSelector('#rematch-decline');
+  log(
+    `again: the offer timed out for ${GUEST}, who offered again: ${(await greta.textContent('#rematch-status')).trim()}`,
+  );
+}
+
 // Both players press "Play again" on the end screen: the second game starts at a new table that every page,
 // the spectator's too, moves to; the first player moves on by one seat, and the old invite link leads to the
 // new game.
 async function playAgain({ greta, hugo, ivo, link, tableId, firstToAct }) {
   for (const p of [greta, hugo]) await p.waitForSelector('#rematch-accept:not([disabled])');
   check((await ivo.locator('#rematch-accept').count()) === 0, 'a spectator has no "Play again"');
+  await offerAgain({ greta, hugo, ivo, tableId });
+  await shot(greta, 'rematch');
   await greta.click('#rematch-accept');
-  for (const p of [greta, hugo, ivo]) await p.waitForSelector(`#rematch-status:has-text("${HOST}")`);
-  await shot(hugo, 'rematch');
-  log(`again: ${HOST} wants to play again: ${(await hugo.textContent('#rematch-status')).trim()}`);
-  await hugo.click('#rematch-accept');
 
   // Every page moves on to the new table, where the game is on.
   const moved = (page) =>
@@ -260,7 +302,19 @@ async function seesHistory(page, id, name, tableId) {
   const title = await page.textContent('.player-page h1');
   check(title.startsWith(name), `the page is ${name}'s: ${title}`);
   await page.waitForSelector('.player-page .player-ratings li[data-game="romi-rami"] .rating');
-  log(`again: ${name}'s page shows the finished game and the Romi Rami rating`);
+  // The figures are per game (scores of different games do not compare): a row for Romi Rami, with its games,
+  // wins and average score, and no average over every game.
+  const rows = await page.$$eval('.player-page table.player-games tbody tr', (trs) =>
+    trs.map((r) => ({ game: r.getAttribute('data-game'), cells: [...r.children].map((c) => c.textContent) })),
+  );
+  const romi = rows.find((r) => r.game === 'romi-rami');
+  check(
+    romi && Number(romi.cells[1]) >= 1 && /\d/.test(romi.cells[3] ?? ''),
+    `${name}'s page shows their figures per game: ${JSON.stringify(rows)}`,
+  );
+  const overall = await page.$$eval('.player-page dl.stats dt', (dts) => dts.map((d) => d.textContent));
+  check(!overall.includes('Average score'), `no average score over every game: ${overall}`);
+  log(`again: ${name}'s page shows the finished game, the Romi Rami rating and the figures per game`);
 }
 
 // Hugo keeps his name with a password; a fresh browser signs in with it and is Hugo there: the same player,

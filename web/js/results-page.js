@@ -347,6 +347,49 @@ export function mountGame(root, id) {
   };
 }
 
+/**
+ * A player's figures in each game they played, one row a game: games, wins, the average score in that game's own
+ * scoring and the average place. Scores of different games do not compare, so no average is taken over them.
+ * @param {{game: string, games_played: number, wins: number, average_score: number, average_place: number}[]} games
+ */
+function perGame(games) {
+  if (!games.length) return null;
+  const decimal = new Intl.NumberFormat(document.documentElement.lang, {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  });
+  return h(
+    'table.player-games',
+    { 'data-testid': 'player-games' },
+    h('caption', t('player.byGame')),
+    h(
+      'thead',
+      h(
+        'tr',
+        h('th', { scope: 'col' }, t('player.game')),
+        h('th', { scope: 'col' }, t('player.games')),
+        h('th', { scope: 'col' }, t('player.wins')),
+        h('th', { scope: 'col' }, t('player.average')),
+        h('th', { scope: 'col' }, t('player.averagePlace')),
+      ),
+    ),
+    h(
+      'tbody',
+      games.map((g) =>
+        h(
+          'tr',
+          { 'data-game': g.game },
+          h('th', { scope: 'row' }, gameName(g.game)),
+          h('td.games', num(g.games_played)),
+          h('td.wins', num(g.wins)),
+          h('td.average', decimal.format(g.average_score)),
+          h('td.place', decimal.format(g.average_place)),
+        ),
+      ),
+    ),
+  );
+}
+
 /** @param {HTMLElement} root @param {string} id */
 export function mountPlayer(root, id) {
   let alive = true;
@@ -369,20 +412,9 @@ export function mountPlayer(root, id) {
             'dl.stats',
             h('div', h('dt', t('player.games')), h('dd', num(p.games_played))),
             h('div', h('dt', t('player.wins')), h('dd', num(p.wins))),
-            h(
-              'div',
-              h('dt', t('player.average')),
-              h(
-                'dd',
-                p.average_score == null
-                  ? '–'
-                  : new Intl.NumberFormat(document.documentElement.lang, {
-                      minimumFractionDigits: 1,
-                      maximumFractionDigits: 1,
-                    }).format(p.average_score),
-              ),
-            ),
           ),
+          // Each game scores its own way (Rami's penalty points, Romi Rami's points): the averages are per game.
+          perGame(p.by_game ?? []),
           playerRatings(id),
           h('h2', t('player.recent')),
           p.recent.length ? h('ul.games', p.recent.map(gameRow)) : h('p.muted', t('player.none')),

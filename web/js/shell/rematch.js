@@ -1,7 +1,7 @@
 // @ts-check
 // Playing again (docs/protocol.md section 11c), for every game's table page: the offer the server makes
 // at the end of a game (who said yes, the time left), the players' "Play again" and "No thanks", how it
-// ended (a no, the time running out), and, once everyone said yes, the way to the new table: the page
+// ended (a no, the time running out: then a player may offer again), and, once everyone said yes, the way to the new table: the page
 // moves there with the same invite key, a player to their seat, a spectator to watch. The same answer
 // comes to whoever opens the finished table's link later, so that link leads to the new game too.
 
@@ -98,6 +98,8 @@ export function rematch(page) {
     // A player may say no until the offer closes, also after saying yes.
     const asked = offer.state === 'open' && me != null;
     const yes = offer.state === 'open' && me != null && !offer.accepted[me] && !sent;
+    // Once the time to answer ran out, a player still at the table may make the offer again (section 11c).
+    const again = offer.state === 'closed' && offer.reason === 'timed_out' && me != null && !sent;
     return h(
       'section.rematch',
       { id: 'rematch', 'data-state': offer.state, 'aria-labelledby': 'rematch-title' },
@@ -124,7 +126,16 @@ export function rematch(page) {
               t('rematch.decline'),
             ),
           )
-        : null,
+        : again
+          ? h(
+              'div.row.buttons',
+              h(
+                'button.primary',
+                { type: 'button', id: 'rematch-offer', 'data-testid': 'rematch-offer', onclick: () => answer(true) },
+                t('rematch.offerAgain'),
+              ),
+            )
+          : null,
     );
   };
 

@@ -6,7 +6,8 @@
 //! went and their time ran out): the seat stays theirs in the new game, the bot playing it until they
 //! come back, as it would have in this one. A player at the table answers for themselves. One no, or
 //! [`TableConfig::rematch_time`](super::TableConfig::rematch_time) without every yes, closes the offer for
-//! everyone. With every yes the table asks its task to open a new table ([`Effect::OpenRematch`]): a new
+//! everyone; after the time ran out, a player's yes makes the offer again while the table is open. With every
+//! yes the table asks its task to open a new table ([`Effect::OpenRematch`]): a new
 //! id (a table's game shares its id, so a new game needs a new table), the same players in the same
 //! seats, the same options and invite key, and a deal whose first turn is the seat after this game's
 //! first. The finished table then points every member, and whoever opens it later, to the new one.
@@ -77,13 +78,18 @@ impl TableCore {
 
     /// The game just ended by its rules: its players are asked whether they play again.
     pub(super) fn offer_rematch(&mut self, now: Now) {
-        let accepted: Vec<bool> = (0..self.seating.len()).map(|i| self.answers_yes_for_its_player(seat(i))).collect();
+        let accepted = self.bots_answers();
         if accepted.iter().all(|yes| *yes) {
             // Nobody at the table is asked: no game is started for people who are not there.
             return;
         }
         self.rematch = Some(Rematch::Open { accepted, due: now.at + self.config.rematch_time });
         self.send_rematch(now);
+    }
+
+    /// Each seat's answer as the bots give it: yes for a seat the bot answers for, no (not yet) for the others.
+    fn bots_answers(&self) -> Vec<bool> {
+        (0..self.seating.len()).map(|i| self.answers_yes_for_its_player(seat(i))).collect()
     }
 
     /// Whether the bot says yes for `seat`: the host's bot, or the bot standing in for a player who is
@@ -103,6 +109,13 @@ impl TableCore {
         };
         if !matches!(self.phase, Phase::Finished(_)) {
             return self.error(from, ErrorCode::NotFinished, "the game is not over yet");
+        }
+        // An offer whose time ran out is made again by the first player who says yes while the table is
+        // still open: the others are asked anew, for the same time.
+        if accept && matches!(self.rematch, Some(Rematch::Closed { reason: RematchEnd::TimedOut, .. })) {
+            info!(table = %self.id, %seat, "a player offers the rematch again");
+            let accepted = self.bots_answers();
+            self.rematch = Some(Rematch::Open { accepted, due: now.at + self.config.rematch_time });
         }
         let Some(Rematch::Open { accepted, .. }) = &mut self.rematch else {
             return self.error(from, ErrorCode::NoRematch, "no rematch offer is open at this table");

@@ -218,6 +218,38 @@ fn without_every_yes_in_time_the_offer_times_out_for_everyone() {
 }
 
 #[test]
+fn after_the_offer_timed_out_a_player_at_the_table_may_offer_again() {
+    let (mut table, mut ana, mut bruno, mut carla) = finished();
+    let id = table.core.id();
+    let due = table.core.deadline().expect("the offer's end");
+    let end = u64::try_from(due.duration_since(table.start).as_millis()).expect("small");
+    table.feed(Input::ResultStored);
+    table.at(end);
+    let closed = ServerMsg::RematchClosed { table: id, reason: RematchEnd::TimedOut, seat: None };
+    for client in [&mut ana, &mut bruno, &mut carla] {
+        assert_eq!(rematch_msgs(client).last(), Some(&closed));
+    }
+    // A no to an offer that is no longer open is still refused; a yes makes the offer again, for the full time.
+    answer(&mut table, &bruno, false);
+    assert_eq!(bruno.errors(), vec![ErrorCode::NoRematch]);
+    table.at(end + 5_000);
+    answer(&mut table, &bruno, true);
+    let again = ServerMsg::Rematch { table: id, accepted: vec![false, true], remaining_ms: 60_000 };
+    for client in [&mut ana, &mut bruno, &mut carla] {
+        assert_eq!(rematch_msgs(client), vec![again.clone()]);
+    }
+    assert_eq!(table.core.deadline(), Some(table.start + Duration::from_millis(end + 65_000)));
+    // It times out as the first did, and can be made again; with every yes the rematch opens.
+    table.at(end + 65_000);
+    assert_eq!(rematch_msgs(&mut ana), vec![closed]);
+    answer(&mut table, &ana, true);
+    answer(&mut table, &bruno, true);
+    assert!(ana.errors().is_empty() && bruno.errors().is_empty());
+    let next = table.rematches.last().expect("every yes opens the rematch").id;
+    assert_eq!(rematch_msgs(&mut carla).last(), Some(&ServerMsg::RematchStarted { table: id, rematch: next }));
+}
+
+#[test]
 fn only_the_players_of_a_finished_game_answer_and_bots_say_yes_at_once() {
     let mut ana = Client::new(1, "Ana");
     let mut table = Table::open(&ana, 3, Some(QUICK));
