@@ -1,11 +1,11 @@
 //! Tables: one task owns each table, its seats, its members' connections and its game.
 //!
 //! The table's rules live in `core`, a state machine with no I/O and no clock: it takes a command, a
-//! timer or the outcome of a write, with the time, and returns effects. `task` is the thin shell that
-//! runs it: it owns the command channel, sleeps until the core's next deadline, and carries out the
-//! effects through the table's durable log (`log`) and the [`Lobby`]. Who sits where and who plays
-//! each seat is `seating`; the connections and the per-role fan-out are `members`; the turn clock
-//! is `clock`.
+//! timer, the outcome of a write or a lost lease, with the time, and returns effects; it reaches the lobby
+//! only through `port`. `task` is the thin shell that runs it: it owns the command channel, sleeps until
+//! the core's next deadline, and carries out the effects through the table's durable log (`log`). Who
+//! sits where and who plays each seat is `seating`; the connections and the per-role fan-out are
+//! `members`; the turn clock is `clock`; how the rest of the server speaks to a table is `handle`.
 //!
 //! Nothing is acknowledged before it is stored: a table is written when it opens, its seats when they
 //! change, its game's seed and players when it starts, and each action is committed to the game's log
@@ -35,71 +35,22 @@ mod outbox;
 pub(crate) mod port;
 mod rematch;
 mod seating;
+mod services;
 mod task;
 
-use std::sync::Arc;
-
 use time::OffsetDateTime;
-use tokio::sync::mpsc;
 use tracing::{error, info, warn};
 
 pub use handle::{Sender, TableCommand, TableHandle};
 pub use options::{GameChoice, TableOptions};
 pub use outbox::{ConnId, Outbox, OutboxQueue, Outgoing, TooSlow, TryRecvError};
+pub use services::Services;
 
 pub(crate) use self::core::TableConfig;
-use self::core::{Effect, OsEntropy, Shared, TableCore, UNAVAILABLE};
-use self::log::TableLog;
+use self::core::{TableCore, UNAVAILABLE};
 use self::port::LobbyPort;
-use crate::cluster::ownership::Ownership;
-use crate::config::Config;
-use crate::lobby::Lobby;
 use crate::protocol::{Clock, ErrorCode, PlayerInfo, TableId, TableSummary};
-use crate::store::{Committer, Fence, Store, StoreError, TableRow, Writer};
-
-/// What every table shares with the rest of the server.
-#[derive(Clone, Debug)]
-pub struct Services {
-    /// The live tables.
-    pub lobby: Arc<Lobby>,
-    /// Settings and limits.
-    pub config: Arc<Config>,
-    /// What a table's core reads of `config`, made once when the server opens.
-    pub(crate) table_config: Arc<TableConfig>,
-    /// Where tables, games and results are kept.
-    pub store: Store,
-    /// Commits actions to the store in groups.
-    pub committer: Committer,
-    /// Commits the table's other writes (its creation, seats, start and finish) in groups.
-    pub writer: Writer,
-    /// In a cluster, the leases on the tables this node owns; `None` for a single server.
-    pub(crate) ownership: Option<Arc<Ownership>>,
-}
-
-impl Services {
-    /// What a table's core gets of them.
-    fn shared(&self) -> Shared {
-        Shared { lobby: self.lobby.clone(), config: self.table_config.clone(), entropy: Box::new(OsEntropy) }
-    }
-}
-
-impl TableConfig {
-    /// What a table needs of the server's settings (the shell's job: the core never sees `Config`).
-    pub(crate) fn of(config: &Config) -> TableConfig {
-        TableConfig {
-            games: config.games.clone(),
-            catch_up_limit: config.catch_up_limit,
-            waiting_table_grace: config.waiting_table_grace,
-            bot_delay: config.bot_delay,
-            bot_retry: config.bot_retry,
-            abandon_after: config.abandon_after,
-            round_pause: config.round_pause,
-            choice_time: config.choice_time,
-            rematch_time: config.rematch_time,
-            max_actions_per_game: config.max_actions_per_game,
-        }
-    }
-}
+use crate::store::{StoreError, TableRow};
 
 /// What the host gets back from [`create`].
 #[derive(Debug)]
@@ -150,7 +101,7 @@ pub async fn create(
     let id = TableId(uuid::Uuid::new_v4());
     let invite = uuid::Uuid::new_v4().simple().to_string();
     // In a cluster the new table is this node's: its id is fresh, so its lease is free.
-    let fence = match claim(services, id).await {
+    let fence = match services.claim(id).await {
         Ok(Some(fence)) => fence,
         Ok(None) | Err(_) => {
             lobby.release_hosting(host.id);
@@ -177,7 +128,7 @@ pub async fn create(
     }
     let core = TableCore::open(id, invite.clone(), host, options, game, services.shared(), task::now());
     let summary = core.public_summary();
-    let handle = launch(core, Vec::new(), fence, services);
+    let handle = task::launch(core, Vec::new(), fence, services);
     info!(table = %id, seats = options.seats, public = options.public, "table opened");
     Ok(Created { handle, summary, invite })
 }
@@ -218,13 +169,13 @@ async fn restore_these(services: &Services, only: Option<&[TableId]>) -> Result<
     let wanted = |id: TableId| services.lobby.table(id).is_none();
     for unfinished in games.into_iter().filter(|game| wanted(game.table.id)) {
         let id = unfinished.table.id;
-        let Some(fence) = claim(services, id).await? else { continue };
+        let Some(fence) = services.claim(id).await? else { continue };
         let chat = services.store.chat(id).await?;
         match TableCore::restored(unfinished, services.shared(), task::now()) {
             Ok(mut core) => {
                 core.restore_chat(chat);
                 let effects = core.take_effects();
-                launch(core, effects, fence, services);
+                task::launch(core, effects, fence, services);
                 restored += 1;
             }
             Err(problem) => error!(table = %id, %problem, "a stored game does not replay; it stays in the store"),
@@ -232,39 +183,16 @@ async fn restore_these(services: &Services, only: Option<&[TableId]>) -> Result<
     }
     for waiting in waiting.into_iter().filter(|table| wanted(table.table.id)) {
         let id = waiting.table.id;
-        let Some(fence) = claim(services, id).await? else { continue };
+        let Some(fence) = services.claim(id).await? else { continue };
         let chat = services.store.chat(id).await?;
         match TableCore::restored_waiting(waiting, services.shared(), task::now()) {
             Ok(mut core) => {
                 core.restore_chat(chat);
-                launch(core, Vec::new(), fence, services);
+                task::launch(core, Vec::new(), fence, services);
                 restored += 1;
             }
             Err(problem) => error!(table = %id, %problem, "a stored table cannot be opened; it stays in the store"),
         }
     }
     Ok(restored)
-}
-
-/// Takes `table` for this node: `Some(None)` on a single server (nothing to take), `Some(Some(fence))` in
-/// a cluster when the lease is this node's now, `None` when another node holds it.
-async fn claim(services: &Services, table: TableId) -> Result<Option<Option<Fence>>, StoreError> {
-    match &services.ownership {
-        None => Ok(Some(None)),
-        Some(ownership) => Ok(ownership.claim(table).await?.map(Some)),
-    }
-}
-
-/// Starts a table's task, lists it in the lobby, and returns its handle. `fence` is the node's lease on
-/// the table, in a cluster.
-fn launch(core: TableCore, effects: Vec<Effect>, fence: Option<Fence>, services: &Services) -> TableHandle {
-    let (commands, inbox) = mpsc::channel(services.config.table_queue);
-    let handle = TableHandle::new(core.id(), commands);
-    services.lobby.register(handle.clone());
-    services.lobby.publish(&core.public_summary());
-    crate::metrics::table_state(None, Some(core.state()));
-    let mut log = TableLog::new(core.id(), services.store.clone(), services.committer.clone(), services.writer.clone());
-    log.fence_with(fence);
-    tokio::spawn(task::run(core, log, services.clone(), inbox, effects));
-    handle
 }

@@ -1,23 +1,28 @@
-//! Opening a rematch's table: the finished table's task stores the new table with its seats, points the
-//! finished table to it in the store (so that its id and its link lead there after it closed), and
+//! Opening a rematch's table: the finished table's task stores the new table with its seats and points the
+//! finished table to it in the store (so that its id and its link lead there after it closed); then it
 //! starts the new table's task, whose first step stores its game's start.
 
 use time::OffsetDateTime;
 use tracing::info;
 
-use super::core::{RematchPlan, TableCore};
+use super::core::{Effect, Now, RematchPlan, TableCore};
 use super::port::LobbyPort;
 use super::seating::Control;
-use super::{Services, claim, launch, task};
-use crate::store::{StoreError, TableRow};
+use super::services::Services;
+use crate::store::{Fence, StoreError, TableRow};
 
-/// Opens the table `plan` describes, on this node.
+/// Opens the table `plan` describes, on this node: its core, what that asks for first, and this node's
+/// lease on it, for the task to start.
 ///
 /// # Errors
 /// When the store does not take the new table or the pointer to it, or (in a cluster) its lease is
 /// another node's: then no new table runs.
-pub(super) async fn open(plan: RematchPlan, services: &Services) -> Result<(), StoreError> {
-    let Some(fence) = claim(services, plan.id).await? else {
+pub(super) async fn open(
+    plan: RematchPlan,
+    services: &Services,
+    now: Now,
+) -> Result<(TableCore, Vec<Effect>, Option<Fence>), StoreError> {
+    let Some(fence) = services.claim(plan.id).await? else {
         return Err(StoreError::Other(format!("the lease of the new table {} is another node's", plan.id)));
     };
     let opened = store(&plan, services).await;
@@ -31,11 +36,10 @@ pub(super) async fn open(plan: RematchPlan, services: &Services) -> Result<(), S
     // cap if need be: it replaces a table rather than adding one.
     services.lobby.reserve_hosting(plan.host, usize::MAX);
     let (from, id) = (plan.from, plan.id);
-    let mut core = TableCore::rematch(plan, services.shared(), task::now());
+    let mut core = TableCore::rematch(plan, services.shared(), now);
     let effects = core.take_effects();
-    launch(core, effects, fence, services);
     info!(table = %from, rematch = %id, "rematch opened");
-    Ok(())
+    Ok((core, effects, fence))
 }
 
 /// Stores the new table, who sits where, and the finished table's pointer to it.

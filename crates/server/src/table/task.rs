@@ -9,11 +9,13 @@ use tokio::time::Instant;
 use tracing::{info, warn};
 
 use super::core::{Effect, Input, Now, TableCore};
+use super::handle::{TableCommand, TableHandle};
 use super::log::TableLog;
 use super::port::LobbyPort;
-use super::{Services, TableCommand, finished};
+use super::services::Services;
+use super::{finished, rematch};
 use crate::protocol::{ErrorCode, TableState};
-use crate::store::StoreError;
+use crate::store::{Fence, StoreError};
 use crate::wire::ServerMsg;
 
 /// The time now, for the core.
@@ -21,8 +23,22 @@ pub(super) fn now() -> Now {
     Now { at: Instant::now(), wall: OffsetDateTime::now_utc() }
 }
 
+/// Starts a table's task, lists it in the lobby, and returns its handle. `fence` is the node's lease on
+/// the table, in a cluster.
+pub(super) fn launch(core: TableCore, effects: Vec<Effect>, fence: Option<Fence>, services: &Services) -> TableHandle {
+    let (commands, inbox) = mpsc::channel(services.config.table_queue);
+    let handle = TableHandle::new(core.id(), commands);
+    services.lobby.register(handle.clone());
+    services.lobby.publish(&core.public_summary());
+    crate::metrics::table_state(None, Some(core.state()));
+    let mut log = TableLog::new(core.id(), services.store.clone(), services.committer.clone(), services.writer.clone());
+    log.fence_with(fence);
+    tokio::spawn(run(core, log, services.clone(), inbox, effects));
+    handle
+}
+
 /// Runs a table until it closes: `effects` are what its construction asked for.
-pub(super) async fn run(
+async fn run(
     mut core: TableCore,
     mut log: TableLog,
     services: Services,
@@ -152,7 +168,11 @@ async fn carry_out(
             }
             Effect::OpenRematch(plan) => {
                 // Boxed: opening a table waits on the store, and would otherwise widen every table's task.
-                let outcome = Box::pin(super::rematch::open(*plan, services)).await;
+                let opened = Box::pin(rematch::open(*plan, services, now())).await;
+                // The new table's task starts here, where tasks start (rematch.rs only stores it).
+                let outcome = opened.map(|(next, effects, fence)| {
+                    launch(next, effects, fence, services);
+                });
                 queue.extend(core.step(Input::Stored(outcome), now()));
             }
             Effect::StoreResult(finished) => *result_stored = Some(log.store_result(*finished)),
