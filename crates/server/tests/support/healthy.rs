@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use romirami_client::Client;
 use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::bot::choose;
-use romirami_server::protocol::{PROTOCOL_VERSION, SpectatorPolicy, TableId};
+use romirami_server::protocol::{ErrorCode, PROTOCOL_VERSION, SpectatorPolicy, TableId};
 
 /// A healthy player never sends faster than this (the attack tests' servers allow 50 messages a second).
 const GAP: Duration = Duration::from_millis(25);
@@ -73,6 +73,9 @@ async fn seat(mut client: Client, table: TableId) -> Vec<Duration> {
     let mut pending: Option<(u64, Instant)> = None;
     let mut last_send = Instant::now() - GAP;
     let mut next_id = 0;
+    // The action sent last, and how many times in a row the server said `unavailable` to it.
+    let mut last_action = None;
+    let mut unavailable = 0;
     loop {
         match client.recv_within(Duration::from_secs(60)).await.expect("the healthy game goes on") {
             ServerMsg::YourTurn { table: t, legal } if t == table => {
@@ -81,16 +84,32 @@ async fn seat(mut client: Client, table: TableId) -> Vec<Duration> {
                 next_id += 1;
                 last_send = Instant::now();
                 pending = Some((next_id, last_send));
+                last_action = Some(action);
                 client.send(&ClientMsg::Act { table, id: next_id, action }).await.expect("sent");
             }
             ServerMsg::Ack { id, .. } => {
                 let (sent, at) = pending.take().expect("an ack answers an act");
                 assert_eq!(id, sent);
                 latencies.push(at.elapsed());
+                unavailable = 0;
             }
             ServerMsg::GameOver { table: t, .. } if t == table => {
                 client.close().await.ok();
                 return latencies;
+            }
+            // The database did not take the action in time (a host loaded far beyond its share: the file's
+            // write lock waits at most 5 s): nothing was played, and the protocol says to try again shortly,
+            // as any client does. An attack that kept the store from every healthy write would still fail.
+            ServerMsg::Error { code: ErrorCode::Unavailable, id: Some(id), .. }
+                if pending.is_some_and(|(sent, _)| sent == id) && unavailable < 5 =>
+            {
+                unavailable += 1;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                let action = last_action.expect("the action refused");
+                next_id += 1;
+                last_send = Instant::now();
+                pending = Some((next_id, pending.map_or(last_send, |(_, at)| at)));
+                client.send(&ClientMsg::Act { table, id: next_id, action }).await.expect("sent");
             }
             ServerMsg::Error { code, message, .. } => panic!("a healthy action was refused: {code:?}: {message}"),
             _ => {}
