@@ -50,6 +50,12 @@ impl TableGame for Game {
         Game::apply(self, seat, action).map(|_| ()).map_err(refusal)
     }
 
+    fn apply_checked(&mut self, seat: Seat, action: &Action) -> Result<(), Refusal> {
+        // The check was nearly half of `apply`'s cost (debug builds still make it).
+        self.apply_listed(seat, action);
+        Ok(())
+    }
+
     fn legal(&self, seat: Seat) -> Vec<Action> {
         self.legal_actions(seat)
     }

@@ -1,6 +1,7 @@
 //! The server's side of [`TableGame`]: the same game with its payloads as JSON text, so that one table
 //! core, one store and one protocol layer hold any game, and a registry that finds a game by name.
 
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
@@ -21,19 +22,67 @@ fn json(value: &impl Serialize) -> Json {
         .unwrap_or_else(|_| RawValue::from_string("null".to_owned()).unwrap_or_else(|_| unreachable!("null is JSON")))
 }
 
+/// An action read once into its game's own type, with the JSON text its game writes for it (what the
+/// store keeps). The table reads a client's action when it arrives and keeps it so until it is played.
+pub struct ReadAction {
+    game: &'static str,
+    text: Json,
+    action: Box<dyn Any + Send>,
+}
+
+impl ReadAction {
+    /// The action as its game writes it.
+    pub fn text(&self) -> &RawValue {
+        &self.text
+    }
+
+    /// The game's action, when it is one of `G`'s.
+    fn of<G: TableGame>(&self) -> Result<&G::Action, Refusal> {
+        self.action.downcast_ref::<G::Action>().ok_or_else(|| self.not_of::<G>())
+    }
+
+    fn not_of<G: TableGame>(&self) -> Refusal {
+        Refusal::new(RefusalKind::Malformed, format!("an action of {}, not of {}", self.game, G::NAME))
+    }
+}
+
+impl fmt::Debug for ReadAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} action {}", self.game, self.text.get())
+    }
+}
+
 /// A game in play, whichever it is, with JSON payloads. Every [`TableGame`] is one.
 pub trait AnyGame: Send + fmt::Debug {
     /// The game's name (`romi-rami`).
     fn name(&self) -> &'static str;
     /// The seat whose action the game waits for.
     fn to_act(&self) -> Option<Seat>;
-    /// Reads `action` as this game's action and checks it for `seat`; returns it written canonically,
-    /// as it is stored and applied.
+    /// Reads `action` as this game's action, once: the result is kept in the game's own type.
     ///
     /// # Errors
-    /// [`RefusalKind::Malformed`] when it is not an action of this game, else why it is refused.
-    fn check(&self, seat: Seat, action: &serde_json::Value) -> Result<Json, Refusal>;
-    /// Plays a checked (or stored) action, given as JSON text.
+    /// [`RefusalKind::Malformed`] when it is not an action of this game.
+    fn read(&self, action: &serde_json::Value) -> Result<ReadAction, Refusal>;
+    /// Whether `seat` may play `action` now.
+    ///
+    /// # Errors
+    /// Why not.
+    fn check(&self, seat: Seat, action: &ReadAction) -> Result<(), Refusal>;
+    /// [`AnyGame::read`], then [`AnyGame::check`]: the action read, when `seat` may play it now.
+    ///
+    /// # Errors
+    /// Why not.
+    fn read_checked(&self, seat: Seat, action: &serde_json::Value) -> Result<ReadAction, Refusal> {
+        let read = self.read(action)?;
+        self.check(seat, &read)?;
+        Ok(read)
+    }
+    /// Plays an action that [`AnyGame::check`] accepted in this very state ([`TableGame::apply_checked`]).
+    ///
+    /// # Errors
+    /// Why not; the game is unchanged.
+    fn play(&mut self, seat: Seat, action: &ReadAction) -> Result<(), Refusal>;
+    /// Plays a stored action, given as JSON text, checking it first.
     ///
     /// # Errors
     /// Why not; the game is unchanged.
@@ -41,7 +90,7 @@ pub trait AnyGame: Send + fmt::Debug {
     /// The legal actions of `seat`, as a JSON array.
     fn legal(&self, seat: Seat) -> Json;
     /// The bot's action for `seat`.
-    fn bot(&self, seat: Seat) -> Option<Json>;
+    fn bot(&self, seat: Seat) -> Option<ReadAction>;
     /// The game as `viewer` may see it.
     fn view(&self, viewer: Viewer) -> Json;
     /// How many events the game has had.
@@ -69,12 +118,14 @@ pub trait AnyGame: Send + fmt::Debug {
     fn record(&self, meta: RecordMeta) -> Result<Json, String>;
 }
 
-fn decode<G: TableGame>(action: &serde_json::Value) -> Result<G::Action, Refusal> {
+/// Reads `action` as `G`'s, and writes it back as `G` writes it: to see that no field was ignored, and as
+/// the text the store keeps.
+fn decode<G: TableGame>(action: &serde_json::Value) -> Result<(G::Action, Json), Refusal> {
     let decoded = G::Action::deserialize(action).map_err(|e| malformed::<G>(&e))?;
+    let written = serde_json::to_value(&decoded).map_err(|e| malformed::<G>(&e))?;
     // serde lets an internally tagged unit variant ignore fields it does not know, whatever the game
     // says; an action is refused unless every field it has is one the game writes back.
-    if let (Some(given), Ok(serde_json::Value::Object(written))) = (action.as_object(), serde_json::to_value(&decoded))
-    {
+    if let (Some(given), serde_json::Value::Object(written)) = (action.as_object(), &written) {
         if let Some(unknown) = given.keys().find(|key| !written.contains_key(*key)) {
             return Err(Refusal::new(
                 RefusalKind::Malformed,
@@ -82,7 +133,9 @@ fn decode<G: TableGame>(action: &serde_json::Value) -> Result<G::Action, Refusal
             ));
         }
     }
-    Ok(decoded)
+    // The text is written from the game's own type, in its fields' order (a `Value` sorts them).
+    let text = json(&decoded);
+    Ok((decoded, text))
 }
 
 fn malformed<G: TableGame>(e: &serde_json::Error) -> Refusal {
@@ -104,10 +157,17 @@ impl<G: TableGame> AnyGame for G {
         TableGame::to_act(self)
     }
 
-    fn check(&self, seat: Seat, action: &serde_json::Value) -> Result<Json, Refusal> {
-        let action = decode::<G>(action)?;
-        TableGame::check(self, seat, &action)?;
-        Ok(json(&action))
+    fn read(&self, action: &serde_json::Value) -> Result<ReadAction, Refusal> {
+        let (action, text) = decode::<G>(action)?;
+        Ok(ReadAction { game: G::NAME, text, action: Box::new(action) })
+    }
+
+    fn check(&self, seat: Seat, action: &ReadAction) -> Result<(), Refusal> {
+        TableGame::check(self, seat, action.of::<G>()?)
+    }
+
+    fn play(&mut self, seat: Seat, action: &ReadAction) -> Result<(), Refusal> {
+        TableGame::apply_checked(self, seat, action.of::<G>()?)
     }
 
     fn apply(&mut self, seat: Seat, action: &str) -> Result<(), Refusal> {
@@ -119,8 +179,12 @@ impl<G: TableGame> AnyGame for G {
         json(&TableGame::legal(self, seat))
     }
 
-    fn bot(&self, seat: Seat) -> Option<Json> {
-        TableGame::bot(self, seat).map(|action| json(&action))
+    fn bot(&self, seat: Seat) -> Option<ReadAction> {
+        TableGame::bot(self, seat).map(|action| ReadAction {
+            game: G::NAME,
+            text: json(&action),
+            action: Box::new(action),
+        })
     }
 
     fn view(&self, viewer: Viewer) -> Json {
@@ -185,11 +249,6 @@ pub trait GameKind: Send + Sync {
     /// # Errors
     /// When the players or options do not fit.
     fn new_game(&self, players: usize, seed: u64, options: &RawValue) -> Result<Box<dyn AnyGame>, String>;
-    /// Whether `action` reads as an action of this game (whether it is legal is the game's to say).
-    ///
-    /// # Errors
-    /// Why it does not: the parser's sentence, which names only the game's fields and types.
-    fn reads_action(&self, action: &serde_json::Value) -> Result<(), String>;
     /// The finished game a record (JSON text) tells, replayed.
     ///
     /// # Errors
@@ -234,10 +293,6 @@ impl<G: TableGame> GameKind for Kind<G> {
         Ok(Box::new(G::new(players, seed, &options)?))
     }
 
-    fn reads_action(&self, action: &serde_json::Value) -> Result<(), String> {
-        decode::<G>(action).map(|_| ()).map_err(|refusal| refusal.message)
-    }
-
     fn replay(&self, record: &str) -> Result<Box<dyn AnyGame>, String> {
         let record: G::Record = serde_json::from_str(record).map_err(|e| format!("the record does not read: {e}"))?;
         Ok(Box::new(G::replay(&record)?))
@@ -266,24 +321,6 @@ impl Games {
     /// The game called `name`.
     pub fn get(&self, name: &str) -> Option<&Arc<dyn GameKind>> {
         self.by_name.get(name)
-    }
-
-    /// Whether `action` reads as an action of any of these games.
-    ///
-    /// # Errors
-    /// Why not, as `preferred` (the protocol's default game) reads it, or else the first game.
-    pub fn reads_action(&self, action: &serde_json::Value, preferred: &str) -> Result<(), String> {
-        let mut first_error = None;
-        for (name, kind) in &self.by_name {
-            match kind.reads_action(action) {
-                Ok(()) => return Ok(()),
-                Err(error) if *name == preferred => first_error = Some(error),
-                Err(error) => {
-                    first_error.get_or_insert(error);
-                }
-            }
-        }
-        Err(first_error.unwrap_or_else(|| "this server hosts no game".to_owned()))
     }
 
     /// The names of every game, in order.

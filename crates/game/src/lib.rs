@@ -22,7 +22,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 pub use commitment::{Commitment, ShuffleError, ShuffleProof};
-pub use erased::{AnyGame, GameKind, Games, Json};
+pub use erased::{AnyGame, GameKind, Games, Json, ReadAction};
 pub use seat::{Seat, Viewer};
 
 /// Why an action is refused, as the table tells the player: the kind decides the protocol's error
@@ -108,7 +108,7 @@ pub trait TableGame: Sized + Send + fmt::Debug + 'static {
     /// The game's table options (targets, variants), with the rule book's defaults as `Default`.
     type Options: Serialize + DeserializeOwned + Default;
     /// A seat's move.
-    type Action: Serialize + DeserializeOwned;
+    type Action: Serialize + DeserializeOwned + Send + 'static;
     /// The game as one viewer may see it.
     type View: Serialize;
     /// Something that happened, as one viewer may see it.
@@ -154,6 +154,16 @@ pub trait TableGame: Sized + Send + fmt::Debug + 'static {
     /// # Errors
     /// Why not; the game is unchanged.
     fn apply(&mut self, seat: Seat, action: &Self::Action) -> Result<(), Refusal>;
+
+    /// Plays `action` for `seat` when [`TableGame::check`] has just accepted it in this very state (the
+    /// table checks an action when it arrives, stores it, then plays it): a game may skip its check here.
+    /// The default checks again, as [`TableGame::apply`] does.
+    ///
+    /// # Errors
+    /// Why not; the game is unchanged.
+    fn apply_checked(&mut self, seat: Seat, action: &Self::Action) -> Result<(), Refusal> {
+        self.apply(seat, action)
+    }
 
     /// Every distinct legal action of `seat` now (empty when it is not to act).
     fn legal(&self, seat: Seat) -> Vec<Self::Action>;

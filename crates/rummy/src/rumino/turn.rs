@@ -74,7 +74,10 @@ impl RuminoMatch {
         &self.hands[usize::from(seat.0)]
     }
 
-    fn apply_checked(&mut self, seat: Seat, action: RuminoAction) {
+    /// [`RuminoMatch::apply`] for an action that passed [`RuminoMatch::check`] in this state (debug builds
+    /// check it again).
+    pub(crate) fn apply_checked(&mut self, seat: Seat, action: RuminoAction) {
+        debug_assert_eq!(self.check(seat, &action), Ok(()), "{action:?} by {seat} is legal");
         match action {
             RuminoAction::Knock => {
                 self.current().log.push(RuminoEntry::Knock { seat });

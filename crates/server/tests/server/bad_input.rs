@@ -96,18 +96,9 @@ async fn bad_frames_and_bad_greetings_get_their_error_codes() {
     // After hello: frames that are not messages of the protocol.
     let table = TableId(uuid::Uuid::new_v4());
     refused(&mut client, r#"{"type":"join","table":"not-an-id"}"#, ErrorCode::Malformed).await;
-    refused(
-        &mut client,
-        &format!(r#"{{"type":"act","table":"{table}","id":1,"action":{{"type":"take","cards":["zz"]}}}}"#),
-        ErrorCode::Malformed,
-    )
-    .await;
-    refused(
-        &mut client,
-        &format!(r#"{{"type":"act","table":"{table}","id":1,"action":{{"type":"fold"}}}}"#),
-        ErrorCode::Malformed,
-    )
-    .await;
+    // An action goes to its table's game, which reads it: at no table, whatever it says, there is none.
+    send_text(&mut client, &format!(r#"{{"type":"act","table":"{table}","id":1,"action":{{"type":"fold"}}}}"#)).await;
+    expect_error(&mut client, Some(table), ErrorCode::NoSuchTable).await;
     refused(&mut client, r#"{"type":"create_table","seats":"four"}"#, ErrorCode::Malformed).await;
     client.send_raw(Message::binary(b"{}".to_vec())).await.expect("sent");
     expect_error(&mut client, None, ErrorCode::Binary).await;
@@ -230,6 +221,18 @@ async fn requests_that_break_table_rules_get_their_error_codes() {
             msg => panic!("expected illegal_action for {action:?}, got {msg:?}"),
         }
         calm.play_one().await;
+    }
+    // What is not an action of the table's game: refused as malformed, with the action's id.
+    for (id, action) in
+        [(12, r#"{"type":"take","cards":["zz"]}"#), (13, r#"{"type":"fold"}"#), (14, r#"{"type":"pass","x":1}"#)]
+    {
+        send_text(actor, &format!(r#"{{"type":"act","table":"{table}","id":{id},"action":{action}}}"#)).await;
+        match recv(actor).await {
+            ServerMsg::Error { table: Some(t), id: Some(got), code: ErrorCode::Malformed, .. } if t == table => {
+                assert_eq!(got, id);
+            }
+            msg => panic!("expected malformed for {action}, got {msg:?}"),
+        }
     }
     // The refusals changed nothing: the legal action offered first is still accepted.
     send(actor, ClientMsg::Act { table, id: 11, action: legal[0] }).await;

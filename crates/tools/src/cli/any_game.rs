@@ -88,8 +88,8 @@ pub fn play(
             bail!("{}: no end after {ACTION_LIMIT} bot actions", kind.name());
         }
         let action = game.bot(seat).ok_or_else(|| anyhow!("{}: the bot has no action for {seat}", kind.name()))?;
-        game.apply(seat, action.get())
-            .map_err(|refusal| anyhow!("{}: the bot's {action} was refused: {refusal:?}", kind.name()))?;
+        game.apply(seat, action.text().get())
+            .map_err(|refusal| anyhow!("{}: the bot's {action:?} was refused: {refusal:?}", kind.name()))?;
         actions += 1;
     }
     let record = game.record(meta).map_err(|e| anyhow!(e))?;

@@ -195,9 +195,12 @@ fn step(
         }
         None => return Err(format!("seat {s} is to act, but its bot has no action left")),
     };
-    let canonical = game.check(to_act, action).map_err(|e| format!("seat {s}'s {action} is refused: {e}"))?;
+    let refused = |e: romirami_game::Refusal| format!("seat {s}'s {action} is refused: {e}");
+    let read = game.read(action).map_err(refused)?;
+    game.check(to_act, &read).map_err(refused)?;
     let before = game.event_count();
-    game.apply(to_act, canonical.get()).map_err(|e| format!("seat {s}'s {action} is refused: {e}"))?;
+    game.play(to_act, &read).map_err(refused)?;
+    let canonical = read.text().to_owned();
     if !target.matches(game, before) {
         return Err(format!("seat {s}'s {action} does not give the stored game's events"));
     }
@@ -220,8 +223,8 @@ mod tests {
         let mut actions = vec![Vec::new(); players];
         while let Some(seat) = play.to_act() {
             let action = play.bot(seat).expect("the bot plays");
-            play.apply(seat, action.get()).expect("the bot's action is legal");
-            actions[seat.index()].push(serde_json::from_str(action.get()).expect("JSON"));
+            play.apply(seat, action.text().get()).expect("the bot's action is legal");
+            actions[seat.index()].push(serde_json::from_str(action.text().get()).expect("JSON"));
         }
         let now = time::OffsetDateTime::now_utc();
         let meta = RecordMeta {

@@ -36,7 +36,7 @@ pub(crate) use self::rematch::RematchPlan;
 pub(crate) use self::settings::TableConfig;
 
 use romirami_game::commitment::ShuffleProof;
-use romirami_game::{AnyGame, GameKind, Json, Seat};
+use romirami_game::{AnyGame, GameKind, Json, ReadAction, Seat};
 use time::OffsetDateTime;
 use tokio::time::Instant;
 use tracing::info;
@@ -142,7 +142,7 @@ enum Pending {
     /// at a rematch's table, which starts as it opens.
     Start { from: Option<Sender>, shuffle: ShuffleProof, started_at: OffsetDateTime },
     /// `seat` plays `action`.
-    Action { seat: Seat, action: Json, by: Actor },
+    Action { seat: Seat, action: ReadAction, by: Actor },
     /// `from` said `line` in the chat.
     Chat { from: Sender, line: ChatLine },
     /// The rematch's table `next` is being opened.

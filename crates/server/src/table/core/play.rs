@@ -1,6 +1,6 @@
 //! The game in play: actions, turns and clocks, the bot that stands in, abandonment and the end.
 
-use romirami_game::{AnyGame, Json, RecordMeta, RefusalKind, Seat};
+use romirami_game::{AnyGame, ReadAction, RecordMeta, Refusal, RefusalKind, Seat};
 use tokio::time::Instant;
 use tracing::{error, info, warn};
 
@@ -9,6 +9,17 @@ use crate::protocol::{ErrorCode, PresenceChange, Role, TableState};
 use crate::store::{ActionRow, FinishedGame, StoreError};
 use crate::table::handle::Sender;
 use crate::wire::ServerMsg;
+
+/// The error code and sentence of a game's refusal.
+fn refused(refusal: Refusal) -> (ErrorCode, String) {
+    let code = match refusal.kind {
+        RefusalKind::GameOver => ErrorCode::GameOver,
+        RefusalKind::NotYourTurn => ErrorCode::NotYourTurn,
+        RefusalKind::Illegal => ErrorCode::IllegalAction,
+        RefusalKind::Malformed => ErrorCode::Malformed,
+    };
+    (code, refusal.message)
+}
 
 /// What a table does by itself while a game is in play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,28 +74,21 @@ impl TableCore {
         }
     }
 
-    /// Whether `seat` may play `action` now, by the rules; the action as the game writes it if so.
-    fn check(&self, seat: Seat, action: &serde_json::Value) -> Result<Json, (ErrorCode, String)> {
+    /// Reads `action` as the table's game's (the only time it is read) and checks that `seat` may play
+    /// it now, by the rules.
+    fn check(&self, seat: Seat, action: &serde_json::Value) -> Result<ReadAction, (ErrorCode, String)> {
         let Some(game) = self.game() else {
             return Err((ErrorCode::NotStarted, "the game has not started".into()));
         };
-        game.check(seat, action).map_err(|refusal| {
-            let code = match refusal.kind {
-                RefusalKind::GameOver => ErrorCode::GameOver,
-                RefusalKind::NotYourTurn => ErrorCode::NotYourTurn,
-                RefusalKind::Illegal => ErrorCode::IllegalAction,
-                RefusalKind::Malformed => ErrorCode::Malformed,
-            };
-            (code, refusal.message)
-        })
+        game.read_checked(seat, action).map_err(refused)
     }
 
     /// Asks to append a checked action to the game's log; it is applied once stored.
-    fn append(&mut self, seat: Seat, action: Json, by: Actor, now: Now) {
+    fn append(&mut self, seat: Seat, action: ReadAction, by: Actor, now: Now) {
         let Some(play) = self.play() else { return };
         let reserve_ms = play.clock.as_ref().map(|clock| clock.reserve_at(seat, now.at));
         let by_bot = matches!(by, Actor::Bot);
-        let action_text = action.get().to_owned();
+        let action_text = action.text().get().to_owned();
         let row =
             ActionRow { table: self.id, seq: play.actions, seat, action: action_text, by_bot, reserve_ms, fence: None };
         self.write(Durable::Action(row), Pending::Action { seat, action, by });
@@ -95,7 +99,7 @@ impl TableCore {
     pub(super) fn action_stored(
         &mut self,
         seat: Seat,
-        action: &serde_json::value::RawValue,
+        action: &ReadAction,
         by: Actor,
         outcome: Result<(), StoreError>,
         now: Now,
@@ -122,7 +126,7 @@ impl TableCore {
         let Some(play) = self.play_mut() else { return };
         play.actions += 1;
         let first = play.game.event_count();
-        if let Err(illegal) = play.game.apply(seat, action.get()) {
+        if let Err(illegal) = play.game.play(seat, action) {
             // `check` accepted it and nothing ran in between: this cannot happen.
             error!(table = %id, %illegal, "an action the engine checked was refused when applied");
             if let Actor::Person { from, id: action_id, .. } = by {

@@ -105,7 +105,7 @@ fn play_a_game_with_a_spectator() -> (Sent, FinishedGame) {
         match table.to_act() {
             Some(Seat(0)) => {
                 let action = table.core.game().and_then(|g| g.bot(Seat(0))).expect("the bot has a move");
-                let action = serde_json::from_str(action.get()).expect("JSON");
+                let action = serde_json::from_str(action.text().get()).expect("JSON");
                 table.command(TableCommand::Act { from: ana.from.clone(), id: steps, action });
             }
             _ => {
