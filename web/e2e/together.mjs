@@ -87,6 +87,10 @@ export async function together(browser) {
   const link = await ana.inputValue('#invite-link');
   const tableId = link.match(/#\/table\/([0-9a-f-]+)/)[1];
   await ben.goto(link);
+  // Before he has a name, the page says what the private table plays (the server tells it for the link's key).
+  await ben.waitForSelector('#invited #wait-game');
+  const invited = await ben.textContent('#invited');
+  check(/Romi Rami.*2 seats · No clock/.test(invited ?? ''), `the invite page tells the private table: ${invited}`);
   await chooseName(ben, 'Ben');
   for (const p of [ana, ben]) await p.waitForSelector('.board');
   await cleo.goto(`${link}&watch=1`);

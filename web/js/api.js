@@ -1,14 +1,19 @@
 // @ts-check
 // The server's REST API for finished games, players and ratings (GET /api/games, /api/games/<id>,
-// /api/games/<id>/record, /api/players/<id>, /api/players/<id>/ratings, /api/leaderboard), and for names kept
+// /api/games/<id>/record, /api/players/<id>, /api/players/<id>/ratings, /api/leaderboard), for a table's invite
+// page (GET /api/tables/<id>), and for names kept
 // with a password (POST /api/players/claim, /api/sign-in). Errors come back as
 // {"error":{"code","message"}}; they are
 // thrown as ApiError with a sentence in the reader's language.
 
 import { t } from './i18n.js';
 
-/** The live public tables (GET /api/tables): the lobby without a WebSocket. */
-export const liveTables = () => get('/api/tables');
+/**
+ * One table as its invite page tells it (GET /api/tables/<id>): {id, game, state, seats, public, spectators,
+ * clock, options, rated}; a private table only with its invite key.
+ * @param {string} id @param {string | null} invite
+ */
+export const tableInfo = (id, invite) => get(`/api/tables/${encodeURIComponent(id)}`, invite ? { invite } : {});
 
 export class ApiError extends Error {
   /** @param {number} status @param {string} code @param {string} message */

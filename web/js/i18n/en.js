@@ -293,6 +293,7 @@ export default {
   'wait.nobody': 'Nobody may watch.',
   'wait.listed': 'Listed in the lobby.',
   'wait.private': 'Private table.',
+  'invite.seats': (p) => pl(p.count, 'seat', 'seats'),
   'invite.toGame': 'You are invited to a table of {game}.',
   'invite.label': 'Invite link',
   'invite.public': 'Share this link, or let players find the table in the lobby:',

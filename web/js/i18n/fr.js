@@ -295,6 +295,7 @@ export default {
   'wait.nobody': 'Personne ne peut regarder.',
   'wait.listed': 'Affichée dans le salon.',
   'wait.private': 'Table privée.',
+  'invite.seats': (p) => pl(p.count, 'place', 'places'),
   'invite.toGame': 'Vous êtes invité à une table de {game}.',
   'invite.label': 'Lien d’invitation',
   'invite.public': 'Partagez ce lien, ou laissez les joueurs trouver la table dans le salon :',

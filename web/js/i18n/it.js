@@ -294,6 +294,7 @@ export default {
   'wait.nobody': 'Nessuno può guardare.',
   'wait.listed': 'Elencato nella sala.',
   'wait.private': 'Tavolo privato.',
+  'invite.seats': (p) => pl(p.count, 'posto', 'posti'),
   'invite.toGame': 'Sei invitato a un tavolo di {game}.',
   'invite.label': 'Link d’invito',
   'invite.public': 'Condividi questo link, o lascia che i giocatori trovino il tavolo nella sala:',

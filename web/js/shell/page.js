@@ -447,7 +447,7 @@ export function mountTable(root, tableId, params) {
       h(
         'section.card-panel',
         h('h1', t('table.join')),
-        invitedTo(tableId, params),
+        invitedTo(tableId, params, invite),
         nameForm(
           () => {
             draw();

@@ -9,7 +9,7 @@ import { t } from '../i18n.js';
 import { clockWords } from '../clock.js';
 import { botBadge } from '../widgets.js';
 import { gameInfo, gameName, optionWords } from '../game-options.js';
-import { liveTables } from '../api.js';
+import { tableInfo } from '../api.js';
 
 /**
  * The game about to be played, in words: "Rommi · Basic rummy · to 60 · Rated". Rated turns to casual
@@ -31,21 +31,21 @@ export function gameLine(s) {
 
 /**
  * What the page says one is invited to before one has a name (and so no WebSocket): the game the link names,
- * then, for a table listed in the lobby, its game, options and clock as the server tells (GET /api/tables). A
- * private table's options are shown once one is at it: the server tells them only to its members.
- * @param {string} tableId @param {URLSearchParams} params
+ * then the table's game, options, clock and seats as the server tells them (GET /api/tables/<id>, with the
+ * link's invite key for a private table).
+ * @param {string} tableId @param {URLSearchParams} params @param {string | null} invite
  */
-export function invitedTo(tableId, params) {
+export function invitedTo(tableId, params, invite) {
   const named = params.get('game');
   const line = h(
     'div.invited',
     { id: 'invited' },
     named && gameInfo(named).id === named ? h('p.game-line', t('invite.toGame', { game: gameName(named) })) : null,
   );
-  liveTables().then(
-    (/** @type {{tables: import('./state.js').Summary[]}} */ { tables }) => {
-      const table = tables.find((s) => s.id === tableId);
-      if (table) replace(line, gameLine(table), h('p.muted.small', `${clockWords(table.clock)}.`));
+  tableInfo(tableId, invite).then(
+    (/** @type {import('./state.js').Summary & {seats: number}} */ table) => {
+      const seats = t('invite.seats', { count: table.seats });
+      replace(line, gameLine(table), h('p.muted.small', `${seats} · ${clockWords(table.clock)}.`));
     },
     () => {},
   );

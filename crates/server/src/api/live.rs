@@ -1,16 +1,16 @@
-//! What the server says about itself now, from memory rather than the store's history: whether it and
-//! its database answer, and the live public tables.
+//! What the server says about itself now: whether it and its database answer, the live public tables
+//! (from memory), and one table as its invite page tells it (from the store, wherever it is played).
 
 use axum::Json;
-use axum::extract::{RawQuery, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tracing::warn;
 use utoipa::ToSchema;
 
-use super::{ApiErrorBody, no_query};
-use crate::protocol::TableSummary;
+use super::{ApiError, ApiErrorBody, ApiErrorCode, cut, no_query, uuid_param};
+use crate::protocol::{Clock, SpectatorPolicy, TableId, TableState, TableSummary};
 use crate::server::AppState;
 
 /// The server's health.
@@ -63,4 +63,99 @@ pub(super) async fn tables(State(state): State<AppState>, RawQuery(raw): RawQuer
         Ok(()) => Json(Tables { tables: state.lobby.public_tables() }).into_response(),
         Err(error) => error.into_response(),
     }
+}
+
+/// A table as its invite page tells it, before one sits down: which game, with what options and clock.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableInfo {
+    /// The table's id.
+    pub id: TableId,
+    /// The game it seats, by its name (`romi-rami`).
+    pub game: String,
+    /// Waiting for players, playing, or finished.
+    pub state: TableState,
+    /// How many seats it has.
+    pub seats: u8,
+    /// Whether it is listed in the lobby.
+    pub public: bool,
+    /// Who may watch.
+    pub spectators: SpectatorPolicy,
+    /// The turn clock, if the table has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+    /// The game's options as the game wrote them in full (`{}` for Romi Rami).
+    #[schema(value_type = Object)]
+    pub options: serde_json::Value,
+    /// Whether its game counts for the ratings: the host chose so and gave no seat to a bot.
+    pub rated: bool,
+}
+
+/// One table that waits for its players, plays or has finished, wherever in the site it is played: what
+/// an invite link's page says before one sits down. A public table, or one whose game has finished, is told
+/// to anyone; a private one in waiting or in play only with its invite key (the `invite` of the link), and is
+/// otherwise answered as no table at all.
+#[utoipa::path(
+    get,
+    path = "/api/tables/{id}",
+    params(
+        ("id" = String, Path, description = "The table's id (a UUID).", format = Uuid),
+        ("invite" = Option<String>, Query, description = "The invite key of the table's link.")
+    ),
+    responses(
+        (status = 200, description = "The table.", body = TableInfo),
+        (status = 400, description = "The id is not a UUID, or a query parameter is not `invite`.",
+         body = ApiErrorBody),
+        (status = 404, description = "No table has this id, it closed before its game started, or it is \
+         private, not finished, and the invite key is missing or wrong.", body = ApiErrorBody),
+        (status = 503, description = "The database does not answer.", body = ApiErrorBody)
+    )
+)]
+pub(super) async fn table(State(state): State<AppState>, Path(id): Path<String>, RawQuery(raw): RawQuery) -> Response {
+    let found = async {
+        let invite = invite_param(raw.as_deref())?;
+        let id = TableId(uuid_param("table", &id)?);
+        let stored = state.store.table(id).await.map_err(|error| ApiError::from_store(error, "table"))?;
+        let table = stored.table;
+        // A finished game is public (`/api/games`), wherever it was played.
+        let told = table.public || stored.state == TableState::Finished;
+        if !told && invite.as_deref() != Some(table.invite.as_str()) {
+            return Err(ApiError::not_found("table"));
+        }
+        let options = serde_json::from_str(&table.options).map_err(|error| ApiError::internal(&error))?;
+        Ok(TableInfo {
+            id,
+            game: table.game,
+            state: stored.state,
+            seats: table.seats,
+            public: table.public,
+            spectators: table.spectators,
+            clock: table.clock,
+            options,
+            rated: table.rated && !stored.hosts_bot,
+        })
+    };
+    match found.await {
+        Ok(info) => Json(info).into_response(),
+        Err(error) => error.into_response(),
+    }
+}
+
+/// The one parameter of [`table`]: `invite`, at most once.
+fn invite_param(raw: Option<&str>) -> Result<Option<String>, ApiError> {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
+        .map_err(|_| ApiError::bad("the query string is not URL-encoded"))?;
+    let mut invite = None;
+    for (name, value) in pairs {
+        if name != "invite" {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                ApiErrorCode::UnknownParameter,
+                format!("unknown parameter `{}`; known: invite", cut(&name)),
+            ));
+        }
+        if invite.replace(value).is_some() {
+            return Err(ApiError::bad("`invite` is given more than once"));
+        }
+    }
+    Ok(invite)
 }

@@ -28,7 +28,7 @@ use uuid::Uuid;
 
 pub use error::{ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail};
 pub use games::{Game, GameList, GamePlayerJson};
-pub use live::{Health, Tables};
+pub use live::{Health, TableInfo, Tables};
 pub use names::{ClaimRequest, Claimed, SignInRequest, SignedIn};
 pub use openapi::ApiDoc;
 pub use players::{PlayerGameStats, PlayerPage};
@@ -54,6 +54,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/players/{id}/ratings", get(ratings::player_ratings))
         .route("/api/leaderboard", get(ratings::leaderboard))
         .route("/api/tables", get(live::tables))
+        .route("/api/tables/{id}", get(live::table))
         .route("/api/openapi.json", get(openapi::openapi_json))
 }
 

@@ -7,7 +7,7 @@ use utoipa::{Modify, OpenApi};
 
 use super::{
     ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail, Game, GameList, GamePlayerJson, Health, PlayerGameStats,
-    PlayerPage, Tables,
+    PlayerPage, TableInfo, Tables,
 };
 use super::{ClaimRequest, Claimed, SignInRequest, SignedIn};
 use super::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
@@ -20,7 +20,7 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
     info(
         title = "Romi Rami Online",
         description = "Finished games, their records, players' statistics and ratings, each game's \
-                       leaderboard and the live public tables \
+                       leaderboard, the live public tables and a table for its invite page \
                        of a Romi Rami Online server; claiming a name with a password and signing in with it. Games in play are played and watched over the \
                        WebSocket at /ws (see docs/protocol.md)."
     ),
@@ -34,7 +34,8 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         names::sign_in,
         ratings::player_ratings,
         ratings::leaderboard,
-        live::tables
+        live::tables,
+        live::table
     ),
     components(schemas(
         Health,
@@ -54,6 +55,8 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         LeaderboardEntry,
         PlayerGameStats,
         Tables,
+        TableInfo,
+        crate::protocol::Clock,
         TableSummary,
         TableState,
         SpectatorPolicy,

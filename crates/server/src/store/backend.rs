@@ -19,7 +19,7 @@ use super::chat::ChatEntry;
 use super::stats::PlaceRow;
 use super::{
     ActionRow, Appended, BoardCursor, BoardEntry, Claim, Fence, FinishedTable, GameCursor, GameFilter, GameSummary,
-    Lease, PlayerRating, StoreError, UnfinishedGame, WaitingTable, Write,
+    Lease, PlayerRating, StoreError, StoredTable, UnfinishedGame, WaitingTable, Write,
 };
 use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId};
 
@@ -74,6 +74,9 @@ pub(super) trait Reads {
         &self,
         only: Option<&[TableId]>,
     ) -> impl Future<Output = Result<Vec<UnfinishedGame>, StoreError>> + Send;
+
+    /// A table that is waiting (with a seat taken), playing or finished, as stored.
+    fn table(&self, id: TableId) -> impl Future<Output = Result<StoredTable, StoreError>> + Send;
 
     /// A finished game with its table and players.
     fn finished_table(&self, id: TableId) -> impl Future<Output = Result<FinishedTable, StoreError>> + Send;

@@ -90,7 +90,8 @@ pub use romirami_game::{Outcome, SeatOutcome};
 pub use stats::GameStats;
 pub use types::{
     ActionRow, Appended, BadCursor, Fence, FinishedGame, FinishedTable, GameCursor, GameFilter, GamePage, GamePlayer,
-    GameSummary, PlayerFilter, PlayerStats, SeatResult, StoredAction, TableRow, UnfinishedGame, WaitingTable,
+    GameSummary, PlayerFilter, PlayerStats, SeatResult, StoredAction, StoredTable, TableRow, UnfinishedGame,
+    WaitingTable,
 };
 pub use writer::{Writer, WriterStats};
 
@@ -301,6 +302,15 @@ impl Store {
     /// As [`Store::waiting_tables`].
     pub async fn waiting_tables_among(&self, tables: &[TableId]) -> Result<Vec<WaitingTable>, StoreError> {
         dispatch!(self, s => s.waiting_tables(Some(tables)).await)
+    }
+
+    /// A table that waits for its game (with a seat taken), plays it or has finished, wherever it is
+    /// played: what its invite page tells.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when there is no such table, or it closed before its game started.
+    pub async fn table(&self, id: TableId) -> Result<StoredTable, StoreError> {
+        dispatch!(self, s => s.table(id).await)
     }
 
     /// A finished game with its table and players, for someone who opens the table after it closed.

@@ -14,9 +14,9 @@ use super::chat;
 use super::stats::PlaceRow;
 use super::{
     BoardEntry, Claim, GamePlayer, GameSummary, PlayerRating, Rating, SeatResult, Standing, StoreError, StoredAction,
-    TableRow, UnfinishedGame, WaitingTable, codec,
+    StoredTable, TableRow, UnfinishedGame, WaitingTable, codec,
 };
-use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId};
+use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId, TableState};
 
 /// How a backend reads the values of a column from one of its rows, whatever its SQL type for them.
 /// A value of another type, or `NULL` where a value must be, is [`StoreError::Corrupt`].
@@ -102,6 +102,19 @@ pub(super) fn table_row(id: TableId, row: &impl Columns) -> Result<TableRow, Sto
         options: row.text("options")?,
         rated: row.flag("rated")?,
     })
+}
+
+/// A table's row with its `state` (`waiting`, `playing`, `finished`; `NULL` for a table that closed before
+/// its start) and `hosts_bot`, as the backends' `table` reads them.
+pub(super) fn stored_table(id: TableId, row: &impl Columns) -> Result<StoredTable, StoreError> {
+    let state = match row.opt_text("state")?.as_deref() {
+        Some("waiting") => TableState::Waiting,
+        Some("playing") => TableState::Playing,
+        Some("finished") => TableState::Finished,
+        Some(other) => return Err(StoreError::Corrupt(format!("table {id} is `{other}`"))),
+        None => return Err(StoreError::NotFound),
+    };
+    Ok(StoredTable { table: table_row(id, row)?, state, hosts_bot: row.flag("hosts_bot")? })
 }
 
 /// The rows of a waiting table's seats (`seat`, `player_id`, `name`, `bot`) in their places.

@@ -142,6 +142,17 @@ pub struct WaitingTable {
     pub seats: Vec<Option<(PlayerInfo, bool)>>,
 }
 
+/// A table as stored, wherever it is played: what its invite page says about it.
+#[derive(Clone, Debug)]
+pub struct StoredTable {
+    /// The table as it was created.
+    pub table: TableRow,
+    /// Waiting for its game, playing it, or finished.
+    pub state: crate::protocol::TableState,
+    /// Whether the host gave a seat to a bot (which makes a rated table's game casual).
+    pub hosts_bot: bool,
+}
+
 /// A finished game as stored, with its table.
 #[derive(Clone, Debug)]
 pub struct FinishedTable {

@@ -271,9 +271,11 @@ async fn story(server: &TestServer) {
     .await
     .expect("sent");
     let mut created = Vec::new();
+    let mut invites = Vec::new();
     while created.len() < 2 {
-        if let ServerMsg::TableCreated { table, .. } = host.recv().await.expect("a message") {
+        if let ServerMsg::TableCreated { table, invite } = host.recv().await.expect("a message") {
             created.push(table.id);
+            invites.push(invite);
         }
     }
     let live = ok_json(server, "/api/tables").await;
@@ -283,14 +285,42 @@ async fn story(server: &TestServer) {
     assert_eq!(tables[0]["state"], "waiting");
     assert_eq!(tables[0]["seats"][0]["name"], "Dee");
 
+    // One table, as its invite page tells it: a public one to anyone, a private one with its key only.
+    let public = ok_json(server, &format!("/api/tables/{}", created[0])).await;
+    assert_eq!(public["game"], "romi-rami", "{public}");
+    assert_eq!((&public["state"], &public["seats"], &public["public"]), (&"waiting".into(), &3.into(), &true.into()));
+    assert_eq!((&public["options"], &public["rated"]), (&serde_json::json!({}), &true.into()), "{public}");
+    assert!(public.get("invite").is_none(), "the key is never told: {public}");
+    let private = format!("/api/tables/{}", created[1]);
+    bad(server, &private, 404, "not_found").await;
+    bad(server, &format!("{private}?invite={}x", invites[1]), 404, "not_found").await;
+    bad(server, &format!("/api/tables/{}?invite={}", created[1], invites[0]), 404, "not_found").await;
+    let private = ok_json(server, &format!("{private}?invite={}", invites[1])).await;
+    assert_eq!(
+        (&private["public"], &private["spectators"], &private["seats"]),
+        (&false.into(), &"link".into(), &2.into())
+    );
+    let finished = ok_json(server, &format!("/api/tables/{}", first.id)).await;
+    assert_eq!((&finished["state"], &finished["seats"]), (&"finished".into(), &2.into()), "{finished}");
+    bad(server, &format!("/api/tables/{}", uuid::Uuid::new_v4()), 404, "not_found").await;
+    bad(server, "/api/tables/not-a-uuid", 400, "bad_parameter").await;
+    bad(server, &format!("/api/tables/{}?key=1", created[0]), 400, "unknown_parameter").await;
+    bad(server, &format!("/api/tables/{}?invite=a&invite=b", created[0]), 400, "bad_parameter").await;
+
     // Health and the OpenAPI document.
     let health = ok_json(server, "/api/health").await;
     assert_eq!(health["status"], "ok");
     let doc = ok_json(server, "/api/openapi.json").await;
     assert!(doc["openapi"].as_str().is_some_and(|v| v.starts_with("3.")));
-    for path in
-        ["/api/health", "/api/games", "/api/games/{id}", "/api/games/{id}/record", "/api/players/{id}", "/api/tables"]
-    {
+    for path in [
+        "/api/health",
+        "/api/games",
+        "/api/games/{id}",
+        "/api/games/{id}/record",
+        "/api/players/{id}",
+        "/api/tables",
+        "/api/tables/{id}",
+    ] {
         assert!(doc["paths"][path]["get"].is_object(), "{path} is documented");
     }
 

@@ -8,8 +8,8 @@ use crate::protocol::{PlayerId, TableId};
 use crate::store::backend::Reads;
 use crate::store::rows::{self, Columns};
 use crate::store::{
-    FinishedTable, GameCursor, GameFilter, GameSummary, PlayerFilter, StoreError, UnfinishedGame, WaitingTable, codec,
-    stats::PlaceRow,
+    FinishedTable, GameCursor, GameFilter, GameSummary, PlayerFilter, StoreError, StoredTable, UnfinishedGame,
+    WaitingTable, codec, stats::PlaceRow,
 };
 
 /// The columns of `tables t` that [`rows::table_row`] reads.
@@ -169,6 +169,24 @@ impl Reads for SqliteStore {
         .ok_or(StoreError::NotFound)?;
         let mut games = self.with_results(vec![rows::game_head(&row)?]).await?;
         games.pop().ok_or(StoreError::NotFound)
+    }
+
+    async fn table(&self, id: TableId) -> Result<StoredTable, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {TABLE_COLUMNS},
+                CASE WHEN EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.finished_at IS NULL) THEN 'playing'
+                     WHEN EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id) THEN 'finished'
+                     WHEN EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id) THEN 'waiting'
+                END AS state,
+                (EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.bot)
+                    OR EXISTS (SELECT 1 FROM game_players p WHERE p.table_id = t.id AND p.bot)) AS hosts_bot
+             FROM tables t WHERE t.id = ?1"
+        ))
+        .bind(id_text(id.0))
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        rows::stored_table(id, &row)
     }
 
     async fn finished_table(&self, id: TableId) -> Result<FinishedTable, StoreError> {
