@@ -1,6 +1,7 @@
 // @ts-check
 // The page's languages: English, Italian and French. Each language is a plain module of messages
-// (i18n/en.js, it.js, fr.js, with a game's own beside its board: games/rummy/i18n/) keyed the same way;
+// (i18n/en.js, it.js, fr.js, with each game's own beside its board: games/<name>/i18n/, gathered by
+// games/strings.js) keyed the same way;
 // `t(key, params)` gives the message in the chosen language (English when a key is missing), with `{name}`
 // filled in, or calls the message when it is a function (plurals, sentences built from parts). The language
 // comes from the browser the first time, can be switched on every page, and is remembered in localStorage.
@@ -9,15 +10,17 @@
 import en from './i18n/en.js';
 import it from './i18n/it.js';
 import fr from './i18n/fr.js';
-import rummyEn from './games/rummy/i18n/en.js';
-import rummyIt from './games/rummy/i18n/it.js';
-import rummyFr from './games/rummy/i18n/fr.js';
+import { GAME_STRINGS } from './games/strings.js';
 
 /** @typedef {'en' | 'it' | 'fr'} Lang */
 /** @typedef {Record<string, string | ((p: any) => string)>} Catalog */
 
 /** @type {Record<Lang, Catalog>} */
-const CATALOGS = { en: { ...en, ...rummyEn }, it: { ...it, ...rummyIt }, fr: { ...fr, ...rummyFr } };
+const CATALOGS = {
+  en: Object.assign({}, en, ...GAME_STRINGS.en),
+  it: Object.assign({}, it, ...GAME_STRINGS.it),
+  fr: Object.assign({}, fr, ...GAME_STRINGS.fr),
+};
 
 /** The languages offered, each named in itself. */
 export const LANGUAGES = /** @type {const} */ ([

@@ -1,11 +1,11 @@
 // @ts-check
-// Romi Rami's board in the table shell: it folds the server's events into the view it holds (game-state.js),
+// Romi Rami's board in the table shell: it folds the server's events into the view it holds (events.js),
 // so that the cards fly where they go (motion.js), and draws the players, the markets (market.js,
 // contracts.js), the hand (hand.js), the moves (actions.js) and, at the end, the result (end.js).
 
 import { t } from '../../i18n.js';
 import { sortCards, stepWords } from '../../rules-data.js';
-import { gameState, applyEvent, rescore } from '../../game-state.js';
+import { gameState, applyEvent, rescore } from './events.js';
 import { playersPanel } from './seats.js';
 import { board } from './market.js';
 import { handPanel } from './hand.js';

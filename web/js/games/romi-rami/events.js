@@ -5,10 +5,10 @@
 // holding each card; a take back restores the market as it was) and recounts the public scores as the
 // rule book adds them up (§5). It never judges a move: the server already applied it.
 
-import { contract, trophyCount, TROPHIES } from './rules-data.js';
-import { removeCards } from './multiset.js';
+import { contract, trophyCount, TROPHIES } from '../../rules-data.js';
+import { removeCards } from '../../multiset.js';
 
-/** @typedef {import('./games/romi-rami/state.js').View} View */
+/** @typedef {import('./state.js').View} View */
 
 /**
  * A fresh game state from a `table` message's view.
