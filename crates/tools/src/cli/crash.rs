@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 
-use crate::crash::{ClusterOptions, CrashOptions, CrashReport, GAMES, run};
+use crate::crash::{ClusterOptions, CrashOptions, CrashReport, every_game, run};
 
 /// The arguments of `romirami crash`.
 #[derive(Clone, Debug, clap::Args)]
@@ -27,7 +27,7 @@ pub struct CrashArgs {
     /// The database the server uses; a temporary SQLite file when left out (a cluster needs PostgreSQL).
     #[arg(long)]
     pub database_url: Option<String>,
-    /// The game to play: romi-rami, rommi, rami, rumino, or mix (each of them in turn).
+    /// The game to play, by its name (romi-rami, rommi, rami, rumino), or mix: every game in turn.
     #[arg(long, default_value = "romi-rami")]
     pub game: String,
     /// Seeds the moments of the kills.
@@ -44,15 +44,15 @@ pub fn run_crash(args: &CrashArgs) -> anyhow::Result<CrashReport> {
     let dir = tempfile::tempdir().context("creating a temporary directory")?;
     let database_url =
         args.database_url.clone().unwrap_or_else(|| format!("sqlite://{}", dir.path().join("crash.db").display()));
-    let games: Vec<&'static str> =
-        match args.game.as_str() {
-            "mix" => GAMES.iter().map(|(name, _)| *name).collect(),
-            game => {
-                vec![GAMES.iter().map(|(name, _)| *name).find(|name| *name == game).with_context(|| {
-                    format!("--game: no game called {game} (romi-rami, rommi, rami, rumino or mix)")
-                })?]
-            }
-        };
+    let games: Vec<&'static str> = match args.game.as_str() {
+        "mix" => every_game(),
+        game => vec![
+            every_game()
+                .into_iter()
+                .find(|name| *name == game)
+                .with_context(|| format!("--game: no game called {game} ({} or mix)", every_game().join(", ")))?,
+        ],
+    };
     let nodes = usize::try_from(args.nodes).unwrap_or(usize::MAX);
     if nodes > 1 && !database_url.starts_with("postgres") {
         anyhow::bail!(

@@ -249,8 +249,8 @@ mod tests {
 
     #[test]
     fn every_game_passes_with_its_actions_split_across_lives_and_fails_with_one_lost_or_doubled() {
-        for (game, options) in super::super::GAMES {
-            let options: Option<Value> = options.map(|o| serde_json::from_str(o).expect("JSON"));
+        for game in super::super::every_game() {
+            let options = super::super::table_options(game);
             let (record, actions) = played(game, options.as_ref(), 3, 11);
             let whole: Vec<Vec<Life>> = actions.iter().map(|a| vec![life(a, None)]).collect();
             let checked = run(game, options.as_ref(), &record, &whole).unwrap_or_else(|e| panic!("{game}: {e}"));

@@ -1,6 +1,6 @@
 //! The crash harness: bot games against real `romirami serve` processes that are killed with SIGKILL at
 //! random moments and started again, until every game is finished. Any game the server seats can be
-//! played, or all of them in turn ([`GAMES`]).
+//! played, or all of them in turn ([`every_game`]).
 //!
 //! With one node (the default) the one server is killed and started again on the same database. With
 //! several (`nodes` > 1, PostgreSQL and NATS) the nodes form a cluster: each seat's bot is connected to a
@@ -50,22 +50,23 @@ pub use nodes::{ClusterOptions, inherited_settings};
 use nodes::{Nodes, Restart};
 use seat::{SeatBot, open_table};
 
-/// The games the harness plays (`--game mix` plays them in turn), each with the table options it
-/// gives them: short matches (one Rommi round or so, two Rami rounds, Rumino without rebuys), so that
-/// a run finishes many games of each, and rounds end and begin across kills.
-pub const GAMES: [(&str, Option<&str>); 4] = [
-    ("romi-rami", None),
-    ("rommi", Some(r#"{"target": 1}"#)),
-    ("rami", Some(r#"{"match_end": {"rounds": 2}}"#)),
-    ("rumino", Some(r#"{"max_rebuys": 0}"#)),
-];
+/// The table options the harness gives some games, for short matches (one Rommi round or so, two Rami
+/// rounds, Rumino without rebuys), so that a run finishes many games of each and rounds end and begin
+/// across kills. Any other game the server seats is played with its defaults.
+pub const SHORT_MATCHES: [(&str, &str); 3] =
+    [("rommi", r#"{"target": 1}"#), ("rami", r#"{"match_end": {"rounds": 2}}"#), ("rumino", r#"{"max_rebuys": 0}"#)];
+
+/// The games the harness plays with `--game mix`: every game the server seats, in name order.
+pub fn every_game() -> Vec<&'static str> {
+    romirami_server::games().names().collect()
+}
 
 /// The table options the harness gives `game`.
 fn table_options(game: &str) -> Option<Value> {
-    GAMES
+    SHORT_MATCHES
         .iter()
         .find(|(name, _)| *name == game)
-        .and_then(|(_, options)| options.map(|o| serde_json::from_str(o).unwrap_or(json!({}))))
+        .map(|(_, options)| serde_json::from_str(options).unwrap_or(json!({})))
 }
 
 /// What a crash run does.
@@ -83,7 +84,7 @@ pub struct CrashOptions {
     pub kills: usize,
     /// How many games to play at once: tables of 2, 3 and 4 players in turn.
     pub tables: usize,
-    /// The games to play, tables of each in turn: names of [`GAMES`].
+    /// The games to play, tables of each in turn: names of games the server seats.
     pub games: Vec<&'static str>,
     /// The fewest and most actions acknowledged between two kills (chosen at random in between).
     pub actions_between_kills: (usize, usize),
@@ -174,7 +175,8 @@ pub enum CrashError {
 /// # Errors
 /// When the options do not make a run, a server cannot be run, a bot fails, or a check does not hold.
 pub async fn run(options: &CrashOptions) -> Result<CrashReport, CrashError> {
-    if let Some(unknown) = options.games.iter().find(|g| !GAMES.iter().any(|(name, _)| name == *g)) {
+    let games = romirami_server::games();
+    if let Some(unknown) = options.games.iter().find(|g| games.get(g).is_none()) {
         return Err(CrashError::Check(format!("no game called {unknown}")));
     }
     let cluster = match (options.nodes, &options.cluster) {

@@ -7,7 +7,7 @@
 use crate::common;
 
 use common::PgDatabase;
-use romirami_tools::crash::{ClusterOptions, CrashOptions, GAMES, run};
+use romirami_tools::crash::{ClusterOptions, CrashOptions, every_game, run};
 
 /// The NATS server the test uses, or `None` (outside CI) when none answers.
 async fn nats_url() -> Option<String> {
@@ -35,7 +35,7 @@ async fn games_survive_sigkill_of_random_nodes_of_a_cluster() {
         }),
         kills: 20,
         tables: 8,
-        games: GAMES.iter().map(|(name, _)| *name).collect(),
+        games: every_game(),
         actions_between_kills: (5, 40),
         seed: 9,
     };
@@ -43,7 +43,7 @@ async fn games_survive_sigkill_of_random_nodes_of_a_cluster() {
     println!("three nodes: {report}");
     assert_eq!(report.kills, 20, "{report}");
     assert!(report.new_ids > 0 && report.new_ids < 20, "both ways back are taken: {report}");
-    for (game, _) in GAMES {
+    for game in every_game() {
         assert!(report.by_game.get(game).is_some_and(|n| *n >= 2), "{game}: {report}");
     }
     assert!(report.checked >= report.acknowledged && report.acknowledged > 0, "{report}");

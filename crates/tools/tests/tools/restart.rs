@@ -7,7 +7,7 @@
 use crate::common;
 
 use common::PgDatabase;
-use romirami_tools::crash::{CrashOptions, CrashReport, GAMES, run};
+use romirami_tools::crash::{CrashOptions, CrashReport, every_game, run};
 
 fn options(database_url: String, kills: usize, seed: u64) -> CrashOptions {
     CrashOptions {
@@ -17,7 +17,7 @@ fn options(database_url: String, kills: usize, seed: u64) -> CrashOptions {
         cluster: None,
         kills,
         tables: 8,
-        games: GAMES.iter().map(|(name, _)| *name).collect(),
+        games: every_game(),
         actions_between_kills: (5, 40),
         seed,
     }
@@ -46,7 +46,7 @@ async fn games_survive_sigkill_on_postgres() {
 
 /// Every game was played to its end at two tables at least.
 fn assert_every_game(report: &CrashReport) {
-    for (game, _) in GAMES {
+    for game in every_game() {
         assert!(report.by_game.get(game).is_some_and(|n| *n >= 2), "{game}: {report}");
     }
 }
