@@ -1,6 +1,7 @@
 // The table shell apart from any one game: a table whose game this client has no board for gets a page that
 // says so, in the reader's language, never another game's board. No server game lacks a board, so the page's
-// WebSocket is routed through the test, which renames the table's game in every `table` message.
+// WebSocket is routed through the test, which renames the table's game in every `table` message. And a browser
+// that floods the server is closed cleanly.
 
 import { BASE, check, chooseName, desktop, hook, log, openPage } from './support.mjs';
 
@@ -52,6 +53,41 @@ async function noBoard(browser) {
   await page.context().close();
 }
 
+/**
+ * A browser that floods the server with 400 bad frames at once is closed with 1008 after the error replies to
+ * the frames before its close, and sees the close frame (not a reset, 1006): the server reads on after its close
+ * frame until the client answers it.
+ */
+async function flood(browser) {
+  const page = await openPage(browser, desktop);
+  await page.goto(`${BASE}/#/`);
+  const seen = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws`);
+        const got = { welcome: false, errors: 0, code: 0, reason: '' };
+        ws.onopen = () => {
+          ws.send(JSON.stringify({ type: 'hello', protocol: 1, name: 'Flood' }));
+          for (let i = 0; i < 400; i++) ws.send('{');
+        };
+        ws.onmessage = (e) => {
+          const msg = JSON.parse(e.data);
+          if (msg.type === 'welcome') got.welcome = true;
+          if (msg.type === 'error' && msg.code === 'malformed') got.errors += 1;
+        };
+        ws.onclose = (e) => resolve({ ...got, code: e.code, reason: e.reason });
+      }),
+  );
+  check(
+    seen.code === 1008 && seen.reason === 'too many bad messages',
+    `a flood is closed with 1008: ${JSON.stringify(seen)}`,
+  );
+  check(seen.welcome && seen.errors >= 20, `the replies before the close arrive: ${JSON.stringify(seen)}`);
+  log(`a flooding browser: ${seen.errors} errors, then close ${seen.code}`);
+  await page.context().close();
+}
+
 export async function shell(browser) {
   await noBoard(browser);
+  await flood(browser);
 }

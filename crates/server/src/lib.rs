@@ -46,15 +46,18 @@ pub mod players;
 pub use romirami_protocol as protocol;
 mod rate;
 pub mod server;
+mod state;
 pub mod store;
 mod sync;
 pub mod table;
+pub mod text;
 mod upgrade;
 pub mod web;
 pub mod wire;
 pub mod ws;
 
-pub use server::{AppState, app, run};
+pub use server::{app, run};
+pub use state::{AppState, OpenError};
 
 /// The games this server seats. Adding a game is a line here (and its renderer in `web/`).
 pub fn games() -> romirami_game::Games {

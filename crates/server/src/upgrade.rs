@@ -26,10 +26,16 @@ use crate::addresses::{Addresses, client_address};
 use crate::config::Config;
 use crate::frames::FrameMeter;
 use crate::protocol::ErrorCode;
-use crate::server::{AppState, OpenConnections, READ_WHOLE_BYTES};
+use crate::state::{AppState, OpenConnections};
 use crate::table::ConnId;
 use crate::wire::ServerMsg;
 use crate::ws::{CLOSE_LINGER, Socket};
+
+/// The largest message a connection reads to its end; [`Config::max_message_bytes`] is checked on what was
+/// read, so that a client whose message is too large, up to this size, receives the 1009 close. A larger
+/// one is refused at its frame's header, with the rest of it unread, and closing a socket with unread
+/// input resets the connection (the close frame may then be lost).
+pub(crate) const READ_WHOLE_BYTES: usize = 64 * 1024;
 
 /// Whether a browser page from `origin` may open a socket: the server's own host, or one the operator
 /// allowed. Programs send no Origin and are not asked.

@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use super::{ApiError, ApiErrorBody, GameQuery, NDJSON, RatingChangeJson, find_by_id, respond};
 use crate::protocol::TableId;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::store::ratings::{Unrated, unrated_because};
 use crate::store::{GameCursor, GameFilter, GameSummary, MAX_LIST_LIMIT, Store};
 

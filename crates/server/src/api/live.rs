@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 
 use super::{ApiError, ApiErrorBody, ApiErrorCode, cut, no_query, uuid_param};
 use crate::protocol::{Clock, SpectatorPolicy, TableId, TableState, TableSummary};
-use crate::server::AppState;
+use crate::state::AppState;
 
 /// The server's health.
 #[derive(Debug, Serialize, ToSchema)]

@@ -35,7 +35,7 @@ pub use players::{PlayerGameStats, PlayerPage};
 pub use query::{GAME_QUERY_PARAMETERS, GameQuery};
 pub use ratings::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
 
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::store::StoreError;
 
 /// The media type of the streamed game list.

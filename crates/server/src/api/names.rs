@@ -21,7 +21,7 @@ use super::{ApiError, ApiErrorBody, ApiErrorCode};
 use crate::addresses::client_address;
 use crate::names::NameError;
 use crate::protocol::PlayerInfo;
-use crate::server::AppState;
+use crate::state::AppState;
 
 /// The largest body these endpoints read: a name and a password of the longest kinds fit many times, and
 /// one too long is read and refused for what it is (`bad_password`, `bad_name`) rather than cut off.

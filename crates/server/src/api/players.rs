@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use super::{ApiError, ApiErrorBody, ApiErrorCode, Game, cut, respond, uuid_param};
 use crate::protocol::PlayerId;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::store::{GameStats, PlayerStats};
 
 /// A player's page: who they are and how they do.

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::{ApiError, ApiErrorBody, ApiErrorCode, cut, find_by_id, respond};
 use crate::protocol::PlayerId;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::store::{BoardCursor, BoardPage, MAX_LIST_LIMIT, PlayerRating, RatingChange};
 
 /// A seat's rating in a rated game, as shown: before the game and after it.

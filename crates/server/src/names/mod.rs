@@ -19,10 +19,11 @@ use tokio::time::Instant;
 
 use crate::addresses::exempt;
 use crate::config::Config;
-use crate::players::{Players, clean_name, name_key};
+use crate::players::Players;
 use crate::protocol::PlayerInfo;
 use crate::store::{Store, StoreError};
 use crate::sync::lock;
+use crate::text::{clean_name, name_key};
 use attempts::Attempts;
 use password::{HashError, Hasher, check_password};
 

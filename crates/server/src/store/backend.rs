@@ -15,8 +15,8 @@
 use std::future::Future;
 use std::time::Duration;
 
-use super::chat::ChatEntry;
 use super::stats::PlaceRow;
+use super::types::ChatEntry;
 use super::{
     ActionRow, Appended, BoardCursor, BoardEntry, Claim, Fence, FinishedTable, GameCursor, GameFilter, GameSummary,
     Lease, PlayerRating, StoreError, StoredTable, UnfinishedGame, WaitingTable, Write,

@@ -3,6 +3,7 @@
 //! served by the REST API.
 
 use super::backend::Talk;
+use super::types::ChatEntry;
 use super::{Fence, Store, StoreError};
 use crate::protocol::{CHAT_HISTORY, ChatChannel, ChatLine, PlayerInfo, TableId};
 
@@ -37,17 +38,6 @@ fn number(n: u64) -> Result<i64, StoreError> {
 /// The oldest message number a table keeps once message `n` is in.
 fn oldest_kept(n: u64) -> Result<i64, StoreError> {
     number(n.saturating_sub(CHAT_HISTORY as u64 - 1))
-}
-
-/// A chat message as both backends write it: its number, and the oldest number its table keeps once it
-/// is in, as SQL integers; its channel as the text stored.
-pub(super) struct ChatEntry<'a> {
-    pub(super) table: TableId,
-    pub(super) n: i64,
-    pub(super) oldest: i64,
-    pub(super) from: &'a PlayerInfo,
-    pub(super) channel: &'static str,
-    pub(super) text: &'a str,
 }
 
 /// A stored chat message, as both backends read it.

@@ -1,7 +1,7 @@
 //! Names you keep, in the store: a player's claim on their name (the name as it is compared, and the
 //! argon2id hash of their password) and the tokens given to them at each sign-in.
 //!
-//! The store compares nothing itself: the caller hands it the name's key (`players::name_key`) and the
+//! The store compares nothing itself: the caller hands it the name's key (`text::name_key`) and the
 //! password's PHC string, and a unique index on the key keeps one claim per name.
 
 use super::backend::Claims;

@@ -24,8 +24,8 @@ use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 
 use super::GamePlayer;
-use crate::players::looks_like_a_bot;
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
+use crate::text::looks_like_a_bot;
 
 /// What a rating's `mu` is multiplied by to be shown: a newcomer's 25 shows as 1000.
 pub const SHOWN_SCALE: f64 = 40.0;

@@ -303,6 +303,17 @@ pub struct PlayerStats {
     pub recent: Vec<GameSummary>,
 }
 
+/// A chat message as both backends write it: its number, and the oldest number its table keeps once it
+/// is in, as SQL integers; its channel as the text stored.
+pub(super) struct ChatEntry<'a> {
+    pub(super) table: TableId,
+    pub(super) n: i64,
+    pub(super) oldest: i64,
+    pub(super) from: &'a PlayerInfo,
+    pub(super) channel: &'static str,
+    pub(super) text: &'a str,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,9 +5,9 @@
 use axum::extract::ws::close_code;
 use tracing::{debug, warn};
 
-use crate::players::clean_name;
 use crate::protocol::{ErrorCode, Limits, PROTOCOL_VERSION, TableId, parse_client_msg};
 use crate::table::{self, Sender, TableCommand, TableOptions};
+use crate::text::clean_name;
 use crate::wire::{ClientMsg, ServerMsg};
 
 use super::{Close, Connection};

@@ -24,13 +24,13 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes as WsText};
 use tracing::debug;
 
-use crate::AppState;
 use crate::addresses::AddressSlot;
 use crate::frames::{FrameLimit, FrameMeter};
 use crate::heartbeat::Beat;
 use crate::protocol::{ErrorCode, PlayerInfo, TableId};
 use crate::rate::TokenBucket;
-use crate::server::ConnectionGuard;
+use crate::state::AppState;
+use crate::state::ConnectionGuard;
 use crate::table::{ConnId, Outbox, OutboxQueue, Outgoing, TableCommand, TableHandle, TooSlow};
 use crate::wire::ServerMsg;
 
@@ -135,7 +135,7 @@ async fn run(session: &mut Session) {
                 if matches!(incoming, Ok(Message::Text(_) | Message::Binary(_))) {
                     crate::metrics::frame_received();
                 }
-                // Tungstenite reads a message up to `server::READ_WHOLE_BYTES` to its end, so that refusing an
+                // Tungstenite reads a message up to `upgrade::READ_WHOLE_BYTES` to its end, so that refusing an
                 // oversized one here leaves nothing unread and the client receives the close.
                 let length = match &incoming {
                     Ok(Message::Text(text)) => text.len(),

@@ -6,8 +6,8 @@ use uuid::Uuid;
 use super::PgStore;
 use crate::protocol::{ChatLine, TableId};
 use crate::store::backend::Talk;
-use crate::store::chat::ChatEntry;
 use crate::store::rows;
+use crate::store::types::ChatEntry;
 use crate::store::{Fence, StoreError};
 
 impl Talk for PgStore {

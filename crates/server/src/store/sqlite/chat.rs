@@ -4,8 +4,8 @@ use super::leases::needs_postgres;
 use super::{SqliteStore, id_text, uuid_from};
 use crate::protocol::{ChatLine, TableId};
 use crate::store::backend::Talk;
-use crate::store::chat::ChatEntry;
 use crate::store::rows;
+use crate::store::types::ChatEntry;
 use crate::store::{Fence, StoreError};
 
 impl Talk for SqliteStore {

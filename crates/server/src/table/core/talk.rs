@@ -21,7 +21,7 @@ impl TableCore {
         let Some(role) = self.role_of(from.conn) else {
             return self.error(&from, ErrorCode::NotSeated, "you are not at this table");
         };
-        let text = match crate::players::clean_chat(text) {
+        let text = match crate::text::clean_chat(text) {
             Ok(text) => text,
             Err(message) => return self.error(&from, ErrorCode::BadChat, message),
         };
