@@ -242,12 +242,14 @@ async fn run(session: &mut Session) {
         // on its way out, close frame included: read on, ignoring it all, until the client answers the
         // close or a moment has passed.
         let _ = timeout(CLOSE_LINGER, async {
-            if socket.get_ref().refused() {
-                // Tungstenite reads no more after the refused read: the frame meter drains what comes,
-                // and a read ends only with the client's input.
-                let _ = socket.get_mut().read(&mut [0u8; 1]).await;
-            } else {
+            if !socket.get_ref().refused() {
                 while let Some(Ok(_)) = socket.next().await {}
+            }
+            // Tungstenite reads no more after a refused read, and what a flood sent after its close may
+            // still go over the frame budget here: then the frame meter drains what comes, and a read
+            // ends only with the client's input.
+            if socket.get_ref().refused() {
+                let _ = socket.get_mut().read(&mut [0u8; 1]).await;
             }
         })
         .await;

@@ -479,10 +479,22 @@ impl RawWs {
     }
 
     /// Reads until the server closes the connection; returns every frame it sent.
-    pub(crate) async fn read_to_end(mut self) -> Vec<Frame> {
+    pub(crate) async fn read_to_end(self) -> Vec<Frame> {
+        self.read_until_closed(false).await
+    }
+
+    /// Reads until the server closes the connection, which it must do cleanly (its socket closed with
+    /// nothing of the client's left unread, or the client would see a reset, which can discard what was
+    /// still on its way, close frame included); returns every frame it sent.
+    pub(crate) async fn read_to_clean_end(self) -> Vec<Frame> {
+        self.read_until_closed(true).await
+    }
+
+    async fn read_until_closed(mut self, clean: bool) -> Vec<Frame> {
         let mut rest = Vec::new();
-        // A reset after the last frame ends the stream as well as a clean close does.
-        let _ = self.stream.read_to_end(&mut rest).await;
+        // A reset after the last frame ends the stream as well as a clean close does, unless `clean`.
+        let ended = self.stream.read_to_end(&mut rest).await;
+        assert!(!clean || ended.is_ok(), "the server reset the connection: {ended:?}");
         self.buffer.extend_from_slice(&rest);
         let mut frames = Vec::new();
         let mut bytes = &self.buffer[..];
