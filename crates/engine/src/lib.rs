@@ -58,6 +58,7 @@ mod player;
 mod random;
 mod record;
 mod scoring;
+mod search;
 mod table_game;
 mod trophies;
 mod view;

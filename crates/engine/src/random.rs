@@ -49,7 +49,7 @@ impl GameRng {
 
     /// The next two words of the stream, the first one low.
     #[inline]
-    fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         if self.next + 2 <= WORDS {
             let (lo, hi) = (self.words[self.next], self.words[self.next + 1]);
             self.next += 2;

@@ -64,6 +64,18 @@ impl TableGame for Game {
         crate::bot::choose(&self.legal_actions(seat))
     }
 
+    fn undoes(action: &Action) -> bool {
+        matches!(action, Action::TakeBack)
+    }
+
+    fn determinize(&self, seat: Seat, seed: u64) -> Game {
+        self.determinized(seat, seed)
+    }
+
+    fn value(&self, seat: Seat, _: &Game) -> f64 {
+        self.value_for(seat)
+    }
+
     fn view(&self, viewer: Viewer) -> View {
         Game::view(self, viewer)
     }

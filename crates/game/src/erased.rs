@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::{Outcome, RecordMeta, Refusal, RefusalKind, Seat, TableGame, Viewer};
+use crate::{Budget, Level, Outcome, RecordMeta, Refusal, RefusalKind, Seat, TableGame, Viewer};
 
 /// A payload as JSON text, written once and sent or stored as it is.
 pub type Json = Box<RawValue>;
@@ -89,8 +89,10 @@ pub trait AnyGame: Send + fmt::Debug {
     fn apply(&mut self, seat: Seat, action: &str) -> Result<(), Refusal>;
     /// The legal actions of `seat`, as a JSON array.
     fn legal(&self, seat: Seat) -> Json;
-    /// The bot's action for `seat`.
+    /// The `normal` bot's action for `seat`.
     fn bot(&self, seat: Seat) -> Option<ReadAction>;
+    /// The action of the bot of `level` for `seat`, within `budget` ([`TableGame::bot_at`]).
+    fn bot_at(&self, seat: Seat, level: Level, budget: &Budget<'_>) -> Option<ReadAction>;
     /// The game as `viewer` may see it.
     fn view(&self, viewer: Viewer) -> Json;
     /// How many events the game has had.
@@ -138,6 +140,11 @@ fn decode<G: TableGame>(action: &serde_json::Value) -> Result<(G::Action, Json),
     Ok((decoded, text))
 }
 
+/// A bot's action, as if read.
+fn read<G: TableGame>(action: G::Action) -> ReadAction {
+    ReadAction { game: G::NAME, text: json(&action), action: Box::new(action) }
+}
+
 fn malformed<G: TableGame>(e: &serde_json::Error) -> Refusal {
     {
         let mut message = format!("not an action of {}: {e}", G::NAME);
@@ -180,11 +187,11 @@ impl<G: TableGame> AnyGame for G {
     }
 
     fn bot(&self, seat: Seat) -> Option<ReadAction> {
-        TableGame::bot(self, seat).map(|action| ReadAction {
-            game: G::NAME,
-            text: json(&action),
-            action: Box::new(action),
-        })
+        TableGame::bot(self, seat).map(read::<G>)
+    }
+
+    fn bot_at(&self, seat: Seat, level: Level, budget: &Budget<'_>) -> Option<ReadAction> {
+        TableGame::bot_at(self, seat, level, budget).map(read::<G>)
     }
 
     fn view(&self, viewer: Viewer) -> Json {

@@ -11,6 +11,7 @@
 
 pub mod commitment;
 mod erased;
+pub mod search;
 mod seat;
 
 use std::fmt;
@@ -23,6 +24,7 @@ use uuid::Uuid;
 
 pub use commitment::{Commitment, ShuffleError, ShuffleProof};
 pub use erased::{AnyGame, GameKind, Games, Json, ReadAction};
+pub use search::{Budget, Level};
 pub use seat::{Seat, Viewer};
 
 /// Why an action is refused, as the table tells the player: the kind decides the protocol's error
@@ -104,7 +106,7 @@ pub struct SeatOutcome {
 /// as an [`AnyGame`].
 ///
 /// Every method is deterministic: the same seed, options and actions give the same game.
-pub trait TableGame: Sized + Send + fmt::Debug + 'static {
+pub trait TableGame: Sized + Send + Clone + fmt::Debug + 'static {
     /// The game's table options (targets, variants), with the rule book's defaults as `Default`.
     type Options: Serialize + DeserializeOwned + Default;
     /// A seat's move.
@@ -168,8 +170,37 @@ pub trait TableGame: Sized + Send + fmt::Debug + 'static {
     /// Every distinct legal action of `seat` now (empty when it is not to act).
     fn legal(&self, seat: Seat) -> Vec<Self::Action>;
 
-    /// The action the server's bot plays for `seat` now, when it is to act.
+    /// The action the server's `normal` bot plays for `seat` now, when it is to act: one sensible move,
+    /// cheap enough to be the strong bot's playout policy.
     fn bot(&self, seat: Seat) -> Option<Self::Action>;
+
+    /// The action the server's bot of `level` plays for `seat` now, within `budget` ([`search`]).
+    fn bot_at(&self, seat: Seat, level: Level, budget: &Budget<'_>) -> Option<Self::Action> {
+        search::choose(self, seat, level, budget)
+    }
+
+    /// Whether `action` takes back a step of the turn: the bots never do.
+    fn undoes(action: &Self::Action) -> bool {
+        let _ = action;
+        false
+    }
+
+    /// A world that `seat` cannot tell from this one, for the strong bot's search: everything `seat` cannot
+    /// see (the others' hands, the order of what lies face down, the generator of later shuffles and deals)
+    /// dealt again from `seed`, consistently with what it can see and has seen. It reads nothing else of
+    /// the hidden state: two games that differ only in what `seat` cannot see give the same world.
+    fn determinize(&self, seat: Seat, seed: u64) -> Self;
+
+    /// How well the game stands for `seat` where a playout that started from `from` stops
+    /// ([`TableGame::playout_done`]), from 0 (lost) to 1 (won).
+    fn value(&self, seat: Seat, from: &Self) -> f64;
+
+    /// Whether a playout that started from `from` ends here: at the end of the game, by default (a game
+    /// of several rounds may stop at the end of the round, and [`TableGame::value`] judge it there).
+    fn playout_done(&self, from: &Self) -> bool {
+        let _ = from;
+        self.is_over()
+    }
 
     /// The game as `viewer` may see it.
     fn view(&self, viewer: Viewer) -> Self::View;

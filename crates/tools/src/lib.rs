@@ -2,7 +2,8 @@
 //! - [`cli`]: the subcommands (`serve`, `bots`, `load`, `simulate`, `verify`, `crash`); `serve` wires
 //!   the library `romirami-server` to a listener, a database and the process's signals;
 //! - [`load`]: the load generator (bot games, idle connections, the echo baseline, the store alone);
-//! - [`crash`]: the crash harness (SIGKILL at random moments, then checks that nothing was lost).
+//! - [`crash`]: the crash harness (SIGKILL at random moments, then checks that nothing was lost);
+//! - [`duel`]: the server's bot levels against each other, on paired deals.
 //!
 //! The bots and the protocol client they use are the crate `romirami-client`. None of this is linked
 //! into the server's library: the server knows nothing of its tools.
@@ -25,4 +26,5 @@
 
 pub mod cli;
 pub mod crash;
+pub mod duel;
 pub mod load;

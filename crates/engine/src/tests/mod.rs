@@ -4,5 +4,6 @@ mod golden;
 mod properties;
 mod redeal;
 mod rules;
+mod search;
 mod shuffle;
 pub(crate) mod support;

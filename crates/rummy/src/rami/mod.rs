@@ -37,7 +37,7 @@
 
 mod actions;
 pub mod bot;
-mod cardkit;
+pub(crate) mod cardkit;
 mod check;
 pub(crate) mod game;
 mod legal;

@@ -23,6 +23,7 @@
 mod rami;
 mod rommi;
 mod rumino;
+mod search;
 mod take_back;
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Rami (`docs/rules/rami.md`) as a [`TableGame`].
 
+use crate::cards::RummyRng;
 use romirami_game::{Outcome, Refusal, TableGame};
 use serde::{Deserialize, Serialize};
 
@@ -104,6 +105,30 @@ impl TableGame for RamiMatch {
 
     fn bot(&self, seat: Seat) -> Option<TableAction<RamiAction>> {
         crate::rami::bot::choose(self, seat, &mut super::bot_rng(self.event_count(), seat)).map(TableAction::Play)
+    }
+
+    fn undoes(action: &TableAction<RamiAction>) -> bool {
+        matches!(action, TableAction::TakeBack)
+    }
+
+    fn determinize(&self, seat: Seat, seed: u64) -> RamiMatch {
+        let mut world = self.clone();
+        let mut rng = RummyRng::from_seed(seed);
+        let mut hands: Vec<Vec<crate::cards::Card>> = world.round.hands.iter().map(|hand| hand.cards()).collect();
+        super::search::redeal(seat, &mut hands, &mut world.round.stock, &mut rng);
+        world.round.hands = hands.iter().map(|cards| crate::rami::cardkit::Hand::from_cards(cards)).collect();
+        world.source = crate::rami::game::Source::Random(RummyRng::from_seed(rng.next_u64()));
+        world.take_backs = super::take_back::TakeBacks::never();
+        world
+    }
+
+    fn value(&self, seat: Seat, from: &RamiMatch) -> f64 {
+        let winners = RamiMatch::result(self).map(|result| result.winners);
+        super::search::value(seat, &self.totals, &from.totals, true, winners.as_deref())
+    }
+
+    fn playout_done(&self, from: &RamiMatch) -> bool {
+        self.is_over() || TableGame::round(self) != TableGame::round(from)
     }
 
     fn view(&self, viewer: Viewer) -> RamiView {

@@ -1,5 +1,6 @@
 //! Rommi (`docs/rules/rommi.md`) as a [`TableGame`].
 
+use crate::cards::RummyRng;
 use romirami_game::{Outcome, Refusal, TableGame};
 use serde::{Deserialize, Serialize};
 
@@ -124,6 +125,29 @@ impl TableGame for RommiMatch {
             return None;
         }
         crate::rommi::bot::choose(self, seat, &mut super::bot_rng(self.event_count(), seat)).map(TableAction::Play)
+    }
+
+    fn undoes(action: &TableAction<RommiAction>) -> bool {
+        matches!(action, TableAction::TakeBack)
+    }
+
+    fn determinize(&self, seat: Seat, seed: u64) -> RommiMatch {
+        let mut world = self.clone();
+        let mut rng = RummyRng::from_seed(seed);
+        super::search::redeal(seat, &mut world.round.hands, &mut world.round.stock, &mut rng);
+        world.rng = RummyRng::from_seed(rng.next_u64());
+        world.take_backs = super::take_back::TakeBacks::never();
+        world
+    }
+
+    fn value(&self, seat: Seat, from: &RommiMatch) -> f64 {
+        let lower = crate::rommi::better(self.options()) == Better::Lower;
+        let winners = RommiMatch::result(self).map(|result| result.winners);
+        super::search::value(seat, &self.totals, &from.totals, lower, winners.as_deref())
+    }
+
+    fn playout_done(&self, from: &RommiMatch) -> bool {
+        self.is_over() || TableGame::round(self) != TableGame::round(from)
     }
 
     fn view(&self, viewer: Viewer) -> RommiView {

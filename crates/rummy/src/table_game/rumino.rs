@@ -1,5 +1,6 @@
 //! Rumino (`docs/rules/rumino.md`) as a [`TableGame`].
 
+use crate::cards::RummyRng;
 use romirami_game::{Outcome, Refusal, TableGame};
 use serde::{Deserialize, Serialize};
 
@@ -109,6 +110,37 @@ impl TableGame for RuminoMatch {
         (RuminoMatch::to_act(self) == Some(seat)).then(|| {
             TableAction::Play(crate::rumino::bot::choose(self, seat, &mut super::bot_rng(self.event_count(), seat)))
         })
+    }
+
+    fn undoes(action: &TableAction<RuminoAction>) -> bool {
+        matches!(action, TableAction::TakeBack)
+    }
+
+    fn determinize(&self, seat: Seat, seed: u64) -> RuminoMatch {
+        let mut world = self.clone();
+        let mut rng = RummyRng::from_seed(seed);
+        super::search::redeal(seat, &mut world.hands, &mut world.stock, &mut rng);
+        world.source = crate::rumino::game::Source::Random(RummyRng::from_seed(rng.next_u64()));
+        world.take_backs = super::take_back::TakeBacks::never();
+        world
+    }
+
+    /// A seat out of the match has lost it; among the seats still in, the lower total is better.
+    fn value(&self, seat: Seat, from: &RuminoMatch) -> f64 {
+        if let Some(result) = RuminoMatch::result(self) {
+            return super::search::value(seat, &self.totals, &from.totals, true, Some(&result.winners));
+        }
+        if !self.is_in(seat) {
+            return 0.0;
+        }
+        let still_in: Vec<usize> = (0..self.players()).filter(|&i| self.is_in(Seat(i as u8))).collect();
+        let pick = |totals: &[i64]| still_in.iter().map(|&i| totals[i]).collect::<Vec<i64>>();
+        let at = still_in.iter().position(|&i| i == seat.index()).unwrap_or(0);
+        super::search::value(Seat(at as u8), &pick(&self.totals), &pick(&from.totals), true, None)
+    }
+
+    fn playout_done(&self, from: &RuminoMatch) -> bool {
+        self.is_over() || TableGame::round(self) != TableGame::round(from)
     }
 
     fn view(&self, viewer: Viewer) -> RuminoView {

@@ -85,15 +85,22 @@ pub struct TakeBacks<M, A> {
     steps: Vec<(M, A)>,
     /// Whether a step of this turn showed something hidden: the turn is final.
     closed: bool,
+    /// Never: a world of the strong bot's search, where nobody takes back, keeps no copies.
+    never: bool,
 }
 
 impl<M, A> Default for TakeBacks<M, A> {
     fn default() -> Self {
-        TakeBacks { steps: Vec::new(), closed: false }
+        TakeBacks { steps: Vec::new(), closed: false, never: false }
     }
 }
 
 impl<M, A> TakeBacks<M, A> {
+    /// No take-backs, ever: for a world of the strong bot's search.
+    pub(crate) fn never() -> Self {
+        TakeBacks { steps: Vec::new(), closed: true, never: true }
+    }
+
     /// Whether a step of the turn in play may be taken back.
     pub(crate) fn any(&self) -> bool {
         !self.steps.is_empty()
@@ -149,6 +156,9 @@ pub(crate) fn play<M: Undo>(
     action: &M::Action,
     play: impl FnOnce(&mut M) -> Result<(), Refusal>,
 ) -> Result<(), Refusal> {
+    if game.take_backs().never {
+        return play(game);
+    }
     let turn = game.turn();
     let reveals = game.reveals(action);
     let before = (!reveals && !game.take_backs().closed).then(|| copy(game));
@@ -158,7 +168,7 @@ pub(crate) fn play<M: Undo>(
     if ended {
         *take_backs = TakeBacks::default();
     } else if reveals {
-        *take_backs = TakeBacks { steps: Vec::new(), closed: true };
+        *take_backs = TakeBacks { steps: Vec::new(), closed: true, never: false };
     } else if let Some(before) = before {
         take_backs.steps.push((before, action.clone()));
     }

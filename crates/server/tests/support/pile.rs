@@ -186,6 +186,26 @@ impl TableGame for Pile {
         if TableGame::check(self, seat, &best).is_ok() { Some(best) } else { self.legal(seat).first().copied() }
     }
 
+    /// The other seat's hidden card is drawn again from `seed` (1 to 9, as dealt).
+    fn determinize(&self, seat: Seat, seed: u64) -> Pile {
+        let mut world = self.clone();
+        let other = 1 - seat.index();
+        world.cards[other] = card(seed, other as u64);
+        world
+    }
+
+    fn value(&self, seat: Seat, _: &Pile) -> f64 {
+        let scores = self.scores();
+        let (own, other) = (scores[seat.index()], scores[1 - seat.index()]);
+        if own > other {
+            1.0
+        } else if own == other {
+            0.5
+        } else {
+            0.0
+        }
+    }
+
     fn view(&self, viewer: Viewer) -> PileView {
         PileView {
             pile: self.pile,

@@ -1,4 +1,4 @@
-//! The `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`, `crash`): one module per
+//! The `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`, `crash`, `duel`): one module per
 //! subcommand, each with its clap arguments and a `run` function that returns [`anyhow::Result`], so the
 //! commands can be called and tested without the binary.
 //!
@@ -15,6 +15,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 pub mod any_game;
 pub mod bots;
 pub mod crash;
+pub mod duel;
 pub mod load;
 pub mod rummy_simulate;
 pub mod serve;
@@ -85,6 +86,9 @@ pub enum Command {
     /// Play bot games on a server process that is killed (SIGKILL) at random moments and restarted,
     /// then check that every game finished and no acknowledged action was lost or doubled.
     Crash(crash::CrashArgs),
+    /// Play the server's bot levels against each other on paired deals, and report each level's win
+    /// share, points and decision times.
+    Duel(duel::DuelArgs),
 }
 
 /// Runs the command `cli` names, writing its results to standard output.
@@ -132,6 +136,11 @@ pub fn run_with(cli: Cli, games: &romirami_game::Games) -> anyhow::Result<ExitCo
             };
             progress.finish_and_clear();
             writeln!(stdout, "{summary}")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Duel(args) => {
+            let report = duel::run_duel(&args)?;
+            write!(stdout, "{report}")?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Crash(args) => {

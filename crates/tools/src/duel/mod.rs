@@ -1,0 +1,260 @@
+//! `romirami duel`: the server's bot levels against each other, measured.
+//!
+//! A run plays `matches` deals of a game. Each deal is played once for each rotation of the seats'
+//! levels (with `strong,normal`, once with strong in seat 0 and once with strong in seat 1), so that a
+//! good or bad deal counts the same for every level: luck cancels, and what is left is play. Each level
+//! is then told by its win share per seat (a shared win counts as a share), with its 95% Wilson interval,
+//! the average points of its seats (the game's own score: for penalty games lower is better) and the
+//! time of its decisions. Everything about deal `i` comes from the run's seed and `i`; a bot's decision
+//! from the deal, the step and the seat: a run is reproducible, its timings aside.
+
+mod stats;
+
+use std::fs;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, anyhow, bail};
+use romirami_game::{Budget, GameKind, Level, RecordMeta};
+use serde::Serialize;
+use time::OffsetDateTime;
+
+use crate::cli::simulate::GamePlan;
+pub use stats::{DecisionTimes, wilson};
+
+/// Bot actions after which a match is given up as endless: far more than any game's match takes.
+const ACTION_LIMIT: usize = 50_000;
+
+/// What a duel plays.
+#[derive(Clone, Debug)]
+pub struct DuelOptions {
+    /// The game, by its name in the registry.
+    pub game: String,
+    /// The level of each seat, in seat order (rotated from one game of a deal to the next).
+    pub seats: Vec<Level>,
+    /// The game's table options (the rule book's defaults when `None`).
+    pub options: Option<serde_json::Value>,
+    /// How many deals; each is played once per seat (per rotation).
+    pub matches: u64,
+    /// Seeds the deals.
+    pub seed: u64,
+    /// The strong bot's playouts per decision.
+    pub playouts: u32,
+    /// Games played at once.
+    pub threads: usize,
+    /// Where to write each game's record, if anywhere.
+    pub out: Option<PathBuf>,
+}
+
+/// One level's figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LevelReport {
+    /// The level.
+    pub level: Level,
+    /// How many seats of each game it held.
+    pub seats: usize,
+    /// Games won, a shared win counting as its share.
+    pub wins: f64,
+    /// Wins per seat played: `wins / (games × seats)`.
+    pub share: f64,
+    /// The 95% Wilson interval of `share`.
+    pub wilson_low: f64,
+    /// See `wilson_low`.
+    pub wilson_high: f64,
+    /// The average final score of its seats.
+    pub avg_points: f64,
+    /// Its decisions' time, in milliseconds.
+    pub decision_ms: DecisionTimes,
+}
+
+/// What a duel found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DuelReport {
+    /// The game.
+    pub game: String,
+    /// Seats at each game.
+    pub players: usize,
+    /// Deals played (each once per rotation).
+    pub matches: u64,
+    /// Games played: `matches × players`.
+    #[serde(skip)]
+    pub games: u64,
+    /// Each level of the run, weakest first.
+    pub levels: Vec<LevelReport>,
+}
+
+impl std::fmt::Display for DuelReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{}: {} players, {} deals, {} games (each deal once per rotation of the seats)",
+            self.game, self.players, self.matches, self.games
+        )?;
+        for level in &self.levels {
+            let ms = &level.decision_ms;
+            writeln!(
+                f,
+                "{:>6} ({} seat{}): wins {:.1}, share {:.1}% [{:.1}%, {:.1}%], avg points {:.1}, decision ms p50 {:.2} p99 {:.2} max {:.2}",
+                level.level.name(),
+                level.seats,
+                if level.seats == 1 { "" } else { "s" },
+                level.wins,
+                100.0 * level.share,
+                100.0 * level.wilson_low,
+                100.0 * level.wilson_high,
+                level.avg_points,
+                ms.p50,
+                ms.p99,
+                ms.max
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// What one level gathered over the games.
+#[derive(Debug, Default)]
+struct Tally {
+    wins: f64,
+    points: f64,
+    seat_games: u64,
+    decisions_us: Vec<u64>,
+}
+
+/// Plays the duel `options` describes.
+///
+/// # Errors
+/// An unknown game, a seat count or options the game refuses, a directory that cannot be written, or a
+/// match that fails (a bot's action refused, no end): the last two are bugs.
+pub fn run(options: &DuelOptions) -> anyhow::Result<DuelReport> {
+    let games = romirami_server::games();
+    let kind = crate::cli::any_game::game(&games, &options.game)?;
+    let players = options.seats.len();
+    if !kind.seats().contains(&players) {
+        bail!("{} is for {} to {} players, not {players}", kind.name(), kind.seats().start(), kind.seats().end());
+    }
+    let table_options = kind.options(options.options.as_ref(), players).map_err(|e| anyhow!(e))?;
+    if let Some(out) = &options.out {
+        fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    }
+    let tallies: Mutex<Vec<Tally>> = Mutex::new(Level::ALL.iter().map(|_| Tally::default()).collect());
+    let next = AtomicU64::new(0);
+    let games_total = options.matches * players as u64;
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= games_total || failure.lock().map(|f| f.is_some()).unwrap_or(true) {
+                        return;
+                    }
+                    let (deal, rotation) = (index / players as u64, (index % players as u64) as usize);
+                    let levels: Vec<Level> =
+                        (0..players).map(|seat| options.seats[(seat + rotation) % players]).collect();
+                    match play(kind, &table_options, deal, rotation, &levels, options) {
+                        Ok(played) => {
+                            let mut tallies = tallies.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                            for (seat, level) in levels.iter().enumerate() {
+                                let tally = &mut tallies[*level as usize];
+                                tally.wins += played.shares[seat];
+                                tally.points += played.points[seat] as f64;
+                                tally.seat_games += 1;
+                            }
+                            for (level, micros) in played.decisions {
+                                tallies[level as usize].decisions_us.push(micros);
+                            }
+                        }
+                        Err(error) => {
+                            let mut failure = failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                            failure.get_or_insert(error.context(format!("deal {deal}, rotation {rotation}")));
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(error) = failure.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
+        return Err(error);
+    }
+    let tallies = tallies.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let levels = Level::ALL
+        .iter()
+        .zip(tallies)
+        .filter(|(level, _)| options.seats.contains(level))
+        .map(|(&level, mut tally)| {
+            let seats = options.seats.iter().filter(|l| **l == level).count();
+            let n = tally.seat_games.max(1) as f64;
+            let (wilson_low, wilson_high) = wilson(tally.wins, n);
+            LevelReport {
+                level,
+                seats,
+                wins: tally.wins,
+                share: tally.wins / n,
+                wilson_low,
+                wilson_high,
+                avg_points: tally.points / n,
+                decision_ms: DecisionTimes::of(&mut tally.decisions_us),
+            }
+        })
+        .collect();
+    Ok(DuelReport { game: kind.name().to_owned(), players, matches: options.matches, games: games_total, levels })
+}
+
+/// One game of a duel: each seat's win share and score, and each decision's level and time.
+struct Played {
+    shares: Vec<f64>,
+    points: Vec<i64>,
+    decisions: Vec<(Level, u64)>,
+}
+
+/// Plays deal `deal` with the seats' `levels`, and writes its record when the run keeps them.
+fn play(
+    kind: &dyn GameKind,
+    table_options: &serde_json::value::RawValue,
+    deal: u64,
+    rotation: usize,
+    levels: &[Level],
+    options: &DuelOptions,
+) -> anyhow::Result<Played> {
+    let plan = GamePlan::new(options.seed, deal, Some(levels.len()));
+    let mut game = kind.new_game(levels.len(), plan.game_seed, table_options).map_err(|e| anyhow!(e))?;
+    let started_at = OffsetDateTime::now_utc();
+    let mut decisions = Vec::new();
+    for step in 0..ACTION_LIMIT {
+        let Some(seat) = game.to_act() else { break };
+        let level = levels[seat.index()];
+        // The decision's seed: the deal, the step and the seat, so that a run is reproducible.
+        let seed = plan.player_seed ^ ((step as u64) << 8) ^ u64::from(seat.0);
+        let began = Instant::now();
+        let action = game
+            .bot_at(seat, level, &Budget::playouts(seed, options.playouts))
+            .ok_or_else(|| anyhow!("the {level} bot has no action for {seat}"))?;
+        decisions.push((level, began.elapsed().as_micros() as u64));
+        game.check(seat, &action)
+            .and_then(|()| game.play(seat, &action))
+            .map_err(|refusal| anyhow!("the {level} bot's {:?} was refused: {refusal}", action.text().get()))?;
+    }
+    let outcome = game.outcome().ok_or_else(|| anyhow!("no end after {ACTION_LIMIT} actions"))?;
+    let winners = outcome.seats.iter().filter(|s| s.winner).count().max(1) as f64;
+    if let Some(out) = &options.out {
+        let meta = RecordMeta {
+            id: plan.id,
+            started_at,
+            finished_at: OffsetDateTime::now_utc(),
+            names: levels.iter().enumerate().map(|(seat, level)| format!("Bot {seat} · {level}")).collect(),
+            shuffle: None,
+        };
+        let record = game.record(meta).map_err(|e| anyhow!(e))?;
+        let path = out.join(format!("duel-{}-{deal:06}-{rotation}.json", options.seed));
+        fs::write(&path, format!("{}\n", record.get())).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(Played {
+        shares: outcome.seats.iter().map(|s| if s.winner { 1.0 / winners } else { 0.0 }).collect(),
+        points: outcome.seats.iter().map(|s| s.score).collect(),
+        decisions,
+    })
+}
