@@ -27,6 +27,8 @@ mod search;
 mod take_back;
 
 #[cfg(test)]
+mod search_tests;
+#[cfg(test)]
 mod take_back_tests;
 #[cfg(test)]
 mod tests;
