@@ -129,6 +129,9 @@ pub trait TableGame: Sized + Send + Clone + fmt::Debug + 'static {
     /// the state of the turn) says `false`: after each batch of events the table then sends every member
     /// the game as it now stands (a `view` message), so that no client ever has to ask for it again.
     const EVENTS_CARRY_VIEW: bool = true;
+    /// How many playouts the strong bot spends on a decision ([`search`]), so that its decisions take at
+    /// most about 100 ms on one core of a small server.
+    const STRONG_PLAYOUTS: u32 = search::DEFAULT_PLAYOUTS;
 
     /// Checks table options a host asked for.
     ///

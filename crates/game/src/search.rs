@@ -4,14 +4,16 @@
 //! The strong bot decides from its seat's view only: determinized Monte Carlo ("perfect-information Monte
 //! Carlo" with the normal bot as the playout policy). It draws worlds the seat cannot tell from the real
 //! one ([`TableGame::determinize`]: what it cannot see dealt again at random, consistently with what it
-//! can); in each world it plays every one of its legal actions in turn, lets the normal bot play every
-//! seat until the playout ends (the end of the game or of its round, [`TableGame::playout_done`]) and
-//! scores the world for the seat ([`TableGame::value`], 0 to 1). Every action is tried in the same
-//! worlds, so that they are compared on the same luck. The action with the best mean is played, unless
-//! it is no clearer better than the normal bot's own choice than the noise of the worlds drawn (its mean
-//! difference over the same worlds within one standard error): then the normal choice stands. Its budget
-//! is a number of playouts (worlds × legal actions): the same seed gives the same decision. A caller may
-//! also stop it early ([`Budget::stop`]): the server caps its thinking time that way.
+//! can); in each world it plays each of its legal actions in turn, lets the normal bot play every seat
+//! until the playout ends (the end of the game or of its round, [`TableGame::playout_done`]) and scores
+//! the world for the seat ([`TableGame::value`], 0 to 1). The actions are tried in the same worlds, so
+//! that they are compared on the same luck, and by sequential halving (Karnin, Koren and Somekh 2013):
+//! after each round of worlds the worse half drops out, so that the budget goes to the actions that might
+//! be best (the normal bot's choice stays in). The action with the best mean is played, unless it beats
+//! the normal bot's own choice by no more than the noise of the worlds drawn (its mean difference over
+//! the same worlds within one standard error): then the normal choice stands. Its budget is a number of
+//! playouts (worlds × actions tried): the same seed gives the same decision. A caller may also stop it
+//! early ([`Budget::stop`]): the server caps its thinking time that way.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -60,7 +62,8 @@ impl std::fmt::Display for Level {
 /// How an easy bot slips: one decision in this many is a legal action drawn at random.
 const EASY_SLIP_ONE_IN: u64 = 3;
 
-/// The strong bot's playouts per decision when the caller does not say.
+/// The strong bot's playouts per decision, unless its game says otherwise
+/// ([`TableGame::STRONG_PLAYOUTS`]) or its caller does ([`Budget::playouts`]).
 pub const DEFAULT_PLAYOUTS: u32 = 400;
 
 /// How much a bot may think: a seed (the same seed, the same decision), a number of playouts, and
@@ -69,8 +72,8 @@ pub const DEFAULT_PLAYOUTS: u32 = 400;
 pub struct Budget<'a> {
     /// Seeds every random choice of the decision.
     pub seed: u64,
-    /// The strong bot's playouts.
-    pub playouts: u32,
+    /// The strong bot's playouts; its game's own number ([`TableGame::STRONG_PLAYOUTS`]) when `None`.
+    pub playouts: Option<u32>,
     /// Says when to stop before the playouts are spent (a wall-clock cap); the best action so far is
     /// played then.
     pub stop: Option<&'a (dyn Fn() -> bool + Sync)>,
@@ -79,7 +82,12 @@ pub struct Budget<'a> {
 impl Budget<'_> {
     /// `playouts` playouts from `seed`, with no other limit.
     pub fn playouts(seed: u64, playouts: u32) -> Budget<'static> {
-        Budget { seed, playouts, stop: None }
+        Budget { seed, playouts: Some(playouts), stop: None }
+    }
+
+    /// The game's own number of playouts, from `seed`, with no other limit.
+    pub fn seeded(seed: u64) -> Budget<'static> {
+        Budget { seed, playouts: None, stop: None }
     }
 
     fn stopped(&self) -> bool {
@@ -133,20 +141,25 @@ fn strong<G: TableGame>(game: &G, seat: Seat, budget: &Budget<'_>) -> Option<G::
         legal.iter().position(|action| written(action) == normal)
     });
     let mut rng = ChaCha8Rng::seed_from_u64(budget.seed);
-    // Every action is tried in the same worlds, so that they are compared on the same luck.
-    let per_world = legal.len() as u32;
-    let worlds = (budget.playouts / per_world).max(1);
-    let mut values: Vec<Vec<f64>> = Vec::with_capacity(worlds as usize);
-    for _ in 0..worlds {
-        if !values.is_empty() && budget.stopped() {
-            break;
-        }
-        let start = game.determinize(seat, rng.next_u64());
-        let row = legal
-            .iter()
-            .map(|action| {
+    let playouts = budget.playouts.unwrap_or(G::STRONG_PLAYOUTS);
+    // Sequential halving: in each round every action still in is tried in the same new worlds (so that
+    // they are compared on the same luck), then the worse half drops out; the normal bot's choice stays
+    // in to the end, as the action to beat.
+    let rounds = usize::BITS - (legal.len() - 1).leading_zeros();
+    let mut alive: Vec<usize> = (0..legal.len()).collect();
+    // By world, each action's value there (`NaN` where it was not tried).
+    let mut values: Vec<Vec<f64>> = Vec::new();
+    'rounds: for round in 0..rounds {
+        let worlds = (playouts / (rounds * alive.len() as u32)).max(1);
+        for _ in 0..worlds {
+            if !values.is_empty() && budget.stopped() {
+                break 'rounds;
+            }
+            let start = game.determinize(seat, rng.next_u64());
+            let mut row = vec![f64::NAN; legal.len()];
+            for &arm in &alive {
                 let mut world = start.clone();
-                match world.apply(seat, action) {
+                row[arm] = match world.apply(seat, &legal[arm]) {
                     Ok(()) => {
                         play_out(&mut world, &start);
                         world.value(seat, &start)
@@ -154,13 +167,20 @@ fn strong<G: TableGame>(game: &G, seat: Seat, budget: &Budget<'_>) -> Option<G::
                     // Legal in the seat's view is legal in every world it cannot tell apart: this does
                     // not happen, and would count as the worst outcome.
                     Err(_) => 0.0,
-                }
-            })
-            .collect();
-        values.push(row);
+                };
+            }
+            values.push(row);
+        }
+        if round + 1 < rounds {
+            alive.sort_by(|&a, &b| mean(&values, b).total_cmp(&mean(&values, a)).then(a.cmp(&b)));
+            let keep = alive.len().div_ceil(2);
+            let dropped = alive.split_off(keep);
+            if let Some(normal) = normal_at.filter(|normal| dropped.contains(normal)) {
+                alive.push(normal);
+            }
+        }
     }
-    let mean = |i: usize| values.iter().map(|row| row[i]).sum::<f64>() / values.len() as f64;
-    let best = (0..legal.len()).max_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(b.cmp(&a)))?;
+    let best = alive.iter().copied().max_by(|&a, &b| mean(&values, a).total_cmp(&mean(&values, b)).then(b.cmp(&a)))?;
     // The normal bot's choice stands unless the best one beats it by more than the noise: its mean
     // difference over the same worlds above one standard error.
     let chosen = match normal_at {
@@ -170,11 +190,20 @@ fn strong<G: TableGame>(game: &G, seat: Seat, budget: &Budget<'_>) -> Option<G::
     Some(legal.swap_remove(chosen))
 }
 
-/// Whether action `a` did better than `b` over the same worlds by more than one standard error of the
-/// mean difference.
+/// The mean value of action `arm` over the worlds where it was tried.
+fn mean(values: &[Vec<f64>], arm: usize) -> f64 {
+    let tried: Vec<f64> = values.iter().map(|row| row[arm]).filter(|v| !v.is_nan()).collect();
+    if tried.is_empty() { f64::NEG_INFINITY } else { tried.iter().sum::<f64>() / tried.len() as f64 }
+}
+
+/// Whether action `a` did better than `b` over the worlds where both were tried by more than one standard
+/// error of the mean difference.
 fn clearly_better(values: &[Vec<f64>], a: usize, b: usize) -> bool {
-    let differences: Vec<f64> = values.iter().map(|row| row[a] - row[b]).collect();
+    let differences: Vec<f64> = values.iter().map(|row| row[a] - row[b]).filter(|d| !d.is_nan()).collect();
     let n = differences.len() as f64;
+    if n == 0.0 {
+        return false;
+    }
     let mean = differences.iter().sum::<f64>() / n;
     if n < 2.0 {
         return mean > 0.0;

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use anyhow::{Context, anyhow};
 use clap::Args;
 use romirami_game::Level;
-use romirami_game::search::DEFAULT_PLAYOUTS;
 
 use crate::duel::{DuelOptions, DuelReport, run};
 
@@ -32,9 +31,9 @@ pub struct DuelArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// The strong bot's playouts per decision.
-    #[arg(long, default_value_t = DEFAULT_PLAYOUTS)]
-    pub playouts: u32,
+    /// The strong bot's playouts per decision (the game's own number when left out: 400, Rami 250).
+    #[arg(long)]
+    pub playouts: Option<u32>,
     /// The game's table options as JSON (the rule book's defaults when left out).
     #[arg(long)]
     pub options: Option<String>,

@@ -40,8 +40,8 @@ pub struct DuelOptions {
     pub matches: u64,
     /// Seeds the deals.
     pub seed: u64,
-    /// The strong bot's playouts per decision.
-    pub playouts: u32,
+    /// The strong bot's playouts per decision; the game's own number when `None`.
+    pub playouts: Option<u32>,
     /// Games played at once.
     pub threads: usize,
     /// Where to write each game's record, if anywhere.
@@ -231,7 +231,7 @@ fn play(
         let seed = plan.player_seed ^ ((step as u64) << 8) ^ u64::from(seat.0);
         let began = Instant::now();
         let action = game
-            .bot_at(seat, level, &Budget::playouts(seed, options.playouts))
+            .bot_at(seat, level, &Budget { seed, playouts: options.playouts, stop: None })
             .ok_or_else(|| anyhow!("the {level} bot has no action for {seat}"))?;
         decisions.push((level, began.elapsed().as_micros() as u64));
         game.check(seat, &action)
