@@ -147,7 +147,7 @@ run_tests() {
     step "the REST API against its OpenAPI document (scripts/schemathesis.sh installs Schemathesis)"
     scripts/schemathesis.sh 30
     step "fuzz targets, bounded (scripts/fuzz.sh installs cargo-fuzz; its build is cached outside the checkout)"
-    scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
+    scripts/fuzz.sh "${FUZZ_SECONDS:-5}"
     end_step
 }
 
