@@ -132,6 +132,9 @@ pub trait TableGame: Sized + Send + Clone + fmt::Debug + 'static {
     /// How many playouts the strong bot spends on a decision ([`search`]), so that its decisions take at
     /// most about 100 ms on one core of a small server.
     const STRONG_PLAYOUTS: u32 = search::DEFAULT_PLAYOUTS;
+    /// How often the easy bot slips: one decision in this many is a legal action drawn at random
+    /// ([`search`]).
+    const EASY_SLIP_ONE_IN: u64 = 3;
 
     /// Checks table options a host asked for.
     ///

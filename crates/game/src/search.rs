@@ -59,9 +59,6 @@ impl std::fmt::Display for Level {
     }
 }
 
-/// How an easy bot slips: one decision in this many is a legal action drawn at random.
-const EASY_SLIP_ONE_IN: u64 = 3;
-
 /// The strong bot's playouts per decision, unless its game says otherwise
 /// ([`TableGame::STRONG_PLAYOUTS`]) or its caller does ([`Budget::playouts`]).
 pub const DEFAULT_PLAYOUTS: u32 = 400;
@@ -110,11 +107,11 @@ pub fn choose<G: TableGame>(game: &G, seat: Seat, level: Level, budget: &Budget<
     }
 }
 
-/// The normal bot's action, but one decision in [`EASY_SLIP_ONE_IN`] a legal action at random (never a
-/// take-back).
+/// The normal bot's action, but one decision in [`TableGame::EASY_SLIP_ONE_IN`] a legal action at random
+/// (never a take-back).
 fn easy<G: TableGame>(game: &G, seat: Seat, seed: u64) -> Option<G::Action> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    if rng.next_u64() % EASY_SLIP_ONE_IN != 0 {
+    if rng.next_u64() % G::EASY_SLIP_ONE_IN.max(1) != 0 {
         return game.bot(seat);
     }
     let mut legal = game.legal(seat);
