@@ -9,7 +9,7 @@ use serde::Serialize;
 use tracing::warn;
 use utoipa::ToSchema;
 
-use super::{ApiError, ApiErrorBody, ApiErrorCode, cut, no_query, uuid_param};
+use super::{ApiError, ApiErrorBody, no_query, one_parameter, uuid_param};
 use crate::protocol::{Clock, SpectatorPolicy, TableId, TableState, TableSummary};
 use crate::state::AppState;
 
@@ -112,7 +112,7 @@ pub struct TableInfo {
 )]
 pub(super) async fn table(State(state): State<AppState>, Path(id): Path<String>, RawQuery(raw): RawQuery) -> Response {
     let found = async {
-        let invite = invite_param(raw.as_deref())?;
+        let invite = one_parameter(raw.as_deref(), "invite", |_| Ok(()))?;
         let id = TableId(uuid_param("table", &id)?);
         let stored = state.store.table(id).await.map_err(|error| ApiError::from_store(error, "table"))?;
         let table = stored.table;
@@ -138,24 +138,4 @@ pub(super) async fn table(State(state): State<AppState>, Path(id): Path<String>,
         Ok(info) => Json(info).into_response(),
         Err(error) => error.into_response(),
     }
-}
-
-/// The one parameter of [`table`]: `invite`, at most once.
-fn invite_param(raw: Option<&str>) -> Result<Option<String>, ApiError> {
-    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
-        .map_err(|_| ApiError::bad("the query string is not URL-encoded"))?;
-    let mut invite = None;
-    for (name, value) in pairs {
-        if name != "invite" {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                ApiErrorCode::UnknownParameter,
-                format!("unknown parameter `{}`; known: invite", cut(&name)),
-            ));
-        }
-        if invite.replace(value).is_some() {
-            return Err(ApiError::bad("`invite` is given more than once"));
-        }
-    }
-    Ok(invite)
 }

@@ -67,6 +67,33 @@ fn uuid_param(what: &str, text: &str) -> Result<Uuid, ApiError> {
     Uuid::parse_str(text).map_err(|_| ApiError::bad(format!("a {what} id is a UUID, not `{}`", cut(text))))
 }
 
+/// The one parameter `name` of an endpoint that takes no other, read strictly: an unknown parameter or
+/// `name` given twice is a 400, and each value must pass `check` (in the order given).
+fn one_parameter(
+    raw: Option<&str>,
+    name: &str,
+    check: impl Fn(&str) -> Result<(), ApiError>,
+) -> Result<Option<String>, ApiError> {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
+        .map_err(|_| ApiError::bad("the query string is not URL-encoded"))?;
+    let mut found = None;
+    for (given, value) in pairs {
+        if given != name {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                ApiErrorCode::UnknownParameter,
+                format!("unknown parameter `{}`; known: {name}", cut(&given)),
+            ));
+        }
+        if found.is_some() {
+            return Err(ApiError::bad(format!("`{name}` is given more than once")));
+        }
+        check(&value)?;
+        found = Some(value);
+    }
+    Ok(found)
+}
+
 fn no_query(raw: Option<&str>) -> Result<(), ApiError> {
     match raw {
         Some(raw) if !raw.is_empty() => Err(ApiError::new(

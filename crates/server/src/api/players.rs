@@ -3,14 +3,13 @@
 
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use romirami_game::Games;
 use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{ApiError, ApiErrorBody, ApiErrorCode, Game, cut, respond, uuid_param};
+use super::{ApiError, ApiErrorBody, Game, cut, one_parameter, respond, uuid_param};
 use crate::protocol::PlayerId;
 use crate::state::AppState;
 use crate::store::{GameStats, PlayerStats};
@@ -88,27 +87,13 @@ impl From<PlayerStats> for PlayerPage {
 /// The `game` filter of a player's page, read strictly: no other parameter, given once, naming a game
 /// this server hosts.
 fn game_filter(raw: Option<&str>, games: &Games) -> Result<Option<String>, ApiError> {
-    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
-        .map_err(|_| ApiError::bad("the query string is not URL-encoded"))?;
-    let known = || games.names().collect::<Vec<_>>().join(", ");
-    let mut game = None;
-    for (name, value) in pairs {
-        if name != "game" {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                ApiErrorCode::UnknownParameter,
-                format!("unknown parameter `{}`; known: game", cut(&name)),
-            ));
+    one_parameter(raw, "game", |value| match games.get(value) {
+        Some(_) => Ok(()),
+        None => {
+            let known = games.names().collect::<Vec<_>>().join(", ");
+            Err(ApiError::bad(format!("`game` is one of {known}, not `{}`", cut(value))))
         }
-        if game.is_some() {
-            return Err(ApiError::bad("`game` is given more than once"));
-        }
-        if games.get(&value).is_none() {
-            return Err(ApiError::bad(format!("`game` is one of {}, not `{}`", known(), cut(&value))));
-        }
-        game = Some(value);
-    }
-    Ok(game)
+    })
 }
 
 /// A player's name, games played, wins, average score and latest games, with the figures of each game
