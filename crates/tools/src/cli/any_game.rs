@@ -21,7 +21,7 @@ use time::OffsetDateTime;
 use super::simulate::{GamePlan, SimulateArgs, file_name};
 
 /// Bot actions after which a match is given up as endless: far more than any game's match takes.
-const ACTION_LIMIT: usize = 50_000;
+pub(crate) const ACTION_LIMIT: usize = 50_000;
 
 /// The game called `name` in `games`, or an error that lists the games there are.
 ///

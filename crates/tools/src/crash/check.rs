@@ -196,8 +196,7 @@ fn step(
         None => return Err(format!("seat {s} is to act, but its bot has no action left")),
     };
     let refused = |e: romirami_game::Refusal| format!("seat {s}'s {action} is refused: {e}");
-    let read = game.read(action).map_err(refused)?;
-    game.check(to_act, &read).map_err(refused)?;
+    let read = game.read_checked(to_act, action).map_err(refused)?;
     let before = game.event_count();
     game.play(to_act, &read).map_err(refused)?;
     let canonical = read.text().to_owned();

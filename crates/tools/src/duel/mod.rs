@@ -21,11 +21,9 @@ use romirami_game::{Budget, GameKind, Level, RecordMeta};
 use serde::Serialize;
 use time::OffsetDateTime;
 
+use crate::cli::any_game::ACTION_LIMIT;
 use crate::cli::simulate::GamePlan;
 pub use stats::{DecisionTimes, wilson};
-
-/// Bot actions after which a match is given up as endless: far more than any game's match takes.
-const ACTION_LIMIT: usize = 50_000;
 
 /// What a duel plays.
 #[derive(Clone, Debug)]
