@@ -169,7 +169,8 @@ fn strong<G: TableGame>(game: &G, seat: Seat, budget: &Budget<'_>) -> Option<G::
             values.push(row);
         }
         if round + 1 < rounds {
-            alive.sort_by(|&a, &b| mean(&values, b).total_cmp(&mean(&values, a)).then(a.cmp(&b)));
+            let means = means(&values, legal.len());
+            alive.sort_by(|&a, &b| means[b].total_cmp(&means[a]).then(a.cmp(&b)));
             let keep = alive.len().div_ceil(2);
             let dropped = alive.split_off(keep);
             if let Some(normal) = normal_at.filter(|normal| dropped.contains(normal)) {
@@ -177,7 +178,8 @@ fn strong<G: TableGame>(game: &G, seat: Seat, budget: &Budget<'_>) -> Option<G::
             }
         }
     }
-    let best = alive.iter().copied().max_by(|&a, &b| mean(&values, a).total_cmp(&mean(&values, b)).then(b.cmp(&a)))?;
+    let means = means(&values, legal.len());
+    let best = alive.iter().copied().max_by(|&a, &b| means[a].total_cmp(&means[b]).then(b.cmp(&a)))?;
     // The normal bot's choice stands unless the best one beats it by more than the noise: its mean
     // difference over the same worlds above one standard error.
     let chosen = match normal_at {
@@ -187,10 +189,16 @@ fn strong<G: TableGame>(game: &G, seat: Seat, budget: &Budget<'_>) -> Option<G::
     Some(legal.swap_remove(chosen))
 }
 
-/// The mean value of action `arm` over the worlds where it was tried.
-fn mean(values: &[Vec<f64>], arm: usize) -> f64 {
-    let tried: Vec<f64> = values.iter().map(|row| row[arm]).filter(|v| !v.is_nan()).collect();
-    if tried.is_empty() { f64::NEG_INFINITY } else { tried.iter().sum::<f64>() / tried.len() as f64 }
+/// The mean value of each of the `actions` over the worlds where it was tried (minus infinity for none).
+fn means(values: &[Vec<f64>], actions: usize) -> Vec<f64> {
+    let (mut sums, mut counts) = (vec![0.0; actions], vec![0u32; actions]);
+    for row in values {
+        for (arm, value) in row.iter().enumerate().filter(|(_, v)| !v.is_nan()) {
+            sums[arm] += value;
+            counts[arm] += 1;
+        }
+    }
+    sums.iter().zip(&counts).map(|(sum, &n)| if n == 0 { f64::NEG_INFINITY } else { sum / f64::from(n) }).collect()
 }
 
 /// Whether action `a` did better than `b` over the worlds where both were tried by more than one standard
