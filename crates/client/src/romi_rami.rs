@@ -39,6 +39,7 @@ mod tests {
             spectator_count: 2,
             clock: None,
             bots: vec![false; 3],
+            levels: Vec::new(),
             presence: vec![None, Some(Presence::Away), None],
             shuffle: Some("8172b88cfc15a4642043f9a7e644221bd959cd1057625a00a13e07b037182384".into()),
             options: Some(serde_json::json!({})),

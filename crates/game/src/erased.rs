@@ -93,6 +93,8 @@ pub trait AnyGame: Send + fmt::Debug {
     fn bot(&self, seat: Seat) -> Option<ReadAction>;
     /// The action of the bot of `level` for `seat`, within `budget` ([`TableGame::bot_at`]).
     fn bot_at(&self, seat: Seat, level: Level, budget: &Budget<'_>) -> Option<ReadAction>;
+    /// A copy of the game, for a bot to think about away from its table (the server's bot pool).
+    fn clone_game(&self) -> Box<dyn AnyGame>;
     /// The game as `viewer` may see it.
     fn view(&self, viewer: Viewer) -> Json;
     /// How many events the game has had.
@@ -192,6 +194,10 @@ impl<G: TableGame> AnyGame for G {
 
     fn bot_at(&self, seat: Seat, level: Level, budget: &Budget<'_>) -> Option<ReadAction> {
         TableGame::bot_at(self, seat, level, budget).map(read::<G>)
+    }
+
+    fn clone_game(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
     }
 
     fn view(&self, viewer: Viewer) -> Json {

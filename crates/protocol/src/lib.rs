@@ -15,7 +15,7 @@
 use std::fmt;
 use utoipa::ToSchema;
 
-use romirami_game::Seat;
+use romirami_game::{Level, Seat};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -158,10 +158,13 @@ pub enum ClientMsg<A> {
         /// The seat to free.
         seat: Seat,
     },
-    /// The host gives the first free seat to a bot, before the start.
+    /// The host gives the first free seat to a bot of `level`, before the start.
     AddBot {
         /// The table whose first free seat the bot takes, which the sender hosts.
         table: TableId,
+        /// How well the bot plays: `easy`, `normal` (when left out) or `strong`.
+        #[serde(default)]
+        level: Level,
     },
     /// Earlier events of a table's game, for a member rebuilding its log (after a reload, or a spectator
     /// arriving late) when a catch-up answered with the full table instead: answered by `history` with at
@@ -239,7 +242,7 @@ impl<A> ClientMsg<A> {
             | ClientMsg::Watch { table, .. }
             | ClientMsg::Leave { table }
             | ClientMsg::Start { table }
-            | ClientMsg::AddBot { table }
+            | ClientMsg::AddBot { table, .. }
             | ClientMsg::Kick { table, .. }
             | ClientMsg::History { table, .. }
             | ClientMsg::Act { table, .. }
@@ -328,6 +331,11 @@ pub struct TableSummary {
     /// time or left (until they come back).
     #[serde(default)]
     pub bots: Vec<bool>,
+    /// For each seat the host gave to a bot, how well the bot plays (`easy`, `normal`, `strong`); `null`
+    /// for a person's seat (whose stand-in, while the server's bot plays it, is `normal`) and a free one.
+    #[serde(default)]
+    #[schema(value_type = Vec<Option<String>>)]
+    pub levels: Vec<Option<Level>>,
     /// From the start of the game: the commitment to its seed, 64 lower-case hex digits, the SHA-256 of
     /// `romirami-shuffle/1`, the seed (8 bytes big-endian) and a fresh 32-byte salt. The finished game's
     /// record reveals the seed and the salt, so that anyone can check that the cards came from the seed
@@ -346,8 +354,8 @@ pub struct TableSummary {
     /// connection is gone; in play their clock runs), or replaced by the server's bot.
     #[serde(default)]
     pub presence: Vec<Option<Presence>>,
-    /// Whether the table's game will count for the players' ratings: its host chose so at creation, and
-    /// no seat is the host's bot (adding one makes it `false`).
+    /// Whether the table's game will count for the players' ratings, as its host chose at creation: the
+    /// host's bots count too, each level a player of its own (`Bot · strong`).
     #[serde(default = "yes")]
     pub rated: bool,
 }

@@ -7,6 +7,7 @@
 //!   crate `romirami-protocol`, re-exported here); [`frames`]: the count of every frame a client
 //!   sends; [`addresses`]: the limits per client address;
 //! - [`table`]: one task per table, owning its game; [`lobby`]: the live tables;
+//! - [`bots`]: the server's bots as players, one per level;
 //! - [`players`]: guests and their tokens; [`names`]: names kept with a password, and signing in; [`config`]: every limit; [`metrics`]: `GET /metrics`;
 //! - [`store`]: PostgreSQL or SQLite: tables, the action log of every game, finished games;
 //! - [`api`]: the REST API over finished games, players and live tables, with its OpenAPI document.
@@ -35,6 +36,7 @@
 
 pub mod addresses;
 pub mod api;
+pub mod bots;
 pub mod cluster;
 pub mod config;
 pub mod frames;

@@ -11,6 +11,7 @@
 //! | `romirami_tables{state}` | gauge | live tables, by `waiting`, `playing`, `finished` |
 //! | `romirami_actions_total` | counter | actions applied (`rate()` of it is actions/s) |
 //! | `romirami_action_seconds` | histogram | from an action reaching its table to its ack being queued, durable commit included |
+//! | `romirami_bot_think_seconds{level}` | histogram | one decision of the server's bot, by level, on the bot pool (waiting for a thread not included) |
 //! | `romirami_db_commit_seconds` | histogram | one group-commit transaction of actions |
 //! | `romirami_db_committed_rows_total` | counter | action rows committed |
 //! | `romirami_frames_received_total`, `romirami_frames_sent_total` | counter | WebSocket data frames |
@@ -26,7 +27,8 @@ use std::sync::LazyLock;
 use std::time::Instant;
 
 use prometheus::{
-    Encoder, Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry, TextEncoder,
+    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry,
+    TextEncoder,
 };
 
 use crate::protocol::{ErrorCode, TableState};
@@ -82,6 +84,11 @@ static ACTIONS: LazyLock<IntCounter> = LazyLock::new(|| counter("romirami_action
 static ACTION_SECONDS: LazyLock<Histogram> = LazyLock::new(|| {
     histogram("romirami_action_seconds", "From an action reaching its table to its ack, durable commit included.")
 });
+static BOT_THINK_SECONDS: LazyLock<HistogramVec> = LazyLock::new(|| {
+    let opts = HistogramOpts::new("romirami_bot_think_seconds", "One decision of the server's bot, by level.")
+        .buckets(LATENCY_BUCKETS.to_vec());
+    register(HistogramVec::new(opts, &["level"]).expect("constant histogram options are valid"))
+});
 static COMMIT_SECONDS: LazyLock<Histogram> =
     LazyLock::new(|| histogram("romirami_db_commit_seconds", "One group-commit transaction of actions."));
 static COMMITTED_ROWS: LazyLock<IntCounter> =
@@ -133,6 +140,9 @@ pub fn init() {
     }
     LazyLock::force(&ACTIONS);
     LazyLock::force(&ACTION_SECONDS);
+    for level in romirami_game::Level::ALL {
+        BOT_THINK_SECONDS.with_label_values(&[level.name()]);
+    }
     LazyLock::force(&COMMIT_SECONDS);
     LazyLock::force(&COMMITTED_ROWS);
     LazyLock::force(&FRAMES_RECEIVED);
@@ -200,6 +210,11 @@ pub fn table_state(from: Option<TableState>, to: Option<TableState>) {
 pub fn action_applied(since: Instant) {
     ACTIONS.inc();
     ACTION_SECONDS.observe(since.elapsed().as_secs_f64());
+}
+
+/// The server's bot of `level` took `took` to decide a move.
+pub fn bot_thought(level: romirami_game::Level, took: std::time::Duration) {
+    BOT_THINK_SECONDS.with_label_values(&[level.name()]).observe(took.as_secs_f64());
 }
 
 /// A group-commit transaction of `rows` rows that began at `since` ended (`ok` when it committed).

@@ -43,6 +43,8 @@ pub struct AppState {
     pub(crate) next_conn: Arc<AtomicU64>,
     /// What the tables read of `config`, made once.
     pub(crate) table_config: Arc<table::TableConfig>,
+    /// Where the bots' decisions are made.
+    pub(crate) bots: table::BotPool,
     /// This node's part in its cluster; `None` for a single server.
     pub cluster: Option<Arc<Cluster>>,
 }
@@ -75,6 +77,7 @@ impl AppState {
         let (committer, _task) = Committer::spawn(store.clone(), config.commit_queue, config.commit_batch);
         let (writer, _task) = Writer::spawn(store.clone(), config.write_queue, config.write_batch);
         let table_config = Arc::new(table::TableConfig::of(&config));
+        let bots = table::BotPool::new(config.bot_threads, config.bot_think_time);
         let config = Arc::new(config);
         let players = Arc::new(Players::new(store.clone(), writer.clone()));
         let state = AppState {
@@ -90,6 +93,7 @@ impl AppState {
             connections: Arc::default(),
             next_conn: Arc::new(AtomicU64::new(1)),
             table_config,
+            bots,
             cluster,
         };
         let restored = table::restore(&state.services()).await?;
@@ -112,6 +116,7 @@ impl AppState {
             committer: self.committer.clone(),
             writer: self.writer.clone(),
             ownership: self.cluster.as_ref().map(|cluster| Arc::clone(&cluster.ownership)),
+            bots: self.bots.clone(),
         }
     }
 }

@@ -89,16 +89,19 @@ fn clean_text(text: &str, max: usize, what: &str) -> Result<String, String> {
     Ok(cleaned)
 }
 
-/// Whether `name` could pass for a bot the server seats: those are named "Bot" and a number ("Bot 1"),
-/// so that in any case, width (compatibility form: "ｂｏｔ２") or spacing, or with a mark between
-/// ("BOT-3", "Bot #2"), is taken. A number after another ("bot3-1") is not a bot's name.
+/// Whether `name` could pass for a bot the server seats: those are named "Bot" and a level
+/// ("Bot · strong", [`crate::bots`]), and were named "Bot" and a number ("Bot 1") before bots had
+/// levels. In any case, width (compatibility form: "ｂｏｔ２") or spacing, or with a mark between
+/// ("BOT-3", "Bot #2", "bot:easy"), either is taken. A number after another ("bot3-1") is not a bot's
+/// name.
 pub fn looks_like_a_bot(name: &str) -> bool {
     use unicode_normalization::UnicodeNormalization;
 
     let folded: String = name.nfkc().filter(|c| !c.is_whitespace()).flat_map(char::to_lowercase).collect();
     let Some(rest) = folded.strip_prefix("bot") else { return false };
-    let number = rest.trim_start_matches(['-', '_', '.', ':', '#']);
-    !number.is_empty() && number.chars().all(|c| c.is_ascii_digit())
+    let rest = rest.trim_start_matches(['-', '_', '.', ':', '#', '·', '•', '|', '/']);
+    let number = !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit());
+    number || romirami_game::Level::from_name(rest).is_some()
 }
 
 /// A display name as names are compared for a claim (`crate::names`): in Unicode compatibility form
@@ -144,10 +147,22 @@ mod tests {
 
     #[test]
     fn names_of_the_servers_bots_are_refused() {
-        for name in ["Bot 1", "bot 3", "BOT4", " Bot  2 ", "Bot-3", "Bot #2", "\u{ff42}\u{ff4f}\u{ff54}\u{ff12}"] {
+        for name in [
+            "Bot 1",
+            "bot 3",
+            "BOT4",
+            " Bot  2 ",
+            "Bot-3",
+            "Bot #2",
+            "\u{ff42}\u{ff4f}\u{ff54}\u{ff12}",
+            "Bot · strong",
+            "bot:easy",
+            "BOT NORMAL",
+            "Bot•Strong",
+        ] {
             assert!(clean_name(name).is_err(), "{name:?} reads as a bot");
         }
-        for name in ["Bot", "Bottom 1", "Robot 2", "Bot one", "Abbot 1", "bot3-1"] {
+        for name in ["Bot", "Bottom 1", "Robot 2", "Bot one", "Abbot 1", "bot3-1", "Bot strongest", "Bot · tough"] {
             assert!(clean_name(name).is_ok(), "{name:?} is a person's name");
         }
     }

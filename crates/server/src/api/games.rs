@@ -31,6 +31,10 @@ pub struct GamePlayerJson {
     pub name: String,
     /// Whether the host gave the seat to a bot.
     pub bot: bool,
+    /// For a bot's seat, how well it played: `easy`, `normal` or `strong` (each level is a player of
+    /// its own, named `Bot · <level>`). Left out for a person's seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<&'static str>,
 }
 
 /// A finished game and its result. `players`, `scores` and `places` are in seat order.
@@ -103,6 +107,7 @@ impl From<GameSummary> for Game {
                     id: r.player.id.0,
                     name: r.player.name.clone(),
                     bot: r.player.bot,
+                    level: r.player.level().map(romirami_game::Level::name),
                 })
                 .collect(),
             // The details as the game gives them: for Romi Rami, the fields of its score breakdown,

@@ -86,7 +86,7 @@ pub struct TableInfo {
     /// The game's options as the game wrote them in full (`{}` for Romi Rami).
     #[schema(value_type = Object)]
     pub options: serde_json::Value,
-    /// Whether its game counts for the ratings: the host chose so and gave no seat to a bot.
+    /// Whether its game counts for the ratings: the host chose so (the host's bots count too).
     pub rated: bool,
 }
 
@@ -131,7 +131,7 @@ pub(super) async fn table(State(state): State<AppState>, Path(id): Path<String>,
             spectators: table.spectators,
             clock: table.clock,
             options,
-            rated: table.rated && !stored.hosts_bot,
+            rated: table.rated && !stored.old_bot,
         })
     };
     match found.await {

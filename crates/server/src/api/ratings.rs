@@ -76,6 +76,11 @@ pub struct LeaderboardEntry {
     pub rating: i64,
     /// How many rated games of it they finished.
     pub games: u32,
+    /// Whether the player is one of the server's bots: each level is a player of its own.
+    pub bot: bool,
+    /// For a bot, its level: `easy`, `normal` or `strong`. Left out for a person.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<&'static str>,
 }
 
 /// A page of a game's leaderboard.
@@ -171,11 +176,16 @@ pub(super) async fn leaderboard(State(state): State<AppState>, RawQuery(raw): Ra
             min_games,
             players: entries
                 .into_iter()
-                .map(|entry| LeaderboardEntry {
-                    id: entry.player.id.0,
-                    name: entry.player.name,
-                    rating: entry.standing.rating.shown(),
-                    games: entry.standing.games,
+                .map(|entry| {
+                    let level = crate::bots::level_of(entry.player.id);
+                    LeaderboardEntry {
+                        id: entry.player.id.0,
+                        name: entry.player.name,
+                        rating: entry.standing.rating.shown(),
+                        games: entry.standing.games,
+                        bot: level.is_some(),
+                        level: level.map(romirami_game::Level::name),
+                    }
                 })
                 .collect(),
             next: next.map(|cursor| cursor.to_string()),

@@ -69,18 +69,41 @@ struct Forward {
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 enum Command {
-    Join { invite: Option<String>, since: Option<usize> },
-    Watch { invite: Option<String>, since: Option<usize> },
+    Join {
+        invite: Option<String>,
+        since: Option<usize>,
+    },
+    Watch {
+        invite: Option<String>,
+        since: Option<usize>,
+    },
     Leave,
     Detach,
     Start,
-    Kick { seat: romirami_game::Seat },
-    AddBot,
-    History { from_event: usize },
-    Act { id: u64, action: serde_json::Value },
-    Chat { text: String },
-    Mute { player: crate::protocol::PlayerId, muted: bool },
-    Rematch { accept: bool },
+    Kick {
+        seat: romirami_game::Seat,
+    },
+    AddBot {
+        #[serde(default)]
+        level: romirami_game::Level,
+    },
+    History {
+        from_event: usize,
+    },
+    Act {
+        id: u64,
+        action: serde_json::Value,
+    },
+    Chat {
+        text: String,
+    },
+    Mute {
+        player: crate::protocol::PlayerId,
+        muted: bool,
+    },
+    Rematch {
+        accept: bool,
+    },
 }
 
 /// This node's forwarding, both ways.
@@ -450,7 +473,7 @@ fn wire(command: TableCommand) -> Command {
         TableCommand::Detach { .. } => Command::Detach,
         TableCommand::Start { .. } => Command::Start,
         TableCommand::Kick { seat, .. } => Command::Kick { seat },
-        TableCommand::AddBot { .. } => Command::AddBot,
+        TableCommand::AddBot { level, .. } => Command::AddBot { level },
         TableCommand::History { from_event, .. } => Command::History { from_event },
         TableCommand::Act { id, action, .. } => Command::Act { id, action },
         TableCommand::Chat { text, .. } => Command::Chat { text },
@@ -468,7 +491,7 @@ fn unwire(command: Command, from: Sender) -> TableCommand {
         Command::Detach => TableCommand::Detach { conn: from.conn },
         Command::Start => TableCommand::Start { from },
         Command::Kick { seat } => TableCommand::Kick { from, seat },
-        Command::AddBot => TableCommand::AddBot { from },
+        Command::AddBot { level } => TableCommand::AddBot { from, level },
         Command::History { from_event } => TableCommand::History { from, from_event },
         Command::Act { id, action } => TableCommand::Act { from, id, action },
         Command::Chat { text } => TableCommand::Chat { from, text },

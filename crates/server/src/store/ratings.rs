@@ -4,12 +4,24 @@
 //! place) are rated as they finished.
 //!
 //! A game counts when its table is rated (the host's choice at creation; rated by default), it was
-//! played to its end (not `abandoned`), no seat was a bot's (a seat the host gave to a bot) and every
-//! player is a named guest. Every guest of the protocol names themselves in `hello` (there is no
-//! anonymous guest), so a seat is unnamed only when its name is empty or reads as one of the server's
-//! bots (`Bot 2`), which `hello` refuses to a guest ([`looks_like_a_bot`]): such a seat never counts.
-//! The same player in two seats of a game never counts either. A player who ran out of time or left
-//! and whose seat the server's bot played for a while is still rated: leaving does not spare a loss.
+//! played to its end (not `abandoned`), and every seat is a named guest's or a bot's of a level. Each
+//! level of the server's bot is a player of its own (`Bot · strong`, [`crate::bots`]), rated in each game
+//! like anyone: so the leaderboard shows where each level stands, and beating a bot moves a person's
+//! rating by what the win says of them. Every guest of the protocol names themselves in `hello` (there
+//! is no anonymous guest), so a person's seat is unnamed only when its name is empty or reads as one of
+//! the server's bots, which `hello` refuses to a guest ([`looks_like_a_bot`]): such a seat never counts.
+//! Nor does a bot of the time before levels (no player of its own), nor the same person in two seats.
+//! Two seats of one level's bot at a table are one player twice: each seat is rated as a team of its
+//! own from the bot's rating, and the bot's rating becomes the mean of the seats' (one game more).
+//! A player who ran out of time or left and whose seat the server's bot played for a while is still
+//! rated: leaving does not spare a loss.
+//!
+//! Farming a bot (beating a weak level again and again) is bounded by the method itself: a result moves
+//! a rating by how surprising it is, so a player rated well above a level gains a point or two from
+//! beating it (a tenth of a win over an equal) and loses over ten times that when it beats them
+//! (`a_win_over_a_much_weaker_bot_gains_little`): playing it again and again, the rating settles where
+//! the player's true share of wins against it puts it. A bot's own rating, fed by every game anyone
+//! plays against it, is sure of itself and moves little.
 //!
 //! A rating is `mu` (the estimate) and `sigma` (its uncertainty), 25 and 25/3 for a newcomer. What
 //! people see is `mu` scaled by [`SHOWN_SCALE`] and rounded ([`Rating::shown`]): 1000 for a newcomer.
@@ -24,6 +36,7 @@ use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 
 use super::GamePlayer;
+use crate::bots::level_of;
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
 use crate::text::looks_like_a_bot;
 
@@ -181,7 +194,7 @@ pub enum Unrated {
     Casual,
     /// The game was stopped before its end.
     Abandoned,
-    /// The host gave a seat to the server's bot.
+    /// The host gave a seat to a bot of the time before bots had levels, which is no player of its own.
     Bot,
     /// A seat's player had no name of their own (empty, or one that reads as a bot's).
     Unnamed,
@@ -193,7 +206,9 @@ pub enum Unrated {
 /// does not count for the ratings; `None` when it counts. The one rule of what counts, which the
 /// ratings and the REST API's explanation both read.
 pub fn unrated_because(table_rated: bool, ended_by: &str, players: &[&GamePlayer]) -> Option<Unrated> {
-    let mut ids: Vec<PlayerId> = players.iter().map(|p| p.id).collect();
+    // Each person once; a level's bot may sit in several seats.
+    let people = players.iter().filter(|p| !p.bot).count();
+    let mut ids: Vec<PlayerId> = players.iter().filter(|p| !p.bot).map(|p| p.id).collect();
     ids.sort_unstable_by_key(|id| id.0);
     ids.dedup();
     if !table_rated {
@@ -201,11 +216,11 @@ pub fn unrated_because(table_rated: bool, ended_by: &str, players: &[&GamePlayer
     } else if ended_by == ABANDONED || players.len() < 2 {
         // (No table plays a game of fewer than two seats: such a row is taken as a game stopped.)
         Some(Unrated::Abandoned)
-    } else if players.iter().any(|p| p.bot) {
+    } else if players.iter().any(|p| p.bot && level_of(p.id).is_none()) {
         Some(Unrated::Bot)
-    } else if players.iter().any(|p| !named(&p.name)) {
+    } else if players.iter().any(|p| !p.bot && !named(&p.name)) {
         Some(Unrated::Unnamed)
-    } else if ids.len() != players.len() {
+    } else if ids.len() != people {
         Some(Unrated::SamePlayer)
     } else {
         None
@@ -249,9 +264,20 @@ pub(super) fn rate_in_order(games: &[FinishedForRating], standings: &mut Standin
             .zip(&game.seats)
             .map(|(team, (_, place))| (&team[..], MultiTeamOutcome::new(usize::from(*place))))
             .collect();
-        let after = weng_lin_multi_team(&ranked, &config);
-        for (((player, _), was), now) in game.seats.iter().zip(before).zip(after) {
-            let now = now.first().map_or(was.rating, |r| Rating { mu: r.rating, sigma: r.uncertainty });
+        let after: Vec<Rating> = weng_lin_multi_team(&ranked, &config)
+            .iter()
+            .zip(&before)
+            .map(|(now, was)| now.first().map_or(was.rating, |r| Rating { mu: r.rating, sigma: r.uncertainty }))
+            .collect();
+        for ((player, _), was) in game.seats.iter().zip(before) {
+            // A player in several seats (a level's bot) takes the mean of its seats' new ratings.
+            let mine: Vec<Rating> =
+                game.seats.iter().zip(&after).filter(|((p, _), _)| p.id == player.id).map(|(_, r)| *r).collect();
+            let count = mine.len() as f64;
+            let now = Rating {
+                mu: mine.iter().map(|r| r.mu).sum::<f64>() / count,
+                sigma: mine.iter().map(|r| r.sigma).sum::<f64>() / count,
+            };
             standings.insert((player.id, game.game.clone()), Standing { rating: now, games: was.games + 1 });
             changes.push(SeatChange {
                 table: game.table,
@@ -373,6 +399,58 @@ mod tests {
         let players: Vec<&GamePlayer> = casual_with_a_bot.seats.iter().map(|(p, _)| p).collect();
         assert_eq!(unrated_because(false, "market", &players), Some(Unrated::Casual));
         assert!(!FinishedForRating { seats: game(&[1]).seats, ..game(&[1, 2]) }.counts(), "one seat");
+    }
+
+    /// Seat `seat` of `game` given to the bot of `level`.
+    fn bot_at(game: &mut FinishedForRating, seat: usize, level: romirami_game::Level) {
+        let player = crate::bots::player(level);
+        (game.seats[seat].0.id, game.seats[seat].0.name, game.seats[seat].0.bot) = (player.id, player.name, true);
+    }
+
+    #[test]
+    fn a_levels_bot_is_rated_like_a_player_and_twice_seated_takes_the_mean() {
+        use romirami_game::Level;
+        let mut game = game(&[1, 2, 3]);
+        bot_at(&mut game, 1, Level::Strong);
+        bot_at(&mut game, 2, Level::Strong);
+        assert!(game.counts(), "bots of a level count, one level in two seats too");
+        let mut standings = Standings::new();
+        let changes = rate_in_order(std::slice::from_ref(&game), &mut standings);
+        let bot = crate::bots::id(Level::Strong);
+        let standing = standings[&(bot, "rommi".to_owned())];
+        assert_eq!(standing.games, 1, "one game, however many seats");
+        // Second and third place: the mean of a small gain and a loss.
+        assert_eq!(changes[1].after, changes[2].after);
+        assert_eq!(changes[1].after, standing.rating);
+        assert!(changes[0].after.mu > Rating::NEW.mu, "the person who beat both gains");
+        // The same person in two seats still never counts, bots or not.
+        let mut doubled = game.clone();
+        doubled.seats.push(doubled.seats[0].clone());
+        doubled.seats[3].0.seat = Seat(3);
+        assert!(!doubled.counts());
+    }
+
+    #[test]
+    fn a_win_over_a_much_weaker_bot_gains_little() {
+        use romirami_game::Level;
+        let gain = |player: Rating, bot: Rating, places: &[u8]| {
+            let mut game = game(places);
+            bot_at(&mut game, 1, Level::Easy);
+            let mut standings = Standings::new();
+            standings.insert((game.seats[0].0.id, "rommi".into()), Standing { rating: player, games: 50 });
+            standings.insert((game.seats[1].0.id, "rommi".into()), Standing { rating: bot, games: 500 });
+            let change = &rate_in_order(std::slice::from_ref(&game), &mut standings)[0];
+            change.after.shown() - change.before.shown()
+        };
+        let (sure, bot) = (Rating { mu: 35.0, sigma: 2.0 }, Rating { mu: 20.0, sigma: 1.0 });
+        let against_an_equal = gain(sure, Rating { mu: 35.0, sigma: 1.0 }, &[1, 2]);
+        let against_a_weak_bot = gain(sure, bot, &[1, 2]);
+        assert!(against_an_equal >= 5, "{against_an_equal}");
+        assert!(against_a_weak_bot * 5 <= against_an_equal, "{against_a_weak_bot} vs {against_an_equal}");
+        // And a loss to it costs more than ten such wins earn: farming it pays only while the rating is
+        // below what the player's true share of wins against it says.
+        let loss = -gain(sure, bot, &[2, 1]);
+        assert!(loss >= 10 * against_a_weak_bot.max(1), "a loss costs {loss}, a win earns {against_a_weak_bot}");
     }
 
     #[test]

@@ -105,7 +105,7 @@ pub(super) fn table_row(id: TableId, row: &impl Columns) -> Result<TableRow, Sto
 }
 
 /// A table's row with its `state` (`waiting`, `playing`, `finished`; `NULL` for a table that closed before
-/// its start) and `hosts_bot`, as the backends' `table` reads them.
+/// its start) and `old_bot`, as the backends' `table` reads them.
 pub(super) fn stored_table(id: TableId, row: &impl Columns) -> Result<StoredTable, StoreError> {
     let state = match row.opt_text("state")?.as_deref() {
         Some("waiting") => TableState::Waiting,
@@ -114,7 +114,7 @@ pub(super) fn stored_table(id: TableId, row: &impl Columns) -> Result<StoredTabl
         Some(other) => return Err(StoreError::Corrupt(format!("table {id} is `{other}`"))),
         None => return Err(StoreError::NotFound),
     };
-    Ok(StoredTable { table: table_row(id, row)?, state, hosts_bot: row.flag("hosts_bot")? })
+    Ok(StoredTable { table: table_row(id, row)?, state, old_bot: row.flag("old_bot")? })
 }
 
 /// The rows of a waiting table's seats (`seat`, `player_id`, `name`, `bot`) in their places.

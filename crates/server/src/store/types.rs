@@ -62,6 +62,14 @@ pub struct GamePlayer {
     pub bot: bool,
 }
 
+impl GamePlayer {
+    /// The level of the host's bot that played the seat: its player's ([`crate::bots`]); `normal` for a
+    /// bot stored before bots had levels; none for a person.
+    pub fn level(&self) -> Option<romirami_game::Level> {
+        self.bot.then(|| crate::bots::level_of(self.id).unwrap_or(romirami_game::Level::Normal))
+    }
+}
+
 /// One action to append to a game's log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionRow {
@@ -149,8 +157,9 @@ pub struct StoredTable {
     pub table: TableRow,
     /// Waiting for its game, playing it, or finished.
     pub state: crate::protocol::TableState,
-    /// Whether the host gave a seat to a bot (which makes a rated table's game casual).
-    pub hosts_bot: bool,
+    /// Whether the host gave a seat to a bot of the time before bots had levels, which was no player of
+    /// its own ([`crate::bots`]): that makes a rated table's game casual.
+    pub old_bot: bool,
 }
 
 /// A finished game as stored, with its table.

@@ -98,6 +98,7 @@ pub(crate) async fn answer(
         spectator_count: 0,
         clock: table.clock,
         bots: finished.players.iter().map(|p| p.bot).collect(),
+        levels: finished.players.iter().map(|p| p.level()).collect(),
         shuffle: commitment(&finished.record),
         options: serde_json::from_str(&table.options).ok(),
         // Nobody is at a closed table: where its players are is not told.

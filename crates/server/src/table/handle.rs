@@ -73,6 +73,8 @@ pub enum TableCommand {
     AddBot {
         /// Who.
         from: Sender,
+        /// How well the bot plays.
+        level: romirami_game::Level,
     },
     /// Play an action.
     Act {
@@ -117,7 +119,7 @@ impl TableCommand {
             | TableCommand::Leave { from }
             | TableCommand::Start { from }
             | TableCommand::Kick { from, .. }
-            | TableCommand::AddBot { from }
+            | TableCommand::AddBot { from, .. }
             | TableCommand::History { from, .. }
             | TableCommand::Act { from, .. }
             | TableCommand::Chat { from, .. }

@@ -52,10 +52,6 @@ impl TableLog {
     pub(crate) async fn write(&mut self, durable: &Durable) -> Result<(), StoreError> {
         match durable {
             Durable::Seats(seats) => self.writer.set_seats(self.table, seats).await,
-            Durable::Bot { bot, token_hash, seats } => {
-                self.writer.save_player(bot, token_hash).await?;
-                self.writer.set_seats(self.table, seats).await
-            }
             Durable::Start { shuffle, players, started_at } => {
                 self.writer.start_game(self.table, shuffle.seed, Some(shuffle.salt), players, *started_at).await
             }

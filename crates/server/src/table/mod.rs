@@ -37,6 +37,7 @@ mod rematch;
 mod seating;
 mod services;
 mod task;
+mod thinking;
 
 use time::OffsetDateTime;
 use tracing::{error, info, warn};
@@ -49,6 +50,7 @@ pub use services::Services;
 pub(crate) use self::core::TableConfig;
 use self::core::{TableCore, UNAVAILABLE};
 use self::port::LobbyPort;
+pub(crate) use self::thinking::BotPool;
 use crate::protocol::{Clock, ErrorCode, PlayerInfo, TableId, TableSummary};
 use crate::store::{StoreError, TableRow};
 

@@ -7,7 +7,6 @@ use tracing::info;
 
 use super::core::{Effect, Now, RematchPlan, TableCore};
 use super::port::LobbyPort;
-use super::seating::Control;
 use super::services::Services;
 use crate::store::{Fence, StoreError, TableRow};
 
@@ -57,7 +56,7 @@ async fn store(plan: &RematchPlan, services: &Services) -> Result<(), StoreError
         clock: plan.options.clock,
         rated: plan.options.rated,
     };
-    let seats: Vec<_> = plan.seats.iter().map(|o| Some((o.player.id, o.control == Control::Bot))).collect();
+    let seats: Vec<_> = plan.seats.iter().map(|o| Some((o.player.id, o.control.is_hosts_bot()))).collect();
     services.writer.create_table(&row, &[]).await?;
     services.writer.set_seats(plan.id, &seats).await?;
     services.store.set_rematch(plan.from, plan.id).await

@@ -6,6 +6,7 @@
 //! server's bot stands in for a player who ran out of time or left, until they come back).
 
 use romirami_engine::Seat;
+use romirami_game::Level;
 
 use crate::protocol::{PlayerId, PlayerInfo};
 
@@ -14,8 +15,8 @@ use crate::protocol::{PlayerId, PlayerInfo};
 pub(crate) enum Control {
     /// Its player, a person.
     Player,
-    /// The server's bot, for good: the host gave the seat to a bot.
-    Bot,
+    /// The server's bot of this level, for good: the host gave the seat to it.
+    Bot(Level),
     /// The server's bot, while its player is out of time or gone; `back` once the player has come
     /// back, so that they get the seat at the start of their next turn.
     Stand {
@@ -26,6 +27,27 @@ pub(crate) enum Control {
         /// [`TableConfig::abandon_after`](super::core::TableConfig::abandon_after) to come back.
         left: bool,
     },
+}
+
+impl Control {
+    /// Whether the seat is a bot's for good (the host gave it to one), rather than a person's.
+    pub(crate) fn is_hosts_bot(self) -> bool {
+        matches!(self, Control::Bot(_))
+    }
+
+    /// The level of the host's bot that plays the seat, if it is one's.
+    pub(crate) fn level(self) -> Option<Level> {
+        match self {
+            Control::Bot(level) => Some(level),
+            Control::Player | Control::Stand { .. } => None,
+        }
+    }
+
+    /// The level the server's bot plays the seat at, when it does: the host's bot's own, `normal` for a
+    /// stand-in.
+    pub(crate) fn playing_level(self) -> Level {
+        self.level().unwrap_or(Level::Normal)
+    }
 }
 
 /// A taken seat.
@@ -101,7 +123,7 @@ impl Seating {
 
     /// How many seats people (not the host's bots) have taken.
     pub(crate) fn people(&self) -> usize {
-        self.seats.iter().flatten().filter(|o| o.control != Control::Bot).count()
+        self.seats.iter().flatten().filter(|o| !o.control.is_hosts_bot()).count()
     }
 
     /// Seats `seat` with `occupant`.
@@ -118,7 +140,7 @@ impl Seating {
 
     /// The first seated person other than the host's bots, in seat order.
     pub(crate) fn first_person(&self) -> Option<&PlayerInfo> {
-        self.seats.iter().flatten().find(|o| o.control != Control::Bot).map(|o| &o.player)
+        self.seats.iter().flatten().find(|o| !o.control.is_hosts_bot()).map(|o| &o.player)
     }
 
     /// The seats as the protocol shows them: each seat's player, or none while free.
@@ -131,9 +153,9 @@ impl Seating {
         self.seats.iter().map(|s| s.as_ref().is_some_and(|o| o.control != Control::Player)).collect()
     }
 
-    /// Whether the host gave a seat to the server's bot (a game with such a seat is not rated).
-    pub(crate) fn has_hosts_bot(&self) -> bool {
-        self.seats.iter().flatten().any(|o| o.control == Control::Bot)
+    /// For each seat the host gave to a bot, the bot's level.
+    pub(crate) fn levels(&self) -> Vec<Option<Level>> {
+        self.seats.iter().map(|s| s.as_ref().and_then(|o| o.control.level())).collect()
     }
 
     /// The taken seats in order, with their occupants: the game's seats once it starts.
@@ -143,7 +165,7 @@ impl Seating {
 
     /// Every seat that a person plays or will play again (not the host's bots).
     pub(crate) fn person_seats(&self) -> impl Iterator<Item = Seat> + '_ {
-        self.occupants().filter(|(_, o)| o.control != Control::Bot).map(|(seat, _)| seat)
+        self.occupants().filter(|(_, o)| !o.control.is_hosts_bot()).map(|(seat, _)| seat)
     }
 
     /// The taken seats closed up in order, for the start of the game.
@@ -172,14 +194,14 @@ mod tests {
         let mut seating = Seating::empty(4);
         let ana = person("Ana");
         seating.sit(Seat(0), ana.clone());
-        seating.sit(Seat(2), Occupant { control: Control::Bot, ..person("Bot 3") });
+        seating.sit(Seat(2), Occupant { control: Control::Bot(Level::Strong), ..person("Bot 3") });
         assert_eq!(seating.first_free(), Some(Seat(1)));
         assert_eq!((seating.taken(), seating.people()), (2, 1));
         assert_eq!(seating.bots(), vec![false, false, true, false]);
         let started = seating.closed_up();
         assert_eq!(started.len(), 2);
         assert_eq!(started.seat_of(ana.player.id), Some(Seat(0)));
-        assert_eq!(started.control(Seat(1)), Some(Control::Bot));
+        assert_eq!(started.control(Seat(1)), Some(Control::Bot(Level::Strong)));
         assert!(started.is_full());
     }
 }

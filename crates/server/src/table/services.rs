@@ -26,6 +26,8 @@ pub struct Services {
     pub writer: Writer,
     /// In a cluster, the leases on the tables this node owns; `None` for a single server.
     pub(crate) ownership: Option<Arc<Ownership>>,
+    /// Where the bots' decisions are made.
+    pub(crate) bots: super::BotPool,
 }
 
 impl Services {

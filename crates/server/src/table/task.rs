@@ -47,14 +47,19 @@ async fn run(
 ) {
     let mut effects = effects;
     let mut result_stored = None;
+    // The bot's decisions come back here; the core awaits at most one at a time.
+    let (thoughts_back, mut thoughts) = mpsc::unbounded_channel();
+    let context = Context { services: &services, thoughts: &thoughts_back };
     let mut lease_lost = false;
     let lost = services.ownership.as_ref().and_then(|ownership| ownership.lost_signal(core.id()));
     loop {
-        let woke = match carry_out(&mut core, &mut log, &services, effects, &mut result_stored).await {
+        let woke = match carry_out(&mut core, &mut log, &context, effects, &mut result_stored).await {
             Closing::No => {
                 let deadline = core.deadline();
                 tokio::select! {
                     command = inbox.recv() => command.map(Input::Command),
+                    // Never `None`: this task holds a sender.
+                    Some(thought) = thoughts.recv() => Some(Input::Thought(thought)),
                     () = sleep_until(deadline) => Some(Input::Timer),
                     () = stored(&mut result_stored) => Some(Input::ResultStored),
                     // The lease's renewal found it gone.
@@ -145,15 +150,23 @@ enum Closing {
     LeaseLost,
 }
 
+/// What carrying out an effect needs beside the table's core and log.
+struct Context<'a> {
+    services: &'a Services,
+    /// Where the bot's decisions are sent back to this table.
+    thoughts: &'a mpsc::UnboundedSender<super::core::Thought>,
+}
+
 /// Carries out `effects` in order, and those that the outcomes of their writes lead to; says whether
 /// the table closes.
 async fn carry_out(
     core: &mut TableCore,
     log: &mut TableLog,
-    services: &Services,
+    context: &Context<'_>,
     effects: Vec<Effect>,
     result_stored: &mut Option<oneshot::Receiver<()>>,
 ) -> Closing {
+    let services = context.services;
     let mut queue = VecDeque::from(effects);
     let mut close = Closing::No;
     while let Some(effect) = queue.pop_front() {
@@ -175,6 +188,7 @@ async fn carry_out(
                 });
                 queue.extend(core.step(Input::Stored(outcome), now()));
             }
+            Effect::Think(turn) => services.bots.think(*turn, context.thoughts.clone()),
             Effect::StoreResult(finished) => *result_stored = Some(log.store_result(*finished)),
             Effect::Close if matches!(close, Closing::No) => close = Closing::Yes,
             Effect::Close => {}

@@ -107,7 +107,7 @@ impl Connection {
             }
             ClientMsg::Start { table } => self.forward(table, None, TableCommand::Start { from }).await,
             ClientMsg::Kick { table, seat } => self.forward(table, None, TableCommand::Kick { from, seat }).await,
-            ClientMsg::AddBot { table } => self.forward(table, None, TableCommand::AddBot { from }).await,
+            ClientMsg::AddBot { table, level } => self.forward(table, None, TableCommand::AddBot { from, level }).await,
             ClientMsg::History { table, from: from_event } => {
                 self.forward(table, None, TableCommand::History { from, from_event }).await
             }

@@ -360,7 +360,7 @@ fn message(kind: Kind, sender: Sender, scene: &Scene, other: &OtherTable, unknow
         Kind::Leave => ClientMsg::Leave { table },
         Kind::Start => ClientMsg::Start { table },
         Kind::Kick => ClientMsg::Kick { table, seat: Seat(1) },
-        Kind::AddBot => ClientMsg::AddBot { table },
+        Kind::AddBot => ClientMsg::AddBot { table, level: romirami_game::Level::Normal },
         Kind::Act => {
             // The action the owner may play now: legal for the owner, and the same one for everyone else.
             let action = scene.owner.turn.as_deref().and_then(choose).unwrap_or(Action::Pass);

@@ -9,10 +9,11 @@ use std::time::Duration;
 use common::{Follower, TestServer, create_table, fast, guest, http_get, send};
 use romirami_client::Client;
 use romirami_client::romi_rami::{ClientMsg, ServerMsg};
+use romirami_game::Level;
 use romirami_server::config::Config;
 use romirami_server::protocol::{Clock, ErrorCode, Role, SpectatorPolicy, TableId, TableSummary};
 use romirami_server::store::Store;
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
 /// Fast bots and a short wait before abandoning, for tests.
@@ -75,17 +76,19 @@ async fn the_host_fills_seats_with_bots_and_plays_against_them() {
     let (summary, _) = create_table(&mut ana, 3, false, SpectatorPolicy::Link).await;
     let table = summary.id;
     // Only the host adds bots, and only to a free seat before the start.
-    send(&mut ben, ClientMsg::AddBot { table }).await;
+    send(&mut ben, ClientMsg::AddBot { table, level: romirami_game::Level::Normal }).await;
     assert!(matches!(
         ben.recv().await.expect("an answer"),
         ServerMsg::Error { code: ErrorCode::NoSuchTable | ErrorCode::NotHost, .. }
     ));
-    send(&mut ana, ClientMsg::AddBot { table }).await;
+    send(&mut ana, ClientMsg::AddBot { table, level: Level::Strong }).await;
     let waiting = summary_where(&mut ana, table, |s| s.seats.iter().flatten().count() == 2).await;
     assert_eq!(waiting.bots, [false, true, false]);
-    assert_eq!(waiting.seats[1].as_ref().map(|p| p.name.as_str()), Some("Bot 2"));
-    // The last seat filled starts the game.
-    send(&mut ana, ClientMsg::AddBot { table }).await;
+    assert_eq!(waiting.levels, [None, Some(Level::Strong), None]);
+    assert_eq!(waiting.seats[1].as_ref().map(|p| p.name.as_str()), Some("Bot · strong"));
+    assert!(waiting.rated, "the host's bots count for the ratings");
+    // The last seat filled starts the game; a bot of a level left out is `normal`.
+    ana.send_json(&json!({ "type": "add_bot", "table": table })).await.expect("sent");
     let (playing, events) = ana
         .wait_for(|msg| match msg {
             ServerMsg::Table { table: summary, view: Some(view), .. } if summary.id == table => {
@@ -96,9 +99,10 @@ async fn the_host_fills_seats_with_bots_and_plays_against_them() {
         .await
         .expect("the game starts");
     assert_eq!(playing.bots, [false, true, true]);
+    assert_eq!(playing.levels, [None, Some(Level::Strong), Some(Level::Normal)]);
     let mut ana = Follower::new(ana, table, events);
     let result = ana.play_to_end().await;
-    send(&mut ana.client, ClientMsg::AddBot { table }).await;
+    send(&mut ana.client, ClientMsg::AddBot { table, level: romirami_game::Level::Normal }).await;
     let late = ana
         .client
         .wait_for(|msg| match msg {
@@ -110,9 +114,15 @@ async fn the_host_fills_seats_with_bots_and_plays_against_them() {
     assert_eq!(late, ErrorCode::AlreadyStarted);
     let game = stored_game(&server, table).await;
     assert_eq!(game["players"][0]["bot"], false);
-    assert_eq!(game["players"][1]["bot"], true);
-    assert_eq!(game["players"][2]["bot"], true);
-    assert_eq!((&game["rated"], &game["unrated_because"]), (&Value::Bool(false), &Value::from("bot")), "{game}");
+    assert_eq!((&game["players"][1]["bot"], &game["players"][1]["level"]), (&Value::Bool(true), &json!("strong")));
+    assert_eq!((&game["players"][2]["bot"], &game["players"][2]["name"]), (&Value::Bool(true), &json!("Bot · normal")));
+    assert_eq!(game["players"][0].get("level"), None, "a person has no level");
+    assert_eq!((&game["rated"], &game["unrated_because"]), (&Value::Bool(true), &Value::Null), "{game}");
+    // Each level is a player of its own with a rating in the game.
+    let strong = romirami_server::bots::id(Level::Strong).0;
+    let ratings = http_get(&format!("{}/api/players/{strong}/ratings", server.http()), "application/json").await.json();
+    assert_eq!(ratings["ratings"][0]["game"], "romi-rami", "{ratings}");
+    assert_eq!(ratings["ratings"][0]["games"], 1, "{ratings}");
     let bot_actions: Vec<u64> =
         game["bot_actions"].as_array().expect("bot_actions").iter().filter_map(Value::as_u64).collect();
     assert_eq!(bot_actions[0], 0, "Ana played every move herself");

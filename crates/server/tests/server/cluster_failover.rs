@@ -47,7 +47,7 @@ async fn a_node_restores_only_the_tables_it_can_lease_and_a_lost_lease_acknowled
     let a = node(&nats, &name, "a", &db.url, Duration::from_secs(30)).await;
     let (mut ana, _, _) = guest(&a.url, "Ana").await;
     let (table, _) = create_table(&mut ana, 2, true, SpectatorPolicy::Everyone).await;
-    send(&mut ana, ClientMsg::AddBot { table: table.id }).await;
+    send(&mut ana, ClientMsg::AddBot { table: table.id, level: romirami_game::Level::Normal }).await;
     let legal = ana
         .wait_for(|msg| match msg {
             ServerMsg::YourTurn { legal, .. } => Some(legal.clone()),
@@ -104,7 +104,7 @@ async fn a_node_whose_renewal_finds_the_lease_gone_closes_the_table_there_withou
     let a = node(&nats, &name, "a", &db.url, Duration::from_millis(600)).await;
     let (mut ana, _, _) = guest(&a.url, "Ana").await;
     let (table, _) = create_table(&mut ana, 2, false, SpectatorPolicy::Link).await;
-    send(&mut ana, ClientMsg::AddBot { table: table.id }).await;
+    send(&mut ana, ClientMsg::AddBot { table: table.id, level: romirami_game::Level::Normal }).await;
     // The game waits for Ana (no clock): nothing is written at the table until she acts.
     ana.wait_for(|msg| matches!(msg, ServerMsg::YourTurn { .. }).then_some(())).await.expect("her turn");
 
@@ -139,7 +139,7 @@ async fn a_table_whose_lease_runs_out_is_taken_over_and_its_player_resumes_on_an
     let mut ana = Follower::new(ana, TableId(uuid::Uuid::nil()), 0);
     let (table, _) = create_table(&mut ana.client, 2, false, SpectatorPolicy::Link).await;
     ana.table = table.id;
-    send(&mut ana.client, ClientMsg::AddBot { table: table.id }).await;
+    send(&mut ana.client, ClientMsg::AddBot { table: table.id, level: romirami_game::Level::Normal }).await;
     ana.until(|f| f.turn.is_some() && f.seat.is_some()).await;
     let legal = ana.turn.clone().expect("her turn");
     ana.act(legal[0]).await;
@@ -178,7 +178,7 @@ async fn a_node_cut_off_from_nats_lets_its_table_go_and_no_acknowledged_action_i
     let mut ana = Follower::new(ana, TableId(uuid::Uuid::nil()), 0);
     let (table, _) = create_table(&mut ana.client, 2, false, SpectatorPolicy::Link).await;
     ana.table = table.id;
-    send(&mut ana.client, ClientMsg::AddBot { table: table.id }).await;
+    send(&mut ana.client, ClientMsg::AddBot { table: table.id, level: romirami_game::Level::Normal }).await;
     ana.until(|f| f.turn.is_some()).await;
 
     // a loses NATS. Ana plays on at a, a move every 100 ms, while a still holds the lease; then a stops

@@ -25,7 +25,7 @@ async fn a_waiting_table_comes_back_after_a_restart_with_its_seats() {
     let (summary, invite) = create_table(&mut ana, 4, true, SpectatorPolicy::Everyone).await;
     let table = summary.id;
     expect_table(&mut ana, table).await;
-    send(&mut ana, ClientMsg::AddBot { table }).await;
+    send(&mut ana, ClientMsg::AddBot { table, level: romirami_game::Level::Normal }).await;
     let (with_bot, _, _) = expect_table(&mut ana, table).await;
     assert_eq!(with_bot.bots, vec![false, true, false, false]);
     send(&mut bo, ClientMsg::Join { table, invite: Some(invite.clone()), since: None }).await;

@@ -30,6 +30,13 @@ pub struct ServeArgs {
     /// How long the server's bot waits before each of its moves, in milliseconds.
     #[arg(long, env = "ROMIRAMI_BOT_DELAY_MS", default_value_t = 700)]
     pub bot_delay_ms: u64,
+    /// How many bot decisions are made at once, each on a thread of its own (default: the cores).
+    #[arg(long, env = "ROMIRAMI_BOT_THREADS", default_value_t = Config::default().bot_threads)]
+    pub bot_threads: usize,
+    /// How long one decision of the server's bot may take, in milliseconds: the strong bot plays the best
+    /// move it has found by then.
+    #[arg(long, env = "ROMIRAMI_BOT_THINK_MS", default_value_t = 100)]
+    pub bot_think_ms: u64,
     /// A folder of the web client to serve at `/` instead of the one built into this binary (to work on
     /// the client: `--web-dir web` serves the checkout's files as they are saved).
     #[arg(long, env = "ROMIRAMI_WEB_DIR")]
@@ -120,6 +127,8 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             max_live_tables: args.max_live_tables,
             leaderboard_min_games: args.leaderboard_min_games,
             bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
+            bot_threads: args.bot_threads,
+            bot_think_time: std::time::Duration::from_millis(args.bot_think_ms),
             round_pause: std::time::Duration::from_millis(args.round_pause_ms),
             choice_time: std::time::Duration::from_millis(args.choice_ms),
             rematch_time: std::time::Duration::from_millis(args.rematch_ms),

@@ -176,9 +176,11 @@ impl Reads for PgStore {
                      WHEN EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id) THEN 'finished'
                      WHEN EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id) THEN 'waiting'
                 END AS state,
-                (EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.bot)
-                    OR EXISTS (SELECT 1 FROM game_players p WHERE p.table_id = t.id AND p.bot)) AS hosts_bot
-             FROM tables t WHERE t.id = $1"
+                (EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.bot AND s.player_id::text NOT LIKE '{BOT_IDS}')
+                    OR EXISTS (SELECT 1 FROM game_players p WHERE p.table_id = t.id AND p.bot
+                               AND p.player_id::text NOT LIKE '{BOT_IDS}')) AS old_bot
+             FROM tables t WHERE t.id = $1",
+            BOT_IDS = crate::bots::ID_PATTERN
         ))
         .bind(id.0)
         .fetch_optional(&self.pool)

@@ -27,6 +27,7 @@ mod settings;
 mod talk;
 #[cfg(test)]
 mod tests;
+mod think;
 mod views;
 
 use std::sync::Arc;
@@ -34,6 +35,7 @@ use std::sync::Arc;
 pub(crate) use self::entropy::{Entropy, OsEntropy};
 pub(crate) use self::rematch::RematchPlan;
 pub(crate) use self::settings::TableConfig;
+pub(crate) use self::think::{BotTurn, Thought};
 
 use romirami_game::commitment::ShuffleProof;
 use romirami_game::{AnyGame, GameKind, Json, ReadAction, Seat};
@@ -77,6 +79,8 @@ pub(crate) enum Input {
     /// The finished game's result, asked for with [`Effect::StoreResult`], is stored (or will never
     /// be: the failure is logged): the table closes once nobody is at it.
     ResultStored,
+    /// The bot's decision that [`Effect::Think`] asked for.
+    Thought(think::Thought),
     /// This node lost the table's lease (its renewal found the lease gone, or a write was fenced):
     /// another node has the table, or will, and this one must not show a game that moves on there.
     LeaseLost,
@@ -87,9 +91,6 @@ pub(crate) enum Input {
 pub(crate) enum Durable {
     /// Who sits where while the table waits (each seat's player, and whether the host's bot plays it).
     Seats(Vec<Option<(PlayerId, bool)>>),
-    /// A bot the host added, stored as a player of its own with a token hash nobody knows, and the
-    /// seats with it.
-    Bot { bot: PlayerInfo, token_hash: [u8; 32], seats: Vec<Option<(PlayerId, bool)>> },
     /// The start of the game: its seed and salt (whose `Debug` shows neither) and its players.
     Start { shuffle: ShuffleProof, players: Vec<GamePlayer>, started_at: OffsetDateTime },
     /// The next action of the game's log.
@@ -109,6 +110,9 @@ pub(crate) enum Effect {
     /// Open the table of a rematch and start its game, then feed the outcome back as [`Input::Stored`]
     /// before anything else.
     OpenRematch(Box<RematchPlan>),
+    /// Have the bot's decision made away from the table's task, on the server's bot pool, and feed it
+    /// back as [`Input::Thought`] whenever it comes (other inputs may come first).
+    Think(Box<think::BotTurn>),
     /// The table closes: its task ends, and whoever still writes to it learns that it is gone.
     Close,
 }
@@ -160,6 +164,8 @@ struct Play {
     to_act: Option<Seat>,
     /// When the bot plays its next action.
     bot_due: Option<Instant>,
+    /// Whether the bot's decision is awaited ([`Effect::Think`]).
+    thinking: bool,
     /// When the choice the seat to act is asked (outside the turns) is made for its player.
     choice_due: Option<Instant>,
     /// When the game ends as abandoned because no player is connected.
@@ -330,6 +336,7 @@ impl TableCore {
             Input::Timer => self.timer(now),
             Input::Stored(outcome) => self.stored(outcome, now),
             Input::ResultStored => self.result_stored = true,
+            Input::Thought(thought) => self.thought(thought, now),
         }
         self.drop_members(now);
         self.sweep_presence();
@@ -374,7 +381,7 @@ impl TableCore {
             TableCommand::Detach { conn } => self.detach(conn, now),
             TableCommand::Start { from } => self.start(from, now),
             TableCommand::Kick { from, seat } => self.kick(&from, seat, now),
-            TableCommand::AddBot { from } => self.add_bot(from),
+            TableCommand::AddBot { from, level } => self.add_bot(from, level),
             TableCommand::History { from, from_event } => self.history(&from, from_event),
             TableCommand::Act { from, id, action } => self.act(from, id, action, now),
             TableCommand::Chat { from, text } => self.say(from, &text, now),
@@ -456,15 +463,14 @@ impl TableCore {
             spectator_count: self.members.spectators(),
             clock: self.options.clock,
             bots: self.seating.bots(),
+            levels: self.seating.levels(),
             shuffle: match &self.phase {
                 Phase::Playing(play) | Phase::Finished(play) => play.commitment(),
                 Phase::Waiting => None,
             },
             options: serde_json::from_str(self.game_options.get()).ok(),
             presence: self.presences(),
-            // What everyone is shown is whether the game will count: not once the host gave a seat to
-            // a bot, whatever the host chose at creation.
-            rated: self.options.rated && !self.seating.has_hosts_bot(),
+            rated: self.options.rated,
         }
     }
 

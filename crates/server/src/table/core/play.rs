@@ -84,7 +84,7 @@ impl TableCore {
     }
 
     /// Asks to append a checked action to the game's log; it is applied once stored.
-    fn append(&mut self, seat: Seat, action: ReadAction, by: Actor, now: Now) {
+    pub(super) fn append(&mut self, seat: Seat, action: ReadAction, by: Actor, now: Now) {
         let Some(play) = self.play() else { return };
         let reserve_ms = play.clock.as_ref().map(|clock| clock.reserve_at(seat, now.at));
         let by_bot = matches!(by, Actor::Bot);
@@ -203,7 +203,9 @@ impl TableCore {
             }
         }
         play.bot_due = match to_act.and_then(|seat| self.seating.control(seat)) {
-            Some(Control::Bot | Control::Stand { .. }) => Some(play.bot_due.unwrap_or(start + bot_delay)),
+            // A bot that is thinking has its move on the way.
+            _ if play.thinking => None,
+            Some(Control::Bot(_) | Control::Stand { .. }) => Some(play.bot_due.unwrap_or(start + bot_delay)),
             _ => None,
         };
         let asked = choice && to_act.is_some_and(|seat| self.seating.is_played_by_player(seat));
@@ -249,7 +251,7 @@ impl TableCore {
                 if let Phase::Playing(play) = &mut self.phase {
                     play.bot_due = None;
                 }
-                self.bot_plays(now);
+                self.bot_plays();
             }
             Timer::OutOfTime(seat) => {
                 info!(table = %self.id, %seat, "out of time: the bot plays the seat");
@@ -265,7 +267,7 @@ impl TableCore {
                 if let Phase::Playing(play) = &mut self.phase {
                     play.choice_due = None;
                 }
-                self.choose_for_player(now);
+                self.choose_for_player();
             }
             Timer::Abandon => {
                 if let Phase::Playing(play) = &mut self.phase {
@@ -277,27 +279,22 @@ impl TableCore {
         }
     }
 
-    /// The bot plays the seat to act.
-    fn bot_plays(&mut self, now: Now) {
+    /// The bot plays the seat to act, at its level (the host's bot's own, `normal` for a stand-in): it
+    /// is asked for its move, which comes back as a thought (`super::think`).
+    fn bot_plays(&mut self) {
         let Some(seat) = self.game().and_then(|game| game.to_act()) else { return };
-        if self.seating.is_played_by_player(seat) {
+        let Some(control) = self.seating.control(seat) else { return };
+        if control == Control::Player {
             return;
         }
-        let Some(action) = self.game().and_then(|game| game.bot(seat)) else {
-            return error!(table = %self.id, %seat, "the bot found no legal action");
-        };
-        self.append(seat, action, Actor::Bot, now);
+        self.ask_bot(seat, control.playing_level(), false);
     }
 
-    /// The time for the choice the seat to act is asked ran out: the bot's choice is made for its player,
-    /// who keeps the seat (only this choice was not theirs).
-    fn choose_for_player(&mut self, now: Now) {
+    /// The time for the choice the seat to act is asked ran out: the `normal` bot's choice is made for
+    /// its player, who keeps the seat (only this choice was not theirs).
+    fn choose_for_player(&mut self) {
         let Some(seat) = self.game().and_then(|game| game.to_act()) else { return };
-        let Some(action) = self.game().and_then(|game| game.bot(seat)) else {
-            return error!(table = %self.id, %seat, "the bot found no choice to make");
-        };
-        info!(table = %self.id, %seat, "the time for a choice ran out: the bot's choice is made");
-        self.append(seat, action, Actor::Bot, now);
+        self.ask_bot(seat, romirami_game::Level::Normal, true);
     }
 
     /// The bot plays `seat` until its player comes back (it ran out of time, or `left`).

@@ -13,7 +13,7 @@ impl TableCore {
     /// Where the player of `seat` is; `None` for a free seat.
     pub(super) fn presence_of(&self, seat: Seat) -> Option<Presence> {
         match self.seating.control(seat)? {
-            Control::Bot | Control::Stand { back: false, .. } => Some(Presence::Bot),
+            Control::Bot(_) | Control::Stand { back: false, .. } => Some(Presence::Bot),
             Control::Player | Control::Stand { back: true, .. } => {
                 Some(if self.members.has_role(Role::Seat(seat)) { Presence::Here } else { Presence::Away })
             }

@@ -96,7 +96,7 @@ impl TableCore {
     /// not at the table.
     fn answers_yes_for_its_player(&self, seat: Seat) -> bool {
         match self.seating.control(seat) {
-            Some(Control::Bot) => true,
+            Some(Control::Bot(_)) => true,
             Some(Control::Stand { .. }) => !self.members.has_role(Role::Seat(seat)),
             Some(Control::Player) | None => false,
         }
@@ -164,7 +164,7 @@ impl TableCore {
             .occupants()
             .map(|(seat, o)| {
                 let control = match o.control {
-                    Control::Bot => Control::Bot,
+                    Control::Bot(level) => Control::Bot(level),
                     // The player answered (or their bot did): they play the seat if they are here.
                     Control::Player | Control::Stand { .. } if self.members.has_role(Role::Seat(seat)) => {
                         Control::Player

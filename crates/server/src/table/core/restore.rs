@@ -26,12 +26,7 @@ impl TableCore {
         let seating = Seating::from_occupants(
             seats
                 .into_iter()
-                .map(|seat| {
-                    seat.map(|(player, bot)| Occupant {
-                        player,
-                        control: if bot { Control::Bot } else { Control::Player },
-                    })
-                })
+                .map(|seat| seat.map(|(player, bot)| Occupant { control: bot_control(player.id, bot), player }))
                 .collect(),
         );
         let mut core =
@@ -66,7 +61,7 @@ impl TableCore {
             players
                 .into_iter()
                 .map(|p| {
-                    let control = if p.bot { Control::Bot } else { Control::Player };
+                    let control = bot_control(p.id, p.bot);
                     Some(Occupant { player: PlayerInfo { id: p.id, name: p.name }, control })
                 })
                 .collect(),
@@ -78,6 +73,7 @@ impl TableCore {
             game,
             to_act: None,
             bot_due: None,
+            thinking: false,
             choice_due: None,
             abandon_due: None,
             actions: u32::try_from(actions.len()).map_err(|_| "too many stored actions".to_owned())?,
@@ -101,5 +97,15 @@ impl TableCore {
             core.check_presence(now);
         }
         Ok(core)
+    }
+}
+
+/// Who plays a stored seat: its person, or the host's bot of the level whose player sits there (a bot
+/// stored before bots had levels plays at `normal`).
+fn bot_control(player: crate::protocol::PlayerId, bot: bool) -> Control {
+    if bot {
+        Control::Bot(crate::bots::level_of(player).unwrap_or(romirami_game::Level::Normal))
+    } else {
+        Control::Player
     }
 }

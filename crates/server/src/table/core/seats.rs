@@ -1,7 +1,7 @@
 //! Seating: joining, watching, leaving, the host's kicks and bots, and the start of the game.
 
-use romirami_game::Seat;
 use romirami_game::commitment::ShuffleProof;
+use romirami_game::{Level, Seat};
 use time::OffsetDateTime;
 use tracing::{debug, info, warn};
 
@@ -232,8 +232,8 @@ impl TableCore {
         self.after_seat_freed(now);
     }
 
-    /// The host gives the first free seat to a bot, stored as a player of its own.
-    pub(super) fn add_bot(&mut self, from: Sender) {
+    /// The host gives the first free seat to a bot of `level`: the level's player ([`crate::bots`]).
+    pub(super) fn add_bot(&mut self, from: Sender, level: Level) {
         if from.player.id != self.host {
             return self.error(&from, ErrorCode::NotHost, "only the host can add a bot");
         }
@@ -243,13 +243,9 @@ impl TableCore {
         let Some(free) = self.seating.first_free() else {
             return self.error(&from, ErrorCode::TableFull, "every seat is taken");
         };
-        let bot =
-            crate::protocol::PlayerInfo { id: PlayerId(self.entropy.id()), name: format!("Bot {}", free.index() + 1) };
-        // A bot has no token: its stored hash is of random bytes nobody knows.
-        let token_hash = crate::players::hash_token(&hex::encode(self.entropy.secret()));
-        self.seating.sit(free, Occupant { player: bot.clone(), control: Control::Bot });
+        self.seating.sit(free, Occupant { player: crate::bots::player(level), control: Control::Bot(level) });
         let seats = self.stored_seats();
-        self.write(Durable::Bot { bot, token_hash, seats }, Pending::Bot { from, seat: free });
+        self.write(Durable::Seats(seats), Pending::Bot { from, seat: free });
     }
 
     pub(super) fn bot_stored(&mut self, from: Sender, seat: Seat, outcome: Result<(), StoreError>, now: Now) {
@@ -291,7 +287,7 @@ impl TableCore {
                 seat,
                 id: o.player.id,
                 name: o.player.name.clone(),
-                bot: o.control == Control::Bot,
+                bot: o.control.is_hosts_bot(),
             })
             .collect();
         let started_at = now.wall;
@@ -343,6 +339,7 @@ impl TableCore {
             clock,
             to_act: None,
             bot_due: None,
+            thinking: false,
             choice_due: None,
             abandon_due: None,
             actions: 0,
@@ -368,7 +365,7 @@ impl TableCore {
     /// Who sits where, as stored while the table waits.
     fn stored_seats(&self) -> Vec<Option<(PlayerId, bool)>> {
         (0..self.seating.len())
-            .map(|i| self.seating.get(Seat(i as u8)).map(|o| (o.player.id, o.control == Control::Bot)))
+            .map(|i| self.seating.get(Seat(i as u8)).map(|o| (o.player.id, o.control.is_hosts_bot())))
             .collect()
     }
 }

@@ -30,8 +30,8 @@ fn asked() -> (Table, Client, u64, Vec<String>) {
         let clock = Clock { turn_ms: 1000, reserve_ms: 0 };
         let mut table = Table::open_with(&ana, 3, Some(clock), game, Fixed { seed, ..Fixed::default() });
         table.join(&ana);
-        table.command(TableCommand::AddBot { from: ana.from.clone() });
-        table.command(TableCommand::AddBot { from: ana.from.clone() });
+        table.command(TableCommand::AddBot { from: ana.from.clone(), level: romirami_game::Level::Normal });
+        table.command(TableCommand::AddBot { from: ana.from.clone(), level: romirami_game::Level::Normal });
         let mut ms = 0;
         // What Ana was sent since her last action.
         let mut sent = Vec::new();

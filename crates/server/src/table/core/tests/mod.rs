@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use super::{Durable, Effect, Entropy, Input, Now, RematchPlan, Shared, TableConfig, TableCore};
+use super::{BotTurn, Durable, Effect, Entropy, Input, Now, RematchPlan, Shared, TableConfig, TableCore};
 use crate::config::Config;
 use romirami_client::romi_rami::ServerMsg;
 
@@ -166,6 +166,9 @@ struct Table {
     effects: Vec<Effect>,
     /// Every rematch's table the core asked to open (the store takes it unless `store_fails`).
     rematches: Vec<RematchPlan>,
+    /// The bot's decisions asked for and not answered yet, when the test answers them itself
+    /// ([`Table::hold_thoughts`]); `None`: the bot thinks at once.
+    held: Option<Vec<BotTurn>>,
 }
 
 /// The tests' settings: the server's defaults, with shorter waits.
@@ -248,6 +251,24 @@ impl Table {
             writes: Vec::new(),
             effects: Vec::new(),
             rematches: Vec::new(),
+            held: None,
+        }
+    }
+
+    /// From now on the bot's decisions wait until the test answers them ([`Table::think`]).
+    fn hold_thoughts(&mut self) {
+        self.held = Some(Vec::new());
+    }
+
+    /// The decisions asked for and not answered yet.
+    fn held(&self) -> &[BotTurn] {
+        self.held.as_deref().unwrap_or_default()
+    }
+
+    /// Answers the decisions held so far, as the bot pool would.
+    fn think(&mut self) {
+        for turn in self.held.as_mut().map(std::mem::take).unwrap_or_default() {
+            self.feed(Input::Thought(turn.think(None)));
         }
     }
 
@@ -280,6 +301,12 @@ impl Table {
                         self.rematches.push(*plan);
                         next.extend(self.core.step(Input::Stored(outcome), self.now()));
                     }
+                    // The bot thinks within its playouts (no clock in these tests): at once, or when the
+                    // test says.
+                    Effect::Think(turn) => match &mut self.held {
+                        Some(held) => held.push(*turn),
+                        None => next.extend(self.core.step(Input::Thought(turn.think(None)), self.now())),
+                    },
                     other => self.effects.push(other),
                 }
             }
@@ -387,4 +414,5 @@ mod play;
 mod rematch;
 mod seating;
 mod shuffle;
+mod thinking;
 mod together;

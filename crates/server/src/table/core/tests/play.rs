@@ -170,8 +170,8 @@ fn bots_play_a_whole_game_at_the_table() {
     // The host stays but runs out of time at once: the bot stands in for them from then on.
     let mut table = Table::open(&host, 3, Some(Clock { turn_ms: 100, reserve_ms: 0 }));
     table.join(&host);
-    table.command(TableCommand::AddBot { from: host.from.clone() });
-    table.command(TableCommand::AddBot { from: host.from.clone() });
+    table.command(TableCommand::AddBot { from: host.from.clone(), level: romirami_game::Level::Normal });
+    table.command(TableCommand::AddBot { from: host.from.clone(), level: romirami_game::Level::Normal });
     assert_eq!(table.core.summary().seats.iter().flatten().filter(|p| p.name.starts_with("Bot")).count(), 2);
     let mut ms = 0;
     while table.core.state() == TableState::Playing && ms < 10_000_000 {
@@ -276,7 +276,7 @@ fn an_action_after_the_end_is_refused_as_game_over() {
     let host = Client::new(1, "Ana");
     let mut table = Table::open(&host, 2, None);
     table.join(&host);
-    table.command(TableCommand::AddBot { from: host.from.clone() });
+    table.command(TableCommand::AddBot { from: host.from.clone(), level: romirami_game::Level::Normal });
     // Ana leaves: the bot plays both seats to the end; her connection comes back to the finished table.
     table.command(TableCommand::Leave { from: host.from.clone() });
     let mut ms = 0;
@@ -302,7 +302,7 @@ fn a_player_back_by_event_number_after_the_end_is_told_the_game_is_over() {
     let host = Client::new(1, "Ana");
     let mut table = Table::open(&host, 2, None);
     table.join(&host);
-    table.command(TableCommand::AddBot { from: host.from.clone() });
+    table.command(TableCommand::AddBot { from: host.from.clone(), level: romirami_game::Level::Normal });
     table.command(TableCommand::Leave { from: host.from.clone() });
     let mut ms = 0;
     while table.core.state() == TableState::Playing && ms < 10_000_000 {
@@ -329,7 +329,7 @@ fn a_member_rebuilds_a_long_log_page_by_page_and_a_stranger_gets_none() {
     let clock = Some(Clock { turn_ms: 100, reserve_ms: 0 });
     let mut table = Table::open_configured(&host, 2, clock, romi_rami(), Fixed::default(), config);
     table.join(&host);
-    table.command(TableCommand::AddBot { from: host.from.clone() });
+    table.command(TableCommand::AddBot { from: host.from.clone(), level: romirami_game::Level::Normal });
     let mut ms = 0;
     while table.event_count().is_some_and(|n| n < 3 * limit) && ms < 1_000_000 {
         ms += 100;
@@ -381,7 +381,7 @@ fn a_game_whose_events_do_not_carry_its_view_sends_the_view_after_them() {
         let mut table = Table::open_game(&host, 2, Some(Clock { turn_ms: 100, reserve_ms: 0 }), game);
         table.join(&host);
         table.command(TableCommand::Watch { from: cleo.from.clone(), invite: Some("key".into()), since: None });
-        table.command(TableCommand::AddBot { from: host.from.clone() });
+        table.command(TableCommand::AddBot { from: host.from.clone(), level: romirami_game::Level::Normal });
         cleo.texts();
         let mut ms = 0;
         while table.actions_count() < 3 {
@@ -423,7 +423,7 @@ fn the_rummy_family_plays_whole_matches_at_the_table_pausing_between_rounds() {
         let mut table = Table::open_game(&host, seats, Some(clock), game);
         table.join(&host);
         for _ in 1..seats {
-            table.command(TableCommand::AddBot { from: host.from.clone() });
+            table.command(TableCommand::AddBot { from: host.from.clone(), level: romirami_game::Level::Normal });
         }
         assert_eq!(table.core.state(), TableState::Playing, "{name}");
         let pause = u64::try_from(config().round_pause.as_millis()).expect("short");

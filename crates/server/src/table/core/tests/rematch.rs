@@ -256,8 +256,8 @@ fn only_the_players_of_a_finished_game_answer_and_bots_say_yes_at_once() {
     table.join(&ana);
     answer(&mut table, &ana, true);
     assert_eq!(ana.errors(), vec![ErrorCode::NotFinished], "before the start");
-    table.command(TableCommand::AddBot { from: ana.from.clone() });
-    table.command(TableCommand::AddBot { from: ana.from.clone() });
+    table.command(TableCommand::AddBot { from: ana.from.clone(), level: romirami_game::Level::Strong });
+    table.command(TableCommand::AddBot { from: ana.from.clone(), level: romirami_game::Level::Easy });
     answer(&mut table, &ana, true);
     assert_eq!(ana.errors(), vec![ErrorCode::NotFinished], "in play");
     play_out(&mut table, &mut [&mut ana]);
@@ -278,7 +278,9 @@ fn only_the_players_of_a_finished_game_answer_and_bots_say_yes_at_once() {
     answer(&mut table, &ana, true);
     let plan = table.rematches.last().expect("Ana and the bots play again");
     let controls: Vec<_> = plan.seats.iter().map(|o| o.control).collect();
-    assert_eq!(controls, vec![Control::Player, Control::Bot, Control::Bot]);
+    // Each bot keeps its level.
+    let (strong, easy) = (romirami_game::Level::Strong, romirami_game::Level::Easy);
+    assert_eq!(controls, vec![Control::Player, Control::Bot(strong), Control::Bot(easy)]);
 }
 
 #[test]

@@ -20,18 +20,34 @@ fn a_full_table_starts_and_every_seat_is_stored_first() {
 }
 
 #[test]
-fn a_rated_table_is_shown_unrated_once_the_host_gives_a_seat_to_a_bot() {
-    // A game with the host's bot never counts for the ratings: the lobby and the table say so at once,
-    // not only the end screen.
-    let (ana, bruno) = (Client::new(1, "Ana"), Client::new(2, "Bruno"));
-    let mut table = Table::open(&ana, 3, None);
+fn the_hosts_bots_sit_as_their_levels_players_and_keep_the_table_rated() {
+    // Each level is a player of its own (`crate::bots`), rated like anyone: a table stays as rated as its
+    // host chose, and everyone sees each bot's level.
+    use romirami_game::Level;
+    let ana = Client::new(1, "Ana");
+    let mut table = Table::open(&ana, 4, None);
     table.join(&ana);
-    table.join(&bruno);
     assert!(table.lobby.public_tables()[0].rated, "rated as the host chose");
-    table.command(TableCommand::AddBot { from: ana.from.clone() });
+    table.command(TableCommand::AddBot { from: ana.from.clone(), level: Level::Strong });
+    table.command(TableCommand::AddBot { from: ana.from.clone(), level: Level::Easy });
+    table.command(TableCommand::AddBot { from: ana.from.clone(), level: Level::Strong });
     assert_eq!(table.core.state(), TableState::Playing);
-    assert!(!table.lobby.public_tables()[0].rated, "a bot at the table: the game will not count");
-    assert!(!table.core.summary().rated);
+    let summary = &table.lobby.public_tables()[0];
+    assert!(summary.rated, "bots of a level count for the ratings");
+    assert_eq!(summary.levels, vec![None, Some(Level::Strong), Some(Level::Easy), Some(Level::Strong)]);
+    let names: Vec<_> = summary.seats.iter().flatten().map(|p| (p.id, p.name.as_str())).collect();
+    let strong = crate::bots::player(Level::Strong);
+    assert_eq!(names[1], (strong.id, "Bot · strong"));
+    assert_eq!(names[3], names[1], "two bots of a level are its one player");
+    assert_eq!(names[2], (crate::bots::id(Level::Easy), "Bot · easy"));
+    assert_eq!(summary.bots, vec![false, true, true, true]);
+    // The game's players, as stored at the start, are the levels' players.
+    let started = table.writes.iter().find_map(|w| match w {
+        Durable::Start { players, .. } => Some(players.clone()),
+        _ => None,
+    });
+    let levels: Vec<_> = started.expect("the start is stored").iter().map(|p| p.level()).collect();
+    assert_eq!(levels, vec![None, Some(Level::Strong), Some(Level::Easy), Some(Level::Strong)]);
 }
 
 #[test]
@@ -42,7 +58,7 @@ fn every_seating_refusal_has_its_code() {
     // Only the host starts, kicks and adds bots; a game needs two players.
     table.command(TableCommand::Start { from: bruno.from.clone() });
     table.command(TableCommand::Kick { from: bruno.from.clone(), seat: Seat(0) });
-    table.command(TableCommand::AddBot { from: bruno.from.clone() });
+    table.command(TableCommand::AddBot { from: bruno.from.clone(), level: romirami_game::Level::Normal });
     assert_eq!(bruno.errors(), vec![ErrorCode::NotHost; 3]);
     ana.messages();
     table.command(TableCommand::Start { from: ana.from.clone() });
@@ -60,7 +76,7 @@ fn every_seating_refusal_has_its_code() {
     table.join(&bruno);
     table.join(&cleo);
     assert_eq!(cleo.errors(), vec![ErrorCode::AlreadyStarted]);
-    table.command(TableCommand::AddBot { from: ana.from.clone() });
+    table.command(TableCommand::AddBot { from: ana.from.clone(), level: romirami_game::Level::Normal });
     table.command(TableCommand::Kick { from: ana.from.clone(), seat: Seat(1) });
     table.command(TableCommand::Start { from: ana.from.clone() });
     assert_eq!(ana.errors(), vec![ErrorCode::AlreadyStarted; 3]);
@@ -88,7 +104,7 @@ fn a_private_table_does_not_admit_to_exist_without_its_link_and_a_full_one_refus
     assert_eq!(bruno.errors(), vec![ErrorCode::NoSuchTable; 2]);
     assert!(table.lobby.public_tables().is_empty(), "a private table is not listed");
     table.join(&bruno);
-    table.command(TableCommand::AddBot { from: ana.from.clone() });
+    table.command(TableCommand::AddBot { from: ana.from.clone(), level: romirami_game::Level::Normal });
     assert_eq!(table.core.state(), TableState::Playing, "the bot took the last seat: the game starts");
     table.join(&cleo);
     assert_eq!(cleo.errors(), vec![ErrorCode::AlreadyStarted]);

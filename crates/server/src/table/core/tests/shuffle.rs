@@ -88,7 +88,7 @@ fn play_a_game_with_a_spectator() -> (Sent, FinishedGame) {
     let watch =
         |client: &Client| TableCommand::Watch { from: client.from.clone(), invite: Some("key".into()), since: None };
     table.command(watch(&cleo));
-    table.command(TableCommand::AddBot { from: ana.from.clone() });
+    table.command(TableCommand::AddBot { from: ana.from.clone(), level: romirami_game::Level::Normal });
     assert_eq!(table.core.state(), TableState::Playing);
     assert!(
         matches!(table.writes.last(), Some(Durable::Start { shuffle, .. }) if *shuffle == ShuffleProof::new(SEED, salt()))
