@@ -1,7 +1,9 @@
-// A host alone plays against two bots on a clocked table: she adds them with the page's button (removing one
-// on the way), the table starts by itself, she lets her time run out once (the bot plays for her; she takes
-// her seat back), and plays on to the end; the bots and the bot's moves for her are marked on the end screen
-// and the game page. Last, a game against a bot that she leaves: it ends as abandoned and is shown so.
+// A host alone plays against a strong and an easy bot on a clocked table: she adds them with the page's
+// button at the levels she picks (removing one on the way), the table starts by itself, she lets her time
+// run out once (the bot plays for her; she takes her seat back), and plays on to the end; the bots, their
+// levels and the bot's moves for her are shown on the table, the end screen and the game page, and the
+// game counts for the ratings of all three. Last, a game against a bot that she leaves: it ends as
+// abandoned and is shown so; and "Play against a bot" in the lobby starts a game at once.
 
 import {
   BASE,
@@ -37,16 +39,27 @@ async function againstBots(browser) {
   // The waiting room says which game is about to be played, rated as the form's default.
   const before = await dora.textContent('#wait-game');
   check(/^Romi Rami · Rated$/.test(before ?? ''), `the waiting room names the game: ${before}`);
-  // A bot, removed again; then two bots, and the full table starts by itself.
+  // A bot (normal, the level offered first), removed again; then a strong and an easy bot, and the full
+  // table starts by itself.
+  check((await dora.inputValue('#bot-level')) === 'normal', 'the level offered first is normal');
   await dora.click('#add-bot');
   await dora.waitForSelector('.waiting .seats li.bot[data-seat="1"] .badge.bot');
+  const first = await dora.textContent('.waiting .seats li[data-seat="1"] .pname');
+  check(first === 'Bot · normal', `the bot's level shows beside its name: ${first}`);
   const withBot = await dora.textContent('#wait-game');
-  check(/Casual$/.test(withBot ?? ''), `with the host's bot the game will not count, and the room says so: ${withBot}`);
+  check(/Rated$/.test(withBot ?? ''), `the host's bots are rated players, and the game still counts: ${withBot}`);
   await dora.click('.waiting .seats li[data-seat="1"] button:has-text("Remove")');
   await dora.waitForSelector('.waiting .seats li.free[data-seat="1"]');
+  await dora.selectOption('#bot-level', 'strong');
   await dora.click('#add-bot');
   await dora.waitForSelector('.waiting .seats li.bot[data-seat="1"]');
+  check(
+    (await dora.textContent('.waiting .seats li[data-seat="1"] .pname')) === 'Bot · strong',
+    'the strong bot is named with its level',
+  );
+  check((await dora.inputValue('#bot-level')) === 'strong', 'the chosen level stays chosen');
   await shot(dora, 'waiting-room-bot');
+  await dora.selectOption('#bot-level', 'easy');
   await dora.click('#add-bot');
   await dora.waitForSelector('.board');
   const summary = await hook(dora, () => window.__romirami.page.summary());
@@ -55,9 +68,13 @@ async function againstBots(browser) {
     summary.bots.filter(Boolean).length === 2 && !summary.bots[me],
     `two bots and Dora: ${JSON.stringify(summary.bots)}`,
   );
+  const levels = summary.levels.filter(Boolean).sort().join(',');
+  check(levels === 'easy,strong' && summary.levels[me] === null, `a strong and an easy bot: ${summary.levels}`);
   check((await dora.locator('.player.bot .badge.bot').count()) === 2, 'the bot seats are marked');
-  check(summary.rated === false, 'a rated table with the host’s bots is shown as not rated');
-  log('Dora plays against two bots');
+  const table = await dora.textContent('.table-page');
+  check(table.includes('Bot · strong') && table.includes('Bot · easy'), 'the table names the bots with their levels');
+  check(summary.rated === true, 'a rated table with the host’s bots is rated');
+  log('Dora plays against a strong and an easy bot');
 
   let moves = 0;
   let ranOut = false;
@@ -147,15 +164,20 @@ async function againstBots(browser) {
     'Dora’s seat has no bot mark at the end',
   );
   await logShows(dora, /Your seat is yours again/, 'Dora is told she has her seat back');
-  // The table was rated, but the bots made it count for nothing: the end screen says that this is why.
-  await dora.waitForSelector('[data-testid=unrated][data-reason=bot]', { timeout: Math.min(20000, timeLeft()) });
-  const unrated = await dora.textContent('[data-testid=unrated]');
-  check(/a bot had a seat/.test(unrated ?? ''), `the end screen says why the game did not count: ${unrated}`);
+  // The game counted: for Dora and for each bot's level, a player of its own.
+  await dora.waitForSelector('[data-testid=rating-changes]', { timeout: Math.min(20000, timeLeft()) });
+  const changes = await dora.textContent('[data-testid=rating-changes]');
+  check(
+    /Dora/.test(changes) && /Bot · strong/.test(changes) && /Bot · easy/.test(changes),
+    `the end screen shows the ratings of Dora and both bots: ${changes}`,
+  );
   log(`the game against the bots is over; Dora played ${moves} moves`);
   await shot(dora, 'end-bots');
 
   const game = await openGamePage(dora);
   const bots = game.players.filter((p) => p.bot).length;
+  const gameLevels = game.players.map((p) => p.level ?? '-').join(',');
+  check(/strong/.test(gameLevels) && /easy/.test(gameLevels), `the stored game keeps the levels: ${gameLevels}`);
   const doraIndex = game.players.findIndex((p) => p.name === 'Dora');
   check(
     bots === 2 && game.bot_actions[doraIndex] > 0,
@@ -190,6 +212,8 @@ async function abandoned(dora) {
   check(/private/.test(gone) && /invite link/.test(gone), `watching a private table without its link says so: ${gone}`);
   await fay.context().close();
 
+  // The level chosen last is offered again.
+  check((await dora.inputValue('#bot-level')) === 'easy', 'the level chosen last is kept');
   await dora.click('#add-bot');
   await dora.waitForSelector('.board');
   check((await dora.textContent('.table-info .table-clock')).includes('No clock'), 'the table says it has no clock');
@@ -222,7 +246,7 @@ async function abandoned(dora) {
   check((await dora.textContent('#game-title')) === 'Abandoned game', 'the game page says the game was abandoned');
   const notice = await dora.textContent('.game-page .notice');
   check(
-    /(Dora|Bot 2)( and (Dora|Bot 2))? (was|were) ahead/.test(notice),
+    /(Dora|Bot · easy)( and (Dora|Bot · easy))? (was|were) ahead/.test(notice),
     `the game page says who was ahead: ${notice}`,
   );
   // The table opened again shows the end as it stood: who was ahead, by name, and no bot mark on Dora.
@@ -236,7 +260,7 @@ async function abandoned(dora) {
   }
   const standing = await dora.textContent('.end p');
   check(
-    /stood: (Dora|Bot 2)( and (Dora|Bot 2))? (was|were) ahead/.test(standing),
+    /stood: (Dora|Bot · easy)( and (Dora|Bot · easy))? (was|were) ahead/.test(standing),
     `the abandoned game says who was ahead: ${standing}`,
   );
   check((await dora.locator('table.scores tr:has-text("Dora") .badge.bot').count()) === 0, 'Dora, who left, is no bot');
@@ -248,6 +272,36 @@ async function abandoned(dora) {
   log('the game left by its only player is shown as abandoned');
 }
 
+// "Play against a bot" in the lobby: a game of Rommi against two strong bots starts at once, their level
+// shown in French on the board; Dora leaves it again.
+async function playNow(dora) {
+  await dora.goto(`${BASE}/#/`);
+  await dora.selectOption('#lang-select', 'fr');
+  await dora.waitForSelector('#play-bot:not([disabled])');
+  check((await dora.textContent('#play-bot-title')) === 'Jouer contre un bot', 'the box speaks French');
+  await dora.selectOption('#bot-game', 'rommi');
+  await dora.selectOption('#bot-game-level', 'strong');
+  await dora.selectOption('#bot-count', '2');
+  await shot(dora, 'lobby-play-bot');
+  await dora.click('#play-bot');
+  await dora.waitForSelector('.board');
+  const summary = await hook(dora, () => window.__romirami.page.summary());
+  check(
+    summary.game === 'rommi' && summary.state === 'playing' && summary.levels.join(',') === ',strong,strong',
+    `one click started a game of Rommi against two strong bots: ${JSON.stringify(summary.levels)}`,
+  );
+  check(summary.public === false, 'a table of one’s own, not listed in the lobby');
+  const board = await dora.textContent('.table-page');
+  check(board.includes('Bot · fort'), 'the level is shown in the reader’s language');
+  await dora.click('details.leave summary');
+  await dora.click('#leave-game');
+  await dora.waitForFunction(() => location.hash === '#/');
+  await dora.selectOption('#lang-select', 'en');
+  log('a game against the bots started from the lobby in one click');
+}
+
 export async function bots(browser) {
-  await abandoned(await againstBots(browser));
+  const dora = await againstBots(browser);
+  await abandoned(dora);
+  await playNow(dora);
 }

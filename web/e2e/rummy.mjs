@@ -399,9 +399,9 @@ async function againstBot(browser, name, game, options, doneWhat) {
       (await page.locator('#match-end .totals li').count()) === 2,
     `${game}: the running totals`,
   );
-  // A game with a bot seat never counts for the ratings, and its end says so.
+  // A rated game against the host's bot counts for both: the end shows the rating changes.
   if (await page.locator('#match-end').count())
-    await page.waitForSelector('#match-end [data-testid=unrated][data-reason=bot]');
+    await page.waitForSelector('#match-end [data-testid=rating-changes]:has-text("Bot · normal")');
   if (!shotTaken) await shot(page, `table-${game}`);
   // The table links the game's own rules.
   const help = await page.getAttribute('#help-link', 'href');

@@ -1,8 +1,9 @@
 // @ts-check
 // The home page: choose a display name (kept with the guest token in this browser) or sign in with a name
 // kept with a password (account.js), see the live list
-// of public tables (protocol section 12) and sit down or watch, and create a table (seats, public or
-// private, who may watch, rated or casual, its turn clock). A named player sees their ratings here. Creating a
+// of public tables (protocol section 12) and sit down or watch, play against the server's bots at once
+// (play-bot.js), and create a table (seats, public or private, who may watch, rated or casual, its turn
+// clock). A named player sees their ratings here. Creating a
 // table leads to its page, where the invite link is.
 
 import { connection } from './connection.js';
@@ -11,10 +12,11 @@ import { rememberInvite } from './identity.js';
 import { CLOCK_PRESETS, clockTimes, clockWords, presetName } from './clock.js';
 import { t } from './i18n.js';
 import { explainError } from './errors.js';
-import { nameForm, botBadge } from './widgets.js';
+import { nameForm, botBadge, shownName } from './widgets.js';
 import { GAMES, gameInfo, gameName, optionFields, optionWords, readOptions } from './game-options.js';
 import { playerRatings } from './ratings.js';
 import { accountBox } from './account.js';
+import { playBotForm, seatPlannedBots, forgetPlannedBots } from './play-bot.js';
 
 /** @typedef {import('./shell/state.js').Summary} Summary */
 
@@ -64,7 +66,7 @@ function tableRow(summary, me) {
         h(
           'li',
           { class: s ? (bot(i) ? 'taken bot' : 'taken') : 'free' },
-          s ? s.name : t('lobby.freeSeat'),
+          s ? shownName(s.name, summary.levels?.[i]) : t('lobby.freeSeat'),
           s && bot(i) ? botBadge() : null,
         ),
       ),
@@ -90,6 +92,7 @@ export function mountLobby(root) {
   const list = h('ul.tables', { 'aria-live': 'polite', 'aria-label': t('lobby.tables') });
   const whoBox = h('section.card-panel.who-box', { 'aria-labelledby': 'who-title' });
   const createBox = h('section.card-panel', { 'aria-labelledby': 'create-title' });
+  const playBotBox = h('section.card-panel.play-bot-box', { 'aria-labelledby': 'play-bot-title' });
   /** @type {HTMLElement | null} */
   let createError = null;
   const tablesBox = h(
@@ -109,6 +112,7 @@ export function mountLobby(root) {
         h('p.suits', { 'aria-hidden': 'true' }, icon('ch'), icon('di'), icon('he'), icon('cl')),
       ),
       whoBox,
+      playBotBox,
       createBox,
       tablesBox,
     ),
@@ -294,6 +298,7 @@ export function mountLobby(root) {
               msg.game = game.value;
               msg.options = options;
             }
+            forgetPlannedBots();
             const sent = connection.send(msg);
             if (!sent) error.textContent = t('create.offline');
           },
@@ -320,6 +325,11 @@ export function mountLobby(root) {
     createError = error;
   }
 
+  function drawPlayBot() {
+    const error = h('p.error', { role: 'alert' });
+    replace(playBotBox, h('h2', { id: 'play-bot-title' }, t('playBot.title')), playBotForm(connection, error), error);
+  }
+
   const offs = [
     connection.on('lobby', (msg) => {
       tables.clear();
@@ -336,6 +346,7 @@ export function mountLobby(root) {
     }),
     connection.on('table_created', (msg) => {
       rememberInvite(msg.table.id, msg.invite);
+      seatPlannedBots(connection, msg.table.id);
       location.hash = `#/table/${msg.table.id}`;
     }),
     connection.on('error', (msg) => {
@@ -347,12 +358,14 @@ export function mountLobby(root) {
 
   function start() {
     drawWho();
+    drawPlayBot();
     drawCreate();
     drawList();
     connection.send({ type: 'lobby_subscribe' });
   }
 
   drawWho();
+  drawPlayBot();
   drawCreate();
   drawList();
   connection.ready().then(start, () => {

@@ -7,7 +7,7 @@
 import { h, replace } from './dom.js';
 import { getGame, getLeaderboard, getPlayerRatings } from './api.js';
 import { t, num } from './i18n.js';
-import { errorBox } from './widgets.js';
+import { errorBox, shownName, botBadge } from './widgets.js';
 import { GAMES, gameName } from './game-options.js';
 
 /** A change as "+23" or "−7". @param {number} before @param {number} after */
@@ -44,7 +44,7 @@ export function ratingChanges(game) {
         return h(
           'li',
           { class: d > 0 ? 'up' : d < 0 ? 'down' : '' },
-          h('span.name', p.name),
+          h('span.name', shownName(p.name)),
           ' ',
           h('span.rating', t('rating.change', { before: num(change.before), after: num(change.after) })),
           ' ',
@@ -190,7 +190,7 @@ export function mountLeaderboard(root, params) {
             'tr',
             { 'data-player': p.id },
             h('td', num(first + i + 1)),
-            h('td', h('a', { href: `#/players/${p.id}` }, p.name)),
+            h('td', h('a', { href: `#/players/${p.id}` }, shownName(p.name, p.level)), p.bot ? botBadge() : null),
             h('td', h('b', num(p.rating))),
             h('td', num(p.games)),
           ),

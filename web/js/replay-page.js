@@ -14,7 +14,7 @@ import { sortCards } from './rules-data.js';
 import { replay, viewOf } from './replayer.js';
 import { playersPanel } from './games/romi-rami/seats.js';
 import { board } from './games/romi-rami/market.js';
-import { errorBox, scoreTable, aheadAt } from './widgets.js';
+import { errorBox, scoreTable, aheadAt, shownName } from './widgets.js';
 
 /**
  * @param {HTMLElement} root
@@ -32,7 +32,8 @@ export function mountReplay(root, id, params) {
   let at = 0;
 
   /** @param {number} seat */
-  const nameOf = (seat) => record?.players[seat]?.name ?? t('seat.n', { n: seat + 1 });
+  const nameOf = (seat) =>
+    record?.players[seat] ? shownName(record.players[seat].name) : t('seat.n', { n: seat + 1 });
 
   /** @returns {import('./games/romi-rami/state.js').Ctx} */
   function ctxOf() {

@@ -8,11 +8,11 @@ import { listGames, getGame, getPlayer, getRecord, recordUrl } from './api.js';
 import { checkShuffle } from './shuffle-proof.js';
 import { endedBy } from './rules-data.js';
 import { t, dateTime, list, num } from './i18n.js';
-import { scoreTable, botBadge, aheadAt, errorBox } from './widgets.js';
+import { scoreTable, botBadge, aheadAt, errorBox, shownName } from './widgets.js';
 import { ratingChanges, playerRatings } from './ratings.js';
 import { GAMES, gameName, optionWords } from './game-options.js';
 
-/** @typedef {{seat: number, name: string, id: string, bot?: boolean}} GamePlayer */
+/** @typedef {{seat: number, name: string, id: string, bot?: boolean, level?: string}} GamePlayer */
 /**
  * @typedef {import('./widgets.js').Result & {id: string, players: GamePlayer[], bot_actions?: number[],
  *   started_at: string, finished_at: string, places?: number[], game?: string, options?: Record<string, any>}} Game
@@ -23,7 +23,7 @@ const rfc3339 = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** @param {GamePlayer} p */
 function playerLink(p) {
-  return h('a', { href: `#/players/${p.id}` }, p.name);
+  return h('a', { href: `#/players/${p.id}` }, shownName(p.name, p.level));
 }
 
 /**
@@ -57,7 +57,7 @@ function gameRow(game) {
   const abandoned = game.ended_by === 'abandoned';
   // A rummy game's scores carry no seat: they are in seat order.
   const bySeat = new Map(game.scores.map((s, i) => [s.seat ?? i, s]));
-  const lineup = game.players.map((p) => `${p.name} ${bySeat.get(p.seat)?.total ?? ''}`).join(', ');
+  const lineup = game.players.map((p) => `${shownName(p.name, p.level)} ${bySeat.get(p.seat)?.total ?? ''}`).join(', ');
   return h(
     'li.game-row',
     { 'data-game': game.id },
@@ -76,7 +76,7 @@ function gameRow(game) {
             'span',
             { class: winners.has(p.seat) && !abandoned ? 'pl winner' : 'pl' },
             winners.has(p.seat) && !abandoned ? h('span.crown', { 'aria-hidden': 'true' }, '★') : null,
-            p.name,
+            shownName(p.name, p.level),
             botNote(game, p.seat, true),
             ' ',
             h('b', bySeat.get(p.seat)?.total ?? '–'),
@@ -268,7 +268,7 @@ export function mountGame(root, id) {
       /** @type {Game} */
       const game = await getGame(id);
       if (!alive) return;
-      const names = new Map(game.players.map((p) => [p.seat, p.name]));
+      const names = new Map(game.players.map((p) => [p.seat, shownName(p.name, p.level)]));
       /** @param {number} seat */
       const nameOf = (seat) => names.get(seat) ?? '';
       const winners = game.winners.map(nameOf);
@@ -405,7 +405,7 @@ export function mountPlayer(root, id) {
           'section.card-panel',
           h(
             'h1',
-            p.name,
+            shownName(p.name),
             p.claimed ? h('span.badge.claimed', { title: t('player.claimed') }, t('player.claimed')) : null,
           ),
           h(

@@ -79,6 +79,22 @@ export function nameForm(done, { intro = t('name.intro') } = {}) {
   return form;
 }
 
+/** The levels of the server's bot, weakest first (docs/protocol.md: `add_bot`). */
+export const BOT_LEVELS = /** @type {const} */ (['easy', 'normal', 'strong']);
+
+/** How the server names each level's player ("Bot · strong"), for the lists that give no level. */
+const BOT_PLAYER = /^Bot · (easy|normal|strong)$/;
+
+/**
+ * A player's name as shown: a bot's in the reader's language with its level ("Robot · fort"), anyone
+ * else's as they chose it.
+ * @param {string | null | undefined} name @param {string | null} [level] the bot's level, when known
+ */
+export function shownName(name, level) {
+  const botLevel = level ?? BOT_PLAYER.exec(name ?? '')?.[1];
+  return botLevel ? t('bot.named', { level: t(`level.${botLevel}`) }) : (name ?? '');
+}
+
 /** The mark of a seat the server's bot plays. @param {string} [text] @param {string} [title] */
 export function botBadge(text = t('bot'), title = t('bot.title')) {
   return h('span.badge.bot', { title }, text);

@@ -95,7 +95,8 @@ pub struct Config {
     /// How long the bot waits before trying again when its move could not be stored.
     pub bot_retry: Duration,
     /// How many bot decisions are made at once, on threads of their own (the others wait their turn):
-    /// the machine's cores by default, so that thinking bots share the CPU with everything else.
+    /// half the machine's cores by default (at least one), so that however many strong bots think, the
+    /// other half is left to the tables.
     pub bot_threads: usize,
     /// How long one decision of the server's bot may take: the `strong` bot plays the best move it has
     /// found by then (its playouts are a budget, this is a cap).
@@ -168,7 +169,7 @@ impl Default for Config {
             table_queue: 1024,
             bot_delay: Duration::from_millis(700),
             bot_retry: Duration::from_secs(1),
-            bot_threads: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            bot_threads: (std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get) / 2).max(1),
             bot_think_time: Duration::from_millis(100),
             abandon_after: Duration::from_secs(10 * 60),
             round_pause: Duration::from_secs(4),

@@ -16,7 +16,7 @@ import { inviteFor, rememberInvite } from '../identity.js';
 import { clocksAt, clockWords } from '../clock.js';
 import { explainError } from '../errors.js';
 import { t, onLanguage } from '../i18n.js';
-import { nameForm } from '../widgets.js';
+import { nameForm, shownName } from '../widgets.js';
 import { gameName, optionWords } from '../game-options.js';
 import { tickClocks } from './seats.js';
 import { logPanel, lineText, note, addLine, askHistory, takeHistory, presence, presenceLine } from './log.js';
@@ -25,8 +25,9 @@ import { invitedTo, invitePanel, waitingRoom } from './waiting.js';
 import { focusKeeper } from './focus.js';
 import { boardFor } from '../games/index.js';
 
-// The server's own bot players are named "Bot 1" to "Bot 4", a name no person may take (protocol
-// section 3); any other seat the bot plays is a person's, stood in for while they are away.
+// The host's bots are known by the summary's `levels` (or, for a game from before bots had levels, by
+// the name "Bot 2", which no person may take); any other seat the bot plays is a person's, stood in
+// for while they are away.
 const BOT_NAME = /^Bot \d+$/;
 
 /**
@@ -78,9 +79,13 @@ export function mountTable(root, tableId, params) {
 
   const mySeat = () => (st.role && typeof st.role === 'object' ? st.role.seat : null);
   const isBot = (/** @type {number | null} */ seat) => seat != null && st.summary?.bots?.[seat] === true;
-  const isBotPlayer = (/** @type {number} */ seat) => BOT_NAME.test(st.summary?.seats?.[seat]?.name ?? '');
+  const isBotPlayer = (/** @type {number} */ seat) =>
+    st.summary?.levels?.[seat] != null || BOT_NAME.test(st.summary?.seats?.[seat]?.name ?? '');
   const botPlaysForMe = () => mySeat() != null && isBot(mySeat()) && !st.result;
-  const nameOf = (/** @type {number} */ seat) => st.summary?.seats?.[seat]?.name ?? t('seat.n', { n: seat + 1 });
+  const nameOf = (/** @type {number} */ seat) => {
+    const player = st.summary?.seats?.[seat];
+    return player ? shownName(player.name, st.summary?.levels?.[seat]) : t('seat.n', { n: seat + 1 });
+  };
   const game = () => st.summary?.game ?? 'romi-rami';
 
   /** @type {import('./state.js').Ctx} */

@@ -16,6 +16,7 @@
  * @property {number} spectator_count
  * @property {import('../clock.js').Clock} [clock]
  * @property {boolean[]} [bots]
+ * @property {(string | null)[]} [levels] the level of each host's bot (docs/protocol.md: `levels`)
  * @property {Record<string, any>} [options] the game's table options, every default filled in
  * @property {('here' | 'away' | 'bot' | null)[]} [presence] where each seat's player is (section 11b)
  * @property {boolean} [rated] whether the game counts for the ratings (rated unless said otherwise)

@@ -7,13 +7,13 @@ import { connection } from '../connection.js';
 import { h, copyText, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { clockWords } from '../clock.js';
-import { botBadge } from '../widgets.js';
+import { botBadge, shownName, BOT_LEVELS } from '../widgets.js';
 import { gameInfo, gameName, optionWords } from '../game-options.js';
 import { tableInfo } from '../api.js';
 
 /**
- * The game about to be played, in words: "Rommi · Basic rummy · to 60 · Rated". Rated turns to casual
- * when the host gives a seat to a bot (the server says so in the summary).
+ * The game about to be played, in words: "Rommi · Basic rummy · to 60 · Rated", as the host chose (the
+ * host's bots are rated players too).
  * @param {import('./state.js').Summary} s
  */
 export function gameLine(s) {
@@ -83,6 +83,30 @@ export function invitePanel(ctx) {
   );
 }
 
+/** The level of the next bot the host adds: kept across the room's redraws (`normal` at first). */
+let botLevel = 'normal';
+
+/** The host's choice of the next bot's level. @param {boolean} free whether a seat is free */
+function botLevelSelect(free) {
+  return h(
+    'label.bot-level',
+    t('wait.botLevel'),
+    ' ',
+    h(
+      'select',
+      {
+        id: 'bot-level',
+        'data-key': 'bot-level',
+        disabled: !free,
+        onchange: (/** @type {Event} */ e) => {
+          botLevel = /** @type {HTMLSelectElement} */ (e.target).value;
+        },
+      },
+      BOT_LEVELS.map((level) => h('option', { value: level, selected: level === botLevel }, t(`level.${level}`))),
+    ),
+  );
+}
+
 /** @param {import('./state.js').Ctx} ctx */
 export function waitingRoom(ctx) {
   const s = /** @type {import('./state.js').Summary} */ (ctx.st.summary);
@@ -105,7 +129,7 @@ export function waitingRoom(ctx) {
           'li',
           { class: p ? (ctx.isBot(i) ? 'taken bot' : 'taken') : 'free', 'data-seat': i },
           h('span.seatno', t('wait.seat', { n: i + 1 })),
-          h('span.pname', p ? p.name : t('wait.free')),
+          h('span.pname', p ? shownName(p.name, s.levels?.[i]) : t('wait.free')),
           p?.id === s.host ? h('span.badge', t('wait.host')) : null,
           p && ctx.isBot(i) ? botBadge() : null,
           p?.id === me ? h('span.badge.you', t('wait.you')) : null,
@@ -122,6 +146,7 @@ export function waitingRoom(ctx) {
     invitePanel(ctx),
     h(
       'div.row.buttons',
+      isHost ? botLevelSelect(free) : null,
       isHost
         ? h(
             'button',
@@ -131,7 +156,7 @@ export function waitingRoom(ctx) {
               'data-key': 'add-bot',
               disabled: !free,
               title: t(free ? 'wait.addBotTitle' : 'wait.full'),
-              onclick: () => ctx.send('add_bot'),
+              onclick: () => ctx.send('add_bot', { level: botLevel }),
             },
             t('wait.addBot'),
           )

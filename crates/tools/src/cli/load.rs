@@ -75,6 +75,12 @@ pub struct LoadArgs {
     /// as the server answers.
     #[arg(long, default_value_t = 2000)]
     pub interval_ms: u64,
+    /// Of the tables, how many seat one connection and give their other seats to the server's strong
+    /// bot (`add_bot` with `strong`): the latency of their actions is reported apart from the others',
+    /// side by side, to see that thinking bots delay no other table. Start the server with
+    /// `--bot-delay-ms 0` for bots that think without a pause.
+    #[arg(long, default_value_t = 0)]
+    pub strong_bot_tables: usize,
     /// The size of each echoed frame, in bytes.
     #[arg(long, default_value_t = 256)]
     pub payload_bytes: usize,
@@ -151,8 +157,11 @@ pub struct LoadReport {
     pub games_per_second: f64,
     /// Data frames per second in the window, both ways.
     pub frames_per_second: f64,
-    /// Action latency percentiles, milliseconds.
+    /// Action latency percentiles, milliseconds (at the tables without the server's bots).
     pub latency_ms: Percentiles,
+    /// The same at the tables with the server's strong bots, when there were any (`--strong-bot-tables`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot_table_latency_ms: Option<Percentiles>,
     /// Errors during the whole run.
     pub errors: u64,
     /// Connections lost during the whole run.
@@ -307,6 +316,7 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
                 interval_ms: args.interval_ms,
                 game: args.game.clone(),
                 options,
+                strong_bot_tables: args.strong_bot_tables.min(args.tables),
             }
         }
     };
@@ -456,6 +466,7 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
             p99: window.latency_ms(0.99),
             max: window.max_latency_ms(),
         },
+        bot_table_latency_ms: (!window.bot_table_latency.is_empty()).then(|| percentiles(&window.bot_table_latency)),
         errors: aggregate.run.counts.errors,
         disconnects: aggregate.run.counts.disconnects,
         connect_failures: aggregate.run.counts.connect_failures,
@@ -501,6 +512,12 @@ fn print_report(report: &LoadReport, with_memory: bool) {
     );
     let l = &report.latency_ms;
     println!("latency ms: p50 {:.3} p95 {:.3} p99 {:.3} max {:.3}", l.p50, l.p95, l.p99, l.max);
+    if let Some(b) = &report.bot_table_latency_ms {
+        println!(
+            "  at the tables with strong bots: p50 {:.3} p95 {:.3} p99 {:.3} max {:.3}",
+            b.p50, b.p95, b.p99, b.max
+        );
+    }
     println!(
         "errors {}, disconnects {}, connect failures {}",
         report.errors, report.disconnects, report.connect_failures

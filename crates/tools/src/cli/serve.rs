@@ -30,7 +30,7 @@ pub struct ServeArgs {
     /// How long the server's bot waits before each of its moves, in milliseconds.
     #[arg(long, env = "ROMIRAMI_BOT_DELAY_MS", default_value_t = 700)]
     pub bot_delay_ms: u64,
-    /// How many bot decisions are made at once, each on a thread of its own (default: the cores).
+    /// How many bot decisions are made at once, each on a thread of its own (default: half the cores).
     #[arg(long, env = "ROMIRAMI_BOT_THREADS", default_value_t = Config::default().bot_threads)]
     pub bot_threads: usize,
     /// How long one decision of the server's bot may take, in milliseconds: the strong bot plays the best

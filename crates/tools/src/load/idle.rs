@@ -143,7 +143,7 @@ pub(crate) async fn echo_connection(
                 frame = ws.next() => match frame {
                     Some(Ok(Message::Text(_))) => {
                         Counters::add(&counters.frames_received, 1);
-                        counters.action(sent.elapsed());
+                        counters.action(sent.elapsed(), false);
                         break;
                     }
                     Some(Ok(Message::Close(_)) | Err(_)) | None => {

@@ -55,6 +55,11 @@ pub enum Workload {
         /// The game's table options; the rule book's defaults when none are given.
         #[serde(default)]
         options: Option<serde_json::Value>,
+        /// Of the tables, how many seat one connection and give the other seats to the server's strong
+        /// bot, whose thinking runs on the server beside the other tables; their actions' latency is
+        /// counted apart.
+        #[serde(default)]
+        strong_bot_tables: usize,
     },
     /// Connections that say hello and then only answer pings.
     Idle {
@@ -94,7 +99,10 @@ impl Workload {
     /// The connections this workload opens.
     pub fn connections(&self) -> usize {
         match self {
-            Workload::Play { tables, players, .. } => tables * usize::from(*players),
+            Workload::Play { tables, players, strong_bot_tables, .. } => {
+                let bot_tables = (*strong_bot_tables).min(*tables);
+                (tables - bot_tables) * usize::from(*players) + bot_tables
+            }
             Workload::Idle { connections, .. } | Workload::Echo { connections, .. } => *connections,
         }
     }
@@ -103,8 +111,10 @@ impl Workload {
     pub fn share(&self, part: usize) -> Workload {
         let part = part.max(1);
         match self.clone() {
-            Workload::Play { players, interval_ms, game, options, .. } => {
-                Workload::Play { tables: part, players, interval_ms, game, options }
+            Workload::Play { tables, players, interval_ms, game, options, strong_bot_tables } => {
+                // Each worker takes its share of the bots' tables, rounded up.
+                let strong_bot_tables = (strong_bot_tables * part).div_ceil(tables.max(1)).min(part);
+                Workload::Play { tables: part, players, interval_ms, game, options, strong_bot_tables }
             }
             Workload::Idle { hello, .. } => Workload::Idle { connections: part, hello },
             Workload::Echo { payload_bytes, interval_ms, .. } => {
@@ -176,6 +186,9 @@ pub struct Snapshot {
     pub counts: Counts,
     /// The latency of each action, in microseconds, as `(value, count)` pairs.
     pub latency_us: Vec<(u64, u64)>,
+    /// The same, of the actions at the tables with the server's strong bots.
+    #[serde(default)]
+    pub bot_table_latency_us: Vec<(u64, u64)>,
     /// The first error seen in this second, to show what went wrong.
     pub first_error: Option<String>,
 }
@@ -203,6 +216,7 @@ pub(crate) struct Counters {
     /// Units (tables or connections) whose set-up is over, successfully or not.
     pub(crate) set_up: AtomicUsize,
     latency: Mutex<Histogram<u64>>,
+    bot_table_latency: Mutex<Histogram<u64>>,
     first_error: Mutex<Option<String>>,
 }
 
@@ -221,6 +235,7 @@ impl Default for Counters {
             ports: conn::Ports::default(),
             set_up: AtomicUsize::new(0),
             latency: Mutex::new(new_histogram()),
+            bot_table_latency: Mutex::new(new_histogram()),
             first_error: Mutex::new(None),
         }
     }
@@ -236,12 +251,13 @@ impl Counters {
         counter.fetch_add(n, Ordering::Relaxed);
     }
 
-    /// One action done, `latency` after it was sent.
-    pub(crate) fn action(&self, latency: Duration) {
+    /// One action done, `latency` after it was sent, at a table with strong bots or not.
+    pub(crate) fn action(&self, latency: Duration, at_bot_table: bool) {
         Counters::add(&self.actions, 1);
         let micros = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX).max(1);
         // Values above the histogram's bound are saturated rather than lost.
-        lock(&self.latency).saturating_record(micros);
+        let histogram = if at_bot_table { &self.bot_table_latency } else { &self.latency };
+        lock(histogram).saturating_record(micros);
     }
 
     pub(crate) fn error(&self, what: impl FnOnce() -> String) {
@@ -256,6 +272,9 @@ impl Counters {
     pub(crate) fn take(&self, ready: bool, done: bool) -> Snapshot {
         let take = |counter: &AtomicU64| counter.swap(0, Ordering::Relaxed);
         let latency = std::mem::replace(&mut *lock(&self.latency), new_histogram());
+        let bot_table_latency = std::mem::replace(&mut *lock(&self.bot_table_latency), new_histogram());
+        let pairs =
+            |h: &Histogram<u64>| h.iter_recorded().map(|v| (v.value_iterated_to(), v.count_at_value())).collect();
         Snapshot {
             ready,
             done,
@@ -270,7 +289,8 @@ impl Counters {
                 disconnects: take(&self.disconnects),
                 connect_failures: take(&self.connect_failures),
             },
-            latency_us: latency.iter_recorded().map(|v| (v.value_iterated_to(), v.count_at_value())).collect(),
+            latency_us: pairs(&latency),
+            bot_table_latency_us: pairs(&bot_table_latency),
             first_error: lock(&self.first_error).take(),
         }
     }
@@ -359,11 +379,13 @@ pub struct Totals {
     pub counts: Counts,
     /// Action latency in microseconds.
     pub latency: Histogram<u64>,
+    /// The same, at the tables with the server's strong bots.
+    pub bot_table_latency: Histogram<u64>,
 }
 
 impl Default for Totals {
     fn default() -> Totals {
-        Totals { counts: Counts::default(), latency: new_histogram() }
+        Totals { counts: Counts::default(), latency: new_histogram(), bot_table_latency: new_histogram() }
     }
 }
 
@@ -373,6 +395,9 @@ impl Totals {
         self.counts.add(&snapshot.counts);
         for &(value, count) in &snapshot.latency_us {
             let _ = self.latency.record_n(value.max(1), count);
+        }
+        for &(value, count) in &snapshot.bot_table_latency_us {
+            let _ = self.bot_table_latency.record_n(value.max(1), count);
         }
     }
 
@@ -480,7 +505,14 @@ mod tests {
     #[test]
     fn seats_go_to_one_server_or_to_the_servers_in_turn() {
         let servers: Vec<SocketAddr> = (0..3).map(|i| SocketAddr::from(([127, 0, 0, 1], 9000 + i))).collect();
-        let workload = Workload::Play { tables: 4, players: 4, interval_ms: 0, game: romi_rami(), options: None };
+        let workload = Workload::Play {
+            tables: 4,
+            players: 4,
+            interval_ms: 0,
+            game: romi_rami(),
+            options: None,
+            strong_bot_tables: 0,
+        };
         let mut plan = WorkerPlan {
             index: 0,
             workload,

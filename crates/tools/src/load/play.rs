@@ -98,6 +98,9 @@ pub(crate) struct Game {
     pub name: String,
     /// Its table options, if any.
     pub options: Option<Value>,
+    /// How many seats the server's strong bot plays (given to it after the table is created), beside
+    /// the connections' seats.
+    pub bots: usize,
 }
 
 /// One table: its seats' connections, and the frames they receive.
@@ -230,7 +233,7 @@ impl Driver {
         self.send(
             0,
             &ClientMsg::CreateTable {
-                seats: seats as u8,
+                seats: (seats + self.game.bots) as u8,
                 public: false,
                 spectators: SpectatorPolicy::Nobody,
                 clock: None,
@@ -247,6 +250,9 @@ impl Driver {
         };
         for seat in 1..seats {
             self.send(seat, &ClientMsg::Join { table, invite: Some(invite.clone()), since: None }).await?;
+        }
+        for _ in 0..self.game.bots {
+            self.send(0, &ClientMsg::AddBot { table, level: romirami_game::Level::Strong }).await?;
         }
         self.turn = None;
         self.over = 0;
@@ -326,7 +332,7 @@ impl Driver {
                 _ => {}
             }
         }
-        self.counters.action(last.duration_since(sent));
+        self.counters.action(last.duration_since(sent), self.game.bots > 0);
         Ok(())
     }
 }

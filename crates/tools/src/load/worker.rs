@@ -41,10 +41,13 @@ pub async fn run_worker(
         let server = plan.servers[n % plan.servers.len()];
         let (plan, ramp, counters, stop) = (plan.clone(), ramp.clone(), counters.clone(), stop.clone());
         match plan.workload.clone() {
-            Workload::Play { players, interval_ms, game, options, .. } => {
+            Workload::Play { players, interval_ms, game, options, strong_bot_tables, .. } => {
                 let interval = Duration::from_millis(interval_ms);
-                let game = play::Game { name: game, options };
-                let seats = (0..usize::from(players)).map(|seat| plan.seat_server(n, seat)).collect();
+                // The first tables are the bots': one person, and the server's strong bots in the other seats.
+                let bots = if n < strong_bot_tables { usize::from(players) - 1 } else { 0 };
+                let game = play::Game { name: game, options, bots };
+                let people = usize::from(players) - bots;
+                let seats = (0..people).map(|seat| plan.seat_server(n, seat)).collect();
                 tasks.spawn(play::table(plan, seats, n, game, interval, ramp, counters, stop));
             }
             Workload::Idle { hello, .. } => {
