@@ -327,7 +327,13 @@ export function mountLobby(root) {
 
   function drawPlayBot() {
     const error = h('p.error', { role: 'alert' });
-    replace(playBotBox, h('h2', { id: 'play-bot-title' }, t('playBot.title')), playBotForm(connection, error), error);
+    replace(
+      playBotBox,
+      h('h2', { id: 'play-bot-title' }, t('playBot.title')),
+      h('p.muted.small', t('playBot.intro')),
+      playBotForm(connection, error),
+      error,
+    );
   }
 
   const offs = [

@@ -64,7 +64,6 @@ export function playBotForm(connection, error) {
         }
       },
     },
-    h('p.muted.small', t('playBot.intro')),
     h('label', { for: 'bot-game' }, t('create.game')),
     game,
     h('label', { for: 'bot-game-level' }, t('playBot.level')),
