@@ -76,7 +76,14 @@ fn sample(text: &str, name: &str) -> f64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tables_of_bots_play_whole_games_and_every_action_reaches_every_seat() {
     let server = TestServer::start(fast()).await;
-    let workload = Workload::Play { tables: 3, players: 4, interval_ms: 0, game: "romi-rami".into(), options: None };
+    let workload = Workload::Play {
+        tables: 3,
+        players: 4,
+        interval_ms: 0,
+        game: "romi-rami".into(),
+        options: None,
+        strong_bot_tables: 0,
+    };
     let aggregate = run(plan(workload, vec![server.addr], "/ws", 1.5)).await;
     assert_clean(&aggregate);
     assert_eq!(aggregate.peak_connections, 12, "3 tables of 4 seats");
@@ -109,8 +116,14 @@ async fn tables_of_the_rummy_family_play_whole_matches() {
         ("rami", json!({ "match_end": { "rounds": 1 } }), true),
         ("rumino", json!({ "max_rebuys": 0 }), false),
     ] {
-        let workload =
-            Workload::Play { tables: 2, players: 3, interval_ms: 0, game: game.into(), options: Some(options) };
+        let workload = Workload::Play {
+            tables: 2,
+            players: 3,
+            interval_ms: 0,
+            game: game.into(),
+            options: Some(options),
+            strong_bot_tables: 0,
+        };
         let plan = plan_of_games(workload, vec![server.addr], "/ws", 1.5, u64::from(whole));
         let aggregate = tokio::time::timeout(Duration::from_secs(120), run(plan)).await.expect("a match ends");
         assert_clean(&aggregate);
@@ -121,6 +134,30 @@ async fn tables_of_the_rummy_family_play_whole_matches() {
         assert_eq!(run.latency.len(), run.counts.actions, "{game}: every action has its latency");
         assert!(run.counts.frames_received > run.counts.actions * 3, "{game}: each action reaches all three seats");
     }
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_with_the_servers_strong_bots_are_measured_apart() {
+    // Two tables of people and one where a person plays two strong bots, which think on the server.
+    let server = TestServer::start(Config { bot_delay: Duration::ZERO, ..fast() }).await;
+    let workload = Workload::Play {
+        tables: 3,
+        players: 3,
+        interval_ms: 0,
+        game: "romi-rami".into(),
+        options: None,
+        strong_bot_tables: 1,
+    };
+    let aggregate = run(plan_of_games(workload, vec![server.addr], "/ws", 1.5, 1)).await;
+    assert_clean(&aggregate);
+    assert_eq!(aggregate.peak_connections, 2 * 3 + 1, "the bots' table has one connection");
+    let run = &aggregate.run;
+    assert!(!run.bot_table_latency.is_empty(), "the person at the bots' table played");
+    assert!(!run.latency.is_empty(), "the other tables played");
+    assert_eq!(run.latency.len() + run.bot_table_latency.len(), run.counts.actions, "every action counted once");
+    let text = tokio::task::spawn_blocking(move || metrics(server.addr)).await.expect("fetched");
+    assert!(sample(&text, "romirami_bot_think_seconds_count{level=\"strong\"}") >= 1.0, "the strong bots thought");
     server.shutdown().await;
 }
 
