@@ -189,6 +189,11 @@ async function againstBots(browser) {
     'the game page says how many moves the bot played for Dora',
   );
   await shot(dora, 'game-page-bots');
+  // The strong bot is a player of its own, marked as a bot on its page.
+  await dora.click('.game-page a:has-text("Bot · strong")');
+  await dora.waitForSelector('h1 .badge.bot');
+  const heading = await dora.textContent('h1');
+  check(/^Bot · strong/.test(heading ?? ''), `the strong bot's page names it and marks it: ${heading}`);
   return dora;
 }
 

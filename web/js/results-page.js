@@ -8,7 +8,7 @@ import { listGames, getGame, getPlayer, getRecord, recordUrl } from './api.js';
 import { checkShuffle } from './shuffle-proof.js';
 import { endedBy } from './rules-data.js';
 import { t, dateTime, list, num } from './i18n.js';
-import { scoreTable, botBadge, aheadAt, errorBox, shownName } from './widgets.js';
+import { scoreTable, botBadge, aheadAt, errorBox, shownName, isLevelBot } from './widgets.js';
 import { ratingChanges, playerRatings } from './ratings.js';
 import { GAMES, gameName, optionWords } from './game-options.js';
 
@@ -406,6 +406,7 @@ export function mountPlayer(root, id) {
           h(
             'h1',
             shownName(p.name),
+            isLevelBot(p.name) ? botBadge() : null,
             p.claimed ? h('span.badge.claimed', { title: t('player.claimed') }, t('player.claimed')) : null,
           ),
           h(

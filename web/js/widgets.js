@@ -95,6 +95,9 @@ export function shownName(name, level) {
   return botLevel ? t('bot.named', { level: t(`level.${botLevel}`) }) : (name ?? '');
 }
 
+/** Whether `name` is a level's bot's player ("Bot · strong"). @param {string | null | undefined} name */
+export const isLevelBot = (name) => BOT_PLAYER.test(name ?? '');
+
 /** The mark of a seat the server's bot plays. @param {string} [text] @param {string} [title] */
 export function botBadge(text = t('bot'), title = t('bot.title')) {
   return h('span.badge.bot', { title }, text);
