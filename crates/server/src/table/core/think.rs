@@ -79,11 +79,11 @@ pub(crate) struct Thought {
 impl TableCore {
     /// Asks for the bot's decision for `seat` at `level` (none while one is awaited).
     pub(super) fn ask_bot(&mut self, seat: Seat, level: Level, for_player: bool) {
-        let seed = self.entropy.seed();
-        let Phase::Playing(play) = &mut self.phase else { return };
-        if play.thinking {
+        if !matches!(&self.phase, Phase::Playing(play) if !play.thinking) {
             return;
         }
+        let seed = self.entropy.seed();
+        let Phase::Playing(play) = &mut self.phase else { return };
         play.thinking = true;
         let game = play.game.clone_game();
         self.effects.push(Effect::Think(Box::new(BotTurn { game, seat, level, seed, seq: play.actions, for_player })));
