@@ -11,9 +11,7 @@ pub(crate) trait Entropy: Send + std::fmt::Debug {
     /// A fresh salt for the commitment to a game's seed (`romirami_game::commitment`): sent with
     /// nothing else, never reused.
     fn salt(&mut self) -> Salt;
-    /// 32 fresh random bytes (a bot's token, which nobody knows).
-    fn secret(&mut self) -> [u8; 32];
-    /// A fresh id (a bot's player id).
+    /// A fresh id (a rematch's table).
     fn id(&mut self) -> uuid::Uuid;
 }
 
@@ -21,20 +19,23 @@ pub(crate) trait Entropy: Send + std::fmt::Debug {
 #[derive(Debug, Default)]
 pub(crate) struct OsEntropy;
 
-impl Entropy for OsEntropy {
-    fn seed(&mut self) -> u64 {
-        u64::from_le_bytes(self.secret()[..8].try_into().unwrap_or_default())
-    }
-
-    fn salt(&mut self) -> Salt {
-        self.secret()
-    }
-
-    fn secret(&mut self) -> [u8; 32] {
+impl OsEntropy {
+    /// 32 fresh random bytes.
+    fn bytes() -> [u8; 32] {
         let mut bytes = [0u8; 32];
         // The OS generator does not fail where we run; a game without a fresh seed must not start.
         getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
         bytes
+    }
+}
+
+impl Entropy for OsEntropy {
+    fn seed(&mut self) -> u64 {
+        u64::from_le_bytes(OsEntropy::bytes()[..8].try_into().unwrap_or_default())
+    }
+
+    fn salt(&mut self) -> Salt {
+        OsEntropy::bytes()
     }
 
     fn id(&mut self) -> uuid::Uuid {

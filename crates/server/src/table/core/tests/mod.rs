@@ -51,9 +51,6 @@ impl Entropy for Fixed {
     fn salt(&mut self) -> Salt {
         self.salt
     }
-    fn secret(&mut self) -> [u8; 32] {
-        [1; 32]
-    }
     fn id(&mut self) -> Uuid {
         self.ids += 1;
         Uuid::from_u128(self.ids)
