@@ -21,6 +21,19 @@ export const GAMES = [
 export const gameInfo = (id) => GAMES.find((g) => g.id === (id ?? 'romi-rami')) ?? GAMES[0];
 
 /** @param {string | undefined} id */
+/**
+ * A select of every game, Romi Rami first. @param {string} id @param {() => void} onchange
+ * @returns {HTMLSelectElement}
+ */
+export const gameSelect = (id, onchange) =>
+  /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      { id, name: 'game', onchange },
+      GAMES.map((g) => h('option', { value: g.id }, g.name)),
+    )
+  );
+
 export const gameName = (id) => GAMES.find((g) => g.id === (id ?? 'romi-rami'))?.name ?? String(id);
 
 /** @param {string} id @param {string} label @param {[string, string][]} choices @param {string} value */

@@ -13,7 +13,7 @@ import { CLOCK_PRESETS, clockTimes, clockWords, presetName } from './clock.js';
 import { t } from './i18n.js';
 import { explainError } from './errors.js';
 import { nameForm, botBadge, shownName } from './widgets.js';
-import { GAMES, gameInfo, gameName, optionFields, optionWords, readOptions } from './game-options.js';
+import { gameInfo, gameName, gameSelect, optionFields, optionWords, readOptions } from './game-options.js';
 import { playerRatings } from './ratings.js';
 import { accountBox } from './account.js';
 import { playBotForm, seatPlannedBots, forgetPlannedBots } from './play-bot.js';
@@ -166,13 +166,7 @@ export function mountLobby(root) {
     // The seats follow the game's player range, and its options appear under it.
     const seats = /** @type {HTMLSelectElement} */ (h('select', { id: 'opt-seats', name: 'seats' }));
     const gameOptions = h('div.game-options-fields');
-    const game = /** @type {HTMLSelectElement} */ (
-      h(
-        'select',
-        { id: 'opt-game', name: 'game', onchange: () => chooseGame() },
-        GAMES.map((g) => h('option', { value: g.id }, g.name)),
-      )
-    );
+    const game = gameSelect('opt-game', () => chooseGame());
     const chooseGame = () => {
       const info = gameInfo(game.value);
       const was = Number(seats.value) || 2;

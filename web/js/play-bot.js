@@ -7,8 +7,8 @@
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { GAMES, gameInfo } from './game-options.js';
-import { BOT_LEVELS } from './widgets.js';
+import { gameInfo, gameSelect } from './game-options.js';
+import { levelSelect } from './widgets.js';
 
 /** @typedef {{send: (msg: Record<string, any>) => boolean, player: {id: string} | null}} Connection */
 
@@ -21,20 +21,8 @@ let planned = null;
  * @param {Connection} connection @param {HTMLElement} error
  */
 export function playBotForm(connection, error) {
-  const game = /** @type {HTMLSelectElement} */ (
-    h(
-      'select',
-      { id: 'bot-game', name: 'game', onchange: () => chooseGame() },
-      GAMES.map((g) => h('option', { value: g.id }, g.name)),
-    )
-  );
-  const level = /** @type {HTMLSelectElement} */ (
-    h(
-      'select',
-      { id: 'bot-game-level', name: 'level' },
-      BOT_LEVELS.map((l) => h('option', { value: l, selected: l === 'normal' }, t(`level.${l}`))),
-    )
-  );
+  const game = gameSelect('bot-game', () => chooseGame());
+  const level = levelSelect('bot-game-level', 'normal');
   const bots = /** @type {HTMLSelectElement} */ (h('select', { id: 'bot-count', name: 'bots' }));
   // As many bots as the game seats beside the player.
   const chooseGame = () => {

@@ -82,6 +82,20 @@ export function nameForm(done, { intro = t('name.intro') } = {}) {
 /** The levels of the server's bot, weakest first (docs/protocol.md: `add_bot`). */
 export const BOT_LEVELS = /** @type {const} */ (['easy', 'normal', 'strong']);
 
+/**
+ * A select of the bot's levels in the reader's language, `chosen` selected.
+ * @param {string} id @param {string} chosen @param {Record<string, any>} [attributes]
+ * @returns {HTMLSelectElement}
+ */
+export const levelSelect = (id, chosen, attributes = {}) =>
+  /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      { id, name: 'level', ...attributes },
+      BOT_LEVELS.map((level) => h('option', { value: level, selected: level === chosen }, t(`level.${level}`))),
+    )
+  );
+
 /** How the server names each level's player ("Bot · strong"), for the lists that give no level. */
 const BOT_PLAYER = /^Bot · (easy|normal|strong)$/;
 

@@ -7,7 +7,7 @@ import { connection } from '../connection.js';
 import { h, copyText, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { clockWords } from '../clock.js';
-import { botBadge, shownName, BOT_LEVELS } from '../widgets.js';
+import { botBadge, shownName, levelSelect } from '../widgets.js';
 import { gameInfo, gameName, optionWords } from '../game-options.js';
 import { tableInfo } from '../api.js';
 
@@ -92,18 +92,13 @@ function botLevelSelect(free) {
     'label.bot-level',
     t('wait.botLevel'),
     ' ',
-    h(
-      'select',
-      {
-        id: 'bot-level',
-        'data-key': 'bot-level',
-        disabled: !free,
-        onchange: (/** @type {Event} */ e) => {
-          botLevel = /** @type {HTMLSelectElement} */ (e.target).value;
-        },
+    levelSelect('bot-level', botLevel, {
+      'data-key': 'bot-level',
+      disabled: !free,
+      onchange: (/** @type {Event} */ e) => {
+        botLevel = /** @type {HTMLSelectElement} */ (e.target).value;
       },
-      BOT_LEVELS.map((level) => h('option', { value: level, selected: level === botLevel }, t(`level.${level}`))),
-    ),
+    }),
   );
 }
 
