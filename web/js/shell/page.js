@@ -30,6 +30,27 @@ import { boardFor } from '../games/index.js';
 // for while they are away.
 const BOT_NAME = /^Bot \d+$/;
 
+// The `leave`s this page's connection sent and the server has not yet answered with `left`, by table. A
+// page that left a table goes at once; if its player comes straight back, the answer to that old `leave`
+// can reach the new page: it is that answer, not word that the new page's player is gone. (A reconnect
+// starts a new connection, whose answers never come: the count starts again.)
+/** @type {Map<string, number>} */
+const leavesUnanswered = new Map();
+connection.on('reconnected', () => leavesUnanswered.clear());
+/** Sends `leave` for `tableId`, counted until its `left` comes. @param {string} tableId */
+function sendLeave(tableId) {
+  leavesUnanswered.set(tableId, (leavesUnanswered.get(tableId) ?? 0) + 1);
+  connection.send({ type: 'leave', table: tableId });
+}
+/** Whether a `left` for `tableId` answers a `leave` of ours (and counts it answered). @param {string} tableId */
+function answersOurLeave(tableId) {
+  const unanswered = leavesUnanswered.get(tableId) ?? 0;
+  if (unanswered === 0) return false;
+  if (unanswered === 1) leavesUnanswered.delete(tableId);
+  else leavesUnanswered.set(tableId, unanswered - 1);
+  return true;
+}
+
 /**
  * @param {HTMLElement} root
  * @param {string} tableId
@@ -108,7 +129,7 @@ export function mountTable(root, tableId, params) {
     send: (type, extra = {}) => connection.send({ type, table: tableId, ...extra }),
     leave: () => {
       leftOnPurpose = true;
-      connection.send({ type: 'leave', table: tableId });
+      sendLeave(tableId);
       location.hash = '#/';
     },
     // A `join` without `since` takes the seat back from the bot (protocol section 11).
@@ -274,7 +295,9 @@ export function mountTable(root, tableId, params) {
     on('chat_history', (msg) => chat.replace(msg.lines)),
     on('muted', (msg) => chat.muted(msg.player, msg.muted)),
     on('left', () => {
-      st.gone = t('table.gone');
+      // Only a `left` nobody here asked for sends this page away (the host freed the seat, or the
+      // player left from another tab); the answer to an earlier page's `leave` does not.
+      if (!answersOurLeave(tableId)) st.gone = t('table.gone');
     }),
     connection.on('error', (msg) => {
       if (msg.table && msg.table !== tableId) return;
@@ -471,6 +494,6 @@ export function mountTable(root, tableId, params) {
     plainTitle();
     announcer.remove();
     for (const off of offs) off();
-    if (st.summary && mode === 'watch') connection.send({ type: 'leave', table: tableId });
+    if (st.summary && mode === 'watch') sendLeave(tableId);
   };
 }
