@@ -132,8 +132,17 @@ trap stop_services EXIT
 # 2. Run every test.
 # ---------------------------------------------------------------------------------------------------------
 run_tests() {
-    step "unit, integration, example and bench-target tests"
-    cargo test --workspace --all-targets
+    # The benchmarks are not run here (`cargo clippy --all-targets` in .ci/run compiles them; bench/run.sh
+    # runs them). cargo-nextest, where it is installed (CI's machines have it), runs every test of every
+    # binary in one pool of processes, so that one slow binary does not hold up the rest; else cargo test.
+    local targets=(--workspace --lib --bins --tests --examples)
+    if cargo nextest --version >/dev/null 2>&1; then
+        step "unit, integration and example tests (cargo nextest)"
+        cargo nextest run "${targets[@]}" --no-fail-fast --test-threads "${TEST_THREADS:-4}"
+    else
+        step "unit, integration and example tests (cargo test)"
+        cargo test "${targets[@]}" --no-fail-fast
+    fi
     # The steps below run the `romirami` this build made (the tools' tests need it), rather than each
     # building its own: `cargo build -p romirami-tools` resolves features for that package alone and
     # would build much of the workspace again.
