@@ -70,7 +70,8 @@ fi
 # server's default asks for 3).
 ARGS+=(--leaderboard-min-games 1)
 # The server's bots wait 700 ms before each move so that people can follow them; the scenarios follow
-# them by what the page shows, not by time, so the bots move at once here (a third of the run's time).
+# them by what the page shows, not by time, so they wait 150 ms here (the bots' games take a third of
+# the time): still long enough for a player whose time ran out to see the bot playing for her.
 ARGS+=(--bot-delay-ms "${E2E_BOT_DELAY_MS:-150}")
 
 log "starting the server: romirami ${ARGS[*]}"
