@@ -43,6 +43,9 @@ pub struct DuelArgs {
     /// Writes the figures as JSON to this file.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Prints no line of the figures so far (by default one every twentieth of the run, on standard error).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 fn parse_level(text: &str) -> Result<Level, String> {
@@ -67,6 +70,7 @@ pub fn run_duel(args: &DuelArgs) -> anyhow::Result<DuelReport> {
         playouts: args.playouts,
         threads: args.threads,
         out: args.out.clone(),
+        progress: !args.quiet,
     })?;
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report)?;

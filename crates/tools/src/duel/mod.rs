@@ -44,6 +44,9 @@ pub struct DuelOptions {
     pub threads: usize,
     /// Where to write each game's record, if anywhere.
     pub out: Option<PathBuf>,
+    /// Prints a line of the figures so far to standard error every twentieth of the run, so that a long
+    /// run shows how it goes (and says something if it is stopped).
+    pub progress: bool,
 }
 
 /// One level's figures.
@@ -141,6 +144,8 @@ pub fn run(options: &DuelOptions) -> anyhow::Result<DuelReport> {
     let next = AtomicU64::new(0);
     let games_total = options.matches * players as u64;
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let finished = AtomicU64::new(0);
+    let progress_every = (games_total / 20).max(1);
     std::thread::scope(|scope| {
         for _ in 0..options.threads.max(1) {
             scope.spawn(|| {
@@ -163,6 +168,10 @@ pub fn run(options: &DuelOptions) -> anyhow::Result<DuelReport> {
                             }
                             for (level, micros) in played.decisions {
                                 tallies[level as usize].decisions_us.push(micros);
+                            }
+                            let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                            if options.progress && (done % progress_every == 0 || done == games_total) {
+                                eprintln!("{}", progress_line(&tallies, options, done, games_total));
                             }
                         }
                         Err(error) => {
@@ -200,6 +209,17 @@ pub fn run(options: &DuelOptions) -> anyhow::Result<DuelReport> {
         })
         .collect();
     Ok(DuelReport { game: kind.name().to_owned(), players, matches: options.matches, games: games_total, levels })
+}
+
+/// The figures so far, in one line: games played, and each level's win share.
+fn progress_line(tallies: &[Tally], options: &DuelOptions, done: u64, total: u64) -> String {
+    let shares: Vec<String> = Level::ALL
+        .iter()
+        .zip(tallies)
+        .filter(|(level, tally)| options.seats.contains(level) && tally.seat_games > 0)
+        .map(|(level, tally)| format!("{level} {:.1}%", 100.0 * tally.wins / tally.seat_games as f64))
+        .collect();
+    format!("duel {}: {done}/{total} games, win share so far: {}", options.game, shares.join(", "))
 }
 
 /// One game of a duel: each seat's win share and score, and each decision's level and time.
@@ -276,6 +296,7 @@ mod tests {
             playouts: Some(100),
             threads: 2,
             out: None,
+            progress: false,
         })
         .expect("the duel is played");
         let strong = report.levels.iter().find(|level| level.level == Level::Strong).expect("strong played");
@@ -305,6 +326,7 @@ mod tests {
                 playouts: Some(8),
                 threads: 1,
                 out: Some(dir.path().to_owned()),
+                progress: false,
             })
             .unwrap_or_else(|e| panic!("{game}: {e:#}"));
             assert_eq!(report.levels.len(), players, "{game}");
