@@ -171,6 +171,11 @@ impl Card {
         self.0 as usize
     }
 
+    /// The card of a dense index ([`Card::index`]); the joker from 52 on.
+    pub(crate) const fn from_index(index: usize) -> Card {
+        if index < 52 { Card(index as u8) } else { Card::JOKER }
+    }
+
     /// The 52 naturals, clubs first, ace to king in each suit.
     pub fn naturals() -> impl Iterator<Item = Card> {
         (0..52).map(Card)

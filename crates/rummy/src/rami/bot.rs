@@ -68,7 +68,7 @@ fn opening_keeping_a_joker(game: &RamiMatch, seat: Seat) -> Option<Vec<MeldCards
         _ => None,
     };
     let goal = search::OpeningGoal { opening: game.options.opening, must, max_cards: rest.len() };
-    search::find_opening(&rest, goal, true)
+    search::find_opening(&rest, goal, search::Want::Best)
         .filter(|opening| opening.iter().map(|m| m.cards.len()).sum::<usize>() == rest.len())
 }
 
@@ -83,11 +83,10 @@ fn play_with(game: &RamiMatch, seat: Seat, must: Option<Card>) -> Option<RamiAct
     // discard of a rami sec, which quadruples the others' penalties (§9).
     let meld = search::candidate_melds(hand)
         .into_iter()
-        .map(|c| c.meld)
-        .filter(fits)
-        .max_by_key(|m| (m.cards.len(), m.joker.is_none()));
+        .filter(|c| c.len() <= max && must.is_none_or(|card| c.contains(card)))
+        .max_by_key(|c| (c.len(), c.joker.is_none()));
     if let Some(meld) = meld {
-        return Some(RamiAction::Meld(meld));
+        return Some(RamiAction::Meld(meld.meld()));
     }
     let mut lay_offs: Vec<(bool, RamiAction)> = round
         .melds

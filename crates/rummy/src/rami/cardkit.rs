@@ -3,17 +3,14 @@
 
 use std::fmt;
 
-use crate::cards::{Card, Rank, Suit};
+use crate::cards::Card;
 
 /// How many kinds of card: 52 naturals and the joker (`Card::index`).
 pub(crate) const KINDS: usize = 53;
 
 /// The card of an index below [`KINDS`] (the inverse of `Card::index`).
 pub(crate) fn card(index: usize) -> Card {
-    match Rank::new((index % 13) as u8 + 1) {
-        Some(rank) if index < 52 => Card::new(rank, Suit::ALL[index / 13]),
-        _ => Card::JOKER,
-    }
+    Card::from_index(index)
 }
 
 /// A multiset of cards: how many of each kind.
@@ -69,6 +66,20 @@ impl Hand {
             needed[card.index()] = needed[card.index()].saturating_add(1);
         }
         needed.iter().zip(&self.counts).all(|(need, have)| need <= have)
+    }
+
+    /// Removes every card of `cards` when they are all here, copies counted, and says whether it did
+    /// (the hand is unchanged when not): [`Hand::contains_all`] then [`Hand::remove_all`] in one pass.
+    pub(crate) fn take_all(&mut self, cards: &[Card]) -> bool {
+        for (i, &card) in cards.iter().enumerate() {
+            if !self.remove(card) {
+                for &taken in &cards[..i] {
+                    self.add(taken);
+                }
+                return false;
+            }
+        }
+        true
     }
 
     /// Removes every card of `cards`, which [`Hand::contains_all`] has accepted.

@@ -12,7 +12,7 @@ use super::check::RamiIllegal;
 use super::game::{Owes, RamiMatch};
 use super::melds::{is_pure_run, meld_value, new_meld};
 use super::options::Opening;
-use super::search::{self, OpeningGoal};
+use super::search::{self, OpeningGoal, Want};
 use crate::cards::Card;
 use crate::melds::{JokerFor, Meld, MeldId};
 use crate::seat::Seat;
@@ -91,10 +91,10 @@ impl RamiMatch {
                     _ => None,
                 };
                 let goal = OpeningGoal { opening: self.options.opening, must, max_cards: max };
-                legal.may_open = search::find_opening(hand, goal, false).is_some();
+                legal.may_open = search::find_opening(hand, goal, Want::Any).is_some();
             }
             _ if opened => {
-                legal.may_play = search::candidate_melds(hand).iter().any(|c| c.meld.cards.len() <= max)
+                legal.may_play = search::candidate_melds(hand).iter().any(|c| c.len() <= max)
                     || round
                         .melds
                         .iter()
@@ -141,7 +141,7 @@ impl RamiMatch {
         }
         if legal.may_play {
             let hand = &self.round.hands[seat.index()];
-            actions.extend(search::candidate_melds(hand).into_iter().map(|c| RamiAction::Meld(c.meld)));
+            actions.extend(search::candidate_melds(hand).iter().map(|c| RamiAction::Meld(c.meld())));
             for meld in &self.round.melds {
                 actions.extend(search::lay_off_options(hand, meld).into_iter().map(|o| RamiAction::LayOff {
                     id: meld.id,
@@ -182,6 +182,6 @@ impl RamiMatch {
             _ => None,
         };
         let goal = OpeningGoal { opening: self.options.opening, must, max_cards: hand.len().saturating_sub(1) };
-        search::find_opening(hand, goal, true).or_else(|| search::find_opening(hand, goal, false))
+        search::find_opening(hand, goal, Want::BestOrAny)
     }
 }

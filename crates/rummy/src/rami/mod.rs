@@ -37,6 +37,7 @@
 
 mod actions;
 pub mod bot;
+mod candidates;
 pub(crate) mod cardkit;
 mod check;
 pub(crate) mod game;

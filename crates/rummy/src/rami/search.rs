@@ -4,33 +4,19 @@
 //!
 //! A hand holds at most 15 cards before a play, so the searches are exhaustive: every meld a hand can
 //! make is listed ([`candidate_melds`]), and an opening is a choice of disjoint listed melds
-//! ([`find_opening`]). Every listed meld or lay-off is checked by the shared meld rules before it is
-//! offered, so a search never proposes what `check` would refuse.
+//! ([`find_opening`]). Every lay-off is checked by the shared meld rules before it is offered, and every
+//! listed meld is built as they would accept it (`candidates.rs`, held to them by a test), so a search
+//! never proposes what `check` would refuse.
 
 use crate::cards::{Card, Suit};
-use crate::melds::{JokerFor, Meld, MeldId, MeldKind};
-use crate::seat::Seat;
+use crate::melds::{JokerFor, Meld, MeldKind};
 
 use super::actions::MeldCards;
-use super::cardkit::{self, Hand};
-use super::melds::{RULES, is_pure_run, meld_value, position_value};
+use super::cardkit::Hand;
+use super::melds::{RULES, position_value};
 use super::options::Opening;
 
-/// A meld a hand can make, with what the opening rule needs to know of it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Candidate {
-    pub(crate) meld: MeldCards,
-    /// Its value in a meld (rami §4).
-    pub(crate) value: u32,
-    /// A run without a joker (rami §6).
-    pub(crate) pure_run: bool,
-}
-
-/// The natural card at a run position of `suit`: 1 and 14 are the ace.
-pub(crate) fn run_card(suit: Suit, position: u8) -> Card {
-    let rank = if position == 14 { 1 } else { position };
-    cardkit::card(suit.index() * 13 + usize::from(rank) - 1)
-}
+pub(crate) use super::candidates::{Candidate, candidate_melds, run_card};
 
 /// The most a card can be worth in a meld (rami §4): an upper bound for pruning.
 fn best_value(card: Card) -> u32 {
@@ -39,84 +25,6 @@ fn best_value(card: Card) -> u32 {
         Some(rank) if rank.is_ace() => 11,
         Some(rank) => position_value(rank.number()),
     }
-}
-
-/// Checks `cards` as a new meld and lists it.
-fn push_meld(out: &mut Vec<Candidate>, cards: Vec<Card>, joker: Option<JokerFor>) {
-    if let Ok(meld) = Meld::new(MeldId(0), Seat(0), &cards, joker, RULES) {
-        out.push(Candidate {
-            value: meld_value(&meld),
-            pure_run: is_pure_run(&meld),
-            meld: MeldCards { cards, joker },
-        });
-    }
-}
-
-/// Every meld `hand` can make: each set of 3 or 4 suits of a rank (with a joker for one of them or
-/// not), each run over each stretch of positions (all naturals, or a joker in one position).
-pub(crate) fn candidate_melds(hand: &Hand) -> Vec<Candidate> {
-    let joker = hand.count(Card::JOKER) > 0;
-    let mut out = Vec::new();
-    for rank in 1..=13u8 {
-        let present: Vec<Card> =
-            Suit::ALL.iter().map(|&suit| run_card(suit, rank)).filter(|&card| hand.count(card) > 0).collect();
-        for mask in 1u32..(1 << present.len()) {
-            let chosen: Vec<Card> =
-                present.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).map(|(_, &c)| c).collect();
-            if chosen.len() >= 3 {
-                push_meld(&mut out, chosen.clone(), None);
-            }
-            if joker && (2..=3).contains(&chosen.len()) {
-                let rank = chosen[0].rank().map(JokerFor::Rank);
-                push_meld(&mut out, [chosen, vec![Card::JOKER]].concat(), rank);
-            }
-        }
-    }
-    for suit in Suit::ALL {
-        let aces = hand.count(run_card(suit, 1));
-        for low in 1..=12u8 {
-            let mut gap: Option<u8> = None;
-            for high in low..=14u8 {
-                let available = match (low, high) {
-                    (1, 14) => aces >= 2,
-                    _ => hand.count(run_card(suit, high)) > 0,
-                };
-                if !available {
-                    if gap.is_some() || !joker {
-                        break;
-                    }
-                    gap = Some(high);
-                }
-                if high - low < 2 {
-                    continue;
-                }
-                let naturals = |except: u8| -> Vec<Card> {
-                    (low..=high).filter(|&p| p != except).map(|p| run_card(suit, p)).collect()
-                };
-                let with_joker = |at: u8| {
-                    let mut cards = naturals(at);
-                    cards.push(Card::JOKER);
-                    (cards, Some(JokerFor::Card(run_card(suit, at))))
-                };
-                match gap {
-                    Some(at) => {
-                        let (cards, stated) = with_joker(at);
-                        push_meld(&mut out, cards, stated);
-                    }
-                    None => {
-                        push_meld(&mut out, naturals(0), None);
-                        if joker {
-                            for at in low..=high {
-                                let (cards, stated) = with_joker(at);
-                                push_meld(&mut out, cards, stated);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    out
 }
 
 /// What an opening must meet (rami §6, §7.1 b, §7.2).
@@ -132,14 +40,30 @@ pub(crate) struct OpeningGoal {
 /// Nodes a search for the best opening visits at most: the bot's choice only, never legality.
 const BEST_NODE_LIMIT: usize = 40_000;
 
+/// Which opening a search looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Want {
+    /// The first one found: whether there is one (legality).
+    Any,
+    /// The one laying the most cards, then the most points, among the first [`BEST_NODE_LIMIT`] nodes.
+    Best,
+    /// The best one, or when those nodes hold none, the first one found after them: what a best search
+    /// followed by a search for any would give, in one search (the search for any visits the same
+    /// nodes first, in the same order, and would have found nothing there either).
+    BestOrAny,
+}
+
 struct Dfs<'a> {
     candidates: &'a [Candidate],
+    /// The most each candidate's cards could be worth (their best values): what laying it takes from
+    /// the bound.
+    laid: Vec<u32>,
     /// Whether a pure run is among the candidates from each index on (one more entry, `false`, at the end).
     pure_from: Vec<bool>,
     /// Whether a candidate holding the `must` card is among the candidates from each index on.
     must_from: Vec<bool>,
     goal: OpeningGoal,
-    best: bool,
+    want: Want,
     must_before: u8,
     found: Option<((usize, u32), Vec<usize>)>,
     nodes: usize,
@@ -153,7 +77,7 @@ impl Dfs<'_> {
         let must_ok = self.goal.must.is_none_or(|card| left.count(card) < self.must_before);
         let pure_ok = pure || !self.goal.opening.needs_pure_run();
         if value >= self.goal.opening.threshold() && pure_ok && must_ok && used <= self.goal.max_cards {
-            if !self.best {
+            if self.want == Want::Any {
                 self.found = Some(((used, value), chosen.clone()));
                 return true;
             }
@@ -161,8 +85,12 @@ impl Dfs<'_> {
                 self.found = Some(((used, value), chosen.clone()));
             }
         }
-        if self.best && self.nodes > BEST_NODE_LIMIT {
-            return true;
+        if self.want != Want::Any && self.nodes > BEST_NODE_LIMIT {
+            if self.want == Want::BestOrAny && self.found.is_none() {
+                self.want = Want::Any;
+            } else {
+                return true;
+            }
         }
         // Even every card left laid at its best value would not reach the threshold; or what the
         // opening still needs (a pure run, the taken card) is in no candidate left.
@@ -174,14 +102,12 @@ impl Dfs<'_> {
         }
         for i in start..self.candidates.len() {
             let candidate = &self.candidates[i];
-            let cards = &candidate.meld.cards;
-            if used + cards.len() > self.goal.max_cards || !left.contains_all(cards) {
+            let cards = candidate.cards();
+            if used + cards.len() > self.goal.max_cards || !left.take_all(cards) {
                 continue;
             }
-            left.remove_all(cards);
             chosen.push(i);
-            let laid: u32 = cards.iter().map(|&c| best_value(c)).sum();
-            let next = (value + candidate.value, pure || candidate.pure_run, used + cards.len(), bound - laid);
+            let next = (value + candidate.value, pure || candidate.pure_run, used + cards.len(), bound - self.laid[i]);
             let stop = self.go(i, left, chosen, next);
             chosen.pop();
             for &card in cards {
@@ -195,9 +121,9 @@ impl Dfs<'_> {
     }
 }
 
-/// An opening from `hand` that meets `goal`: any one, or (with `best`) the one laying the most cards,
+/// An opening from `hand` that meets `goal`, as `want` says: any one, or the one laying the most cards,
 /// then the most points, found within a bounded search.
-pub(crate) fn find_opening(hand: &Hand, goal: OpeningGoal, best: bool) -> Option<Vec<MeldCards>> {
+pub(crate) fn find_opening(hand: &Hand, goal: OpeningGoal, want: Want) -> Option<Vec<MeldCards>> {
     let mut candidates = candidate_melds(hand);
     // Pure runs first, then the most valuable: the first openings tried are the likeliest to qualify.
     candidates.sort_by_key(|c| (!c.pure_run, std::cmp::Reverse(c.value)));
@@ -209,21 +135,23 @@ pub(crate) fn find_opening(hand: &Hand, goal: OpeningGoal, best: bool) -> Option
         flags
     };
     let pure_from = suffix(&|c| c.pure_run);
-    let must_from = suffix(&|c| goal.must.is_some_and(|card| c.meld.contains(card)));
+    let must_from = suffix(&|c| goal.must.is_some_and(|card| c.contains(card)));
+    let laid = candidates.iter().map(|c| c.cards().iter().map(|&card| best_value(card)).sum()).collect();
     let mut dfs = Dfs {
         candidates: &candidates,
+        laid,
         pure_from,
         must_from,
         goal,
-        best,
+        want,
         must_before: goal.must.map_or(0, |card| hand.count(card)),
         found: None,
         nodes: 0,
     };
-    let bound = hand.cards().iter().map(|&c| best_value(c)).sum();
+    let bound = hand.kinds().map(|card| best_value(card) * u32::from(hand.count(card))).sum();
     dfs.go(0, &mut hand.clone(), &mut Vec::new(), (0, false, 0, bound));
     let (_, chosen) = dfs.found?;
-    Some(chosen.into_iter().map(|i| candidates[i].meld.clone()).collect())
+    Some(chosen.into_iter().map(|i| candidates[i].meld()).collect())
 }
 
 /// The lay-offs `hand` allows on `meld`: on a set, any of its missing suits (and a joker); on a run, a
@@ -299,7 +227,7 @@ pub(crate) fn lay_off_options(hand: &Hand, meld: &Meld) -> Vec<MeldCards> {
 pub(crate) fn play_with(hand: &Hand, melds: &[Meld], card: Card) -> bool {
     let max = hand.len().saturating_sub(1);
     let fits = |m: &MeldCards| m.contains(card) && m.cards.len() <= max;
-    candidate_melds(hand).iter().any(|c| fits(&c.meld))
+    candidate_melds(hand).iter().any(|c| c.contains(card) && c.len() <= max)
         || melds.iter().any(|meld| lay_off_options(hand, meld).iter().any(fits))
 }
 
@@ -313,5 +241,5 @@ pub(crate) fn take_playable(hand: &Hand, melds: &[Meld], opened: bool, opening: 
         return play_with(&after, melds, card);
     }
     let goal = OpeningGoal { opening, must: Some(card), max_cards: after.len() - 1 };
-    find_opening(&after, goal, false).is_some()
+    find_opening(&after, goal, Want::Any).is_some()
 }

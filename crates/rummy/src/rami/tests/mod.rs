@@ -6,5 +6,6 @@ mod golden;
 mod mutations;
 mod properties;
 mod rules;
+mod search_reference;
 mod smoke;
 mod support;

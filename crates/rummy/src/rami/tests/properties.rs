@@ -99,10 +99,10 @@ fn random_action(game: &RamiMatch, seat: Seat, rng: &mut ChaCha8Rng) -> RamiActi
         0 => RamiAction::Draw,
         1 => RamiAction::Take,
         2 => RamiAction::Discard(any_card(rng)),
-        3 if !candidates.is_empty() => RamiAction::Meld(candidates[pick(rng, candidates.len())].meld.clone()),
+        3 if !candidates.is_empty() => RamiAction::Meld(candidates[pick(rng, candidates.len())].meld()),
         4 if !candidates.is_empty() => {
             let n = 1 + pick(rng, 3);
-            RamiAction::Open((0..n).map(|_| candidates[pick(rng, candidates.len())].meld.clone()).collect())
+            RamiAction::Open((0..n).map(|_| candidates[pick(rng, candidates.len())].meld()).collect())
         }
         5 if !melds.is_empty() => {
             let meld = &melds[pick(rng, melds.len())];
