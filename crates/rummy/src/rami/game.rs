@@ -9,6 +9,7 @@
 
 use std::collections::VecDeque;
 use std::fmt;
+use std::sync::Arc;
 
 use super::cardkit::Hand;
 use super::check::RamiSetupError;
@@ -106,13 +107,17 @@ pub struct RamiMatch {
     pub(crate) options: RamiOptions,
     pub(crate) players: usize,
     pub(crate) source: Source,
-    /// Rounds over, in order.
-    pub(crate) finished: Vec<Round>,
+    /// Rounds over, in order. They no longer change: shared, not copied, by the copies of the match (a
+    /// world of the strong bot's search, a step kept to be taken back).
+    pub(crate) finished: Vec<Arc<Round>>,
     pub(crate) round: Round,
     pub(crate) phase: Phase,
     /// By seat, after the rounds over.
     pub(crate) totals: Vec<i64>,
     pub(crate) events: Vec<Event>,
+    /// Events before `events` that this match does not keep: none, but in a world of the strong bot's
+    /// search ([`RamiMatch::search_world`]), where they are counted all the same.
+    pub(crate) events_dropped: usize,
     /// What a table keeps to take back the steps of the turn in play (`table_game::take_back`).
     pub(crate) take_backs: crate::table_game::TakeBacks<RamiMatch, super::actions::RamiAction>,
 }
@@ -160,6 +165,7 @@ impl RamiMatch {
             phase: Phase::AwaitingDeck,
             totals: vec![0; players],
             events: Vec::new(),
+            events_dropped: 0,
             take_backs: Default::default(),
         };
         game.deal(1, dealer);
@@ -220,7 +226,39 @@ impl RamiMatch {
 
     /// How many events the match has produced (see [`RamiMatch::events_for`]).
     pub fn event_count(&self) -> usize {
-        self.events.len()
+        self.events_dropped + self.events.len()
+    }
+
+    /// A copy of the match for the strong bot's search, its later deals and reshuffles drawn from
+    /// `source`, without what only its record and its events' readers need: the events (their count
+    /// kept, so that event numbers, and the seed of the bot's tie-breaks, go on as before), this round's
+    /// deck and log, and the take-backs. A world is cloned for every playout and is played on and
+    /// scored, never recorded nor sent, so it carries none of that history; its views are the match's.
+    pub(crate) fn search_world(&self, source: Source) -> RamiMatch {
+        let round = &self.round;
+        RamiMatch {
+            options: self.options,
+            players: self.players,
+            source,
+            finished: self.finished.clone(),
+            round: Round {
+                number: round.number,
+                dealer: round.dealer,
+                deck: Vec::new(),
+                hands: round.hands.clone(),
+                stock: round.stock.clone(),
+                discard: round.discard.clone(),
+                melds: round.melds.clone(),
+                opened: round.opened.clone(),
+                log: Vec::new(),
+                result: round.result.clone(),
+            },
+            phase: self.phase,
+            totals: self.totals.clone(),
+            events: Vec::new(),
+            events_dropped: self.event_count(),
+            take_backs: crate::table_game::TakeBacks::never(),
+        }
     }
 
     /// The turn in progress.
@@ -339,14 +377,14 @@ impl RamiMatch {
             return;
         }
         let finished = std::mem::replace(&mut self.round, Round::empty(self.players, dealer));
-        self.finished.push(finished);
+        self.finished.push(Arc::new(finished));
         self.deal(number + 1, dealer.next(self.players));
     }
 
     /// Every round with a result or in progress, in order: the rounds over, then the current one
     /// (which, once the match is over, is the last round played).
     pub(crate) fn rounds(&self) -> impl Iterator<Item = &Round> {
-        self.finished.iter().chain((self.round.number > 0).then_some(&self.round))
+        self.finished.iter().map(|round| &**round).chain((self.round.number > 0).then_some(&self.round))
     }
 }
 

@@ -259,12 +259,14 @@ impl RamiMatch {
                 .collect(),
             result: self.result(),
             can_take_back: self.take_backs.any(),
-            event_count: self.events.len(),
+            event_count: self.event_count(),
         }
     }
 
     /// The events from number `since` on, each redacted for `viewer`, with its number.
     pub fn events_for(&self, viewer: Viewer, since: usize) -> impl Iterator<Item = (usize, RamiEvent)> + '_ {
-        self.events.iter().enumerate().skip(since).map(move |(n, event)| (n, event.visible(viewer)))
+        let dropped = self.events_dropped;
+        let kept = self.events.iter().enumerate().skip(since.saturating_sub(dropped));
+        kept.map(move |(n, event)| (dropped + n, event.visible(viewer)))
     }
 }

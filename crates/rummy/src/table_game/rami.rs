@@ -114,13 +114,13 @@ impl TableGame for RamiMatch {
     }
 
     fn determinize(&self, seat: Seat, seed: u64) -> RamiMatch {
-        let mut world = self.clone();
         let mut rng = RummyRng::from_seed(seed);
-        let mut hands: Vec<Vec<crate::cards::Card>> = world.round.hands.iter().map(|hand| hand.cards()).collect();
-        super::search::redeal(seat, &mut hands, &mut world.round.stock, &mut rng);
+        let mut hands: Vec<Vec<crate::cards::Card>> = self.round.hands.iter().map(|hand| hand.cards()).collect();
+        let mut stock = self.round.stock.clone();
+        super::search::redeal(seat, &mut hands, &mut stock, &mut rng);
+        let mut world = self.search_world(crate::rami::game::Source::Random(RummyRng::from_seed(rng.next_u64())));
         world.round.hands = hands.iter().map(|cards| crate::rami::cardkit::Hand::from_cards(cards)).collect();
-        world.source = crate::rami::game::Source::Random(RummyRng::from_seed(rng.next_u64()));
-        world.take_backs = super::take_back::TakeBacks::never();
+        world.round.stock = stock;
         world
     }
 
