@@ -13,6 +13,16 @@ use crate::melds::{Meld, MeldId};
 use crate::record::{LogEntry, MeldEntry};
 use crate::seat::Seat;
 
+/// How much of the rules a plan judges.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Judge {
+    /// Everything: the action is new.
+    All,
+    /// Not the searches for a play that could follow (§7.1 b, §7.3): the action was checked in this
+    /// very state.
+    Checked,
+}
+
 /// An action checked and worked out, ready to apply.
 enum Plan {
     Draw,
@@ -30,7 +40,7 @@ impl RamiMatch {
     /// # Errors
     /// The rule the action breaks, as a [`RamiIllegal`].
     pub fn check(&self, seat: Seat, action: &RamiAction) -> Result<(), RamiIllegal> {
-        self.plan(seat, action).map(drop)
+        self.plan(seat, action, Judge::All).map(drop)
     }
 
     /// Does `action` for `seat`, then the automatic steps that follow (`out`, the end of the round, the
@@ -39,7 +49,20 @@ impl RamiMatch {
     /// # Errors
     /// The rule the action breaks; the match is then unchanged.
     pub fn apply(&mut self, seat: Seat, action: &RamiAction) -> Result<(), RamiIllegal> {
-        let plan = self.plan(seat, action)?;
+        let plan = self.plan(seat, action, Judge::All)?;
+        self.execute(seat, action, plan);
+        Ok(())
+    }
+
+    /// Does `action`, which [`RamiMatch::check`] has just accepted in this very state, for `seat`, as
+    /// [`RamiMatch::apply`] does but without the searches that only judge whether it is allowed (may the
+    /// discard be taken, §7.1 b; may this joker be exchanged, §7.3): a table checks an action when it
+    /// arrives, and the bot checks the take and the exchanges it plays.
+    ///
+    /// # Errors
+    /// The rule the action breaks, as far as it is judged; the match is then unchanged.
+    pub(crate) fn apply_checked(&mut self, seat: Seat, action: &RamiAction) -> Result<(), RamiIllegal> {
+        let plan = self.plan(seat, action, Judge::Checked)?;
         self.execute(seat, action, plan);
         Ok(())
     }
@@ -50,7 +73,7 @@ impl RamiMatch {
         matches!(action, RamiAction::Draw)
     }
 
-    fn plan(&self, seat: Seat, action: &RamiAction) -> Result<Plan, RamiIllegal> {
+    fn plan(&self, seat: Seat, action: &RamiAction, judge: Judge) -> Result<Plan, RamiIllegal> {
         let turn = match self.phase {
             Phase::Turn(turn) => turn,
             Phase::Over(_) | Phase::AwaitingDeck => return Err(RamiIllegal::MatchOver),
@@ -72,7 +95,8 @@ impl RamiMatch {
                     return Err(RamiIllegal::TakeWithOneCard);
                 }
                 let Some(&top) = round.discard.last() else { return Err(RamiIllegal::TakeUnplayable(Card::JOKER)) };
-                if !search::take_playable(hand, &round.melds, opened, self.options.opening, top) {
+                if judge == Judge::All && !search::take_playable(hand, &round.melds, opened, self.options.opening, top)
+                {
                     return Err(RamiIllegal::TakeUnplayable(top));
                 }
                 return Ok(Plan::Take);
@@ -96,15 +120,15 @@ impl RamiMatch {
             if laid.len() >= hand.len() {
                 // A play that empties the hand is refused whatever it lays (§7.2); what is wrong with
                 // its melds, if anything, is said first.
-                self.plan_play(seat, action)?;
+                self.plan_play(seat, action, judge)?;
                 return Err(RamiIllegal::EmptiesHand);
             }
         }
-        self.plan_play(seat, action)
+        self.plan_play(seat, action, judge)
     }
 
     /// The plays and the discard, once the turn's order and obligations are met.
-    fn plan_play(&self, seat: Seat, action: &RamiAction) -> Result<Plan, RamiIllegal> {
+    fn plan_play(&self, seat: Seat, action: &RamiAction, judge: Judge) -> Result<Plan, RamiIllegal> {
         let round = &self.round;
         let hand = &round.hands[seat.index()];
         let next_id = |i: usize| MeldId((round.melds.len() + i + 1) as u32);
@@ -146,6 +170,9 @@ impl RamiMatch {
                 }
                 let mut meld = round.melds[index].clone();
                 meld.exchange(seat, *card)?;
+                if judge == Judge::Checked {
+                    return Ok(Plan::Change(index, meld));
+                }
                 let mut after = hand.clone();
                 after.remove(*card);
                 after.add(Card::JOKER);

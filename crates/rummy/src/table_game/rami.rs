@@ -96,6 +96,15 @@ impl TableGame for RamiMatch {
         }
     }
 
+    fn apply_checked(&mut self, seat: Seat, action: &TableAction<RamiAction>) -> Result<(), Refusal> {
+        match action {
+            TableAction::TakeBack => take_back::take_back(self, seat, Self::NAME, self.is_over()),
+            TableAction::Play(action) => {
+                take_back::play(self, action, |game| RamiMatch::apply_checked(game, seat, action).map_err(refusal))
+            }
+        }
+    }
+
     /// The match's legal actions, then `take_back` when a step of this turn may be taken back.
     fn legal(&self, seat: Seat) -> Vec<TableAction<RamiAction>> {
         let mut legal: Vec<_> = self.legal_actions(seat).into_iter().map(TableAction::Play).collect();

@@ -125,6 +125,17 @@ fn random_action(game: &RamiMatch, seat: Seat, rng: &mut ChaCha8Rng) -> RamiActi
     }
 }
 
+/// Every seat's view, the events and the round's log: what tells two matches apart.
+fn everything(game: &RamiMatch) -> String {
+    let views: Vec<String> = Seat::all(game.players())
+        .map(Viewer::Seat)
+        .chain([Viewer::Spectator])
+        .map(|viewer| serde_json::to_string(&game.view(viewer)).expect("json"))
+        .collect();
+    let events: Vec<_> = game.events_for(Viewer::Spectator, 0).collect();
+    format!("{views:?} {events:?} {:?}", game.round.log)
+}
+
 /// Plays a match with a mix of the bot's and random actions, checking the properties at every step;
 /// abandons it after `abandon_at` actions when given. Returns the match and its verified record's tally.
 fn play_checked(players: usize, seed: u64, options: RamiOptions, abandon_at: Option<usize>) -> (RamiMatch, Tally) {
@@ -152,8 +163,18 @@ fn play_checked(players: usize, seed: u64, options: RamiOptions, abandon_at: Opt
         };
         let before =
             (serde_json::to_string(&game.view(Viewer::Seat(seat))).ok(), game.event_count(), game.round.log.len());
+        // An action `check` accepts is played alike without the searches that judged it.
+        let checked = game.check(seat, &action).is_ok().then(|| {
+            let mut copy = game.clone();
+            copy.apply_checked(seat, &action).expect("a checked action plays");
+            copy
+        });
         match game.apply(seat, &action) {
-            Ok(()) => actions += 1,
+            Ok(()) => {
+                actions += 1;
+                let checked = checked.expect("an action applied was accepted by check");
+                assert_eq!(everything(&checked), everything(&game), "{action:?} played without its searches");
+            }
             Err(e) => {
                 assert!(random, "the bot's {action:?} was refused: {e}");
                 assert!(e.to_string().starts_with("rami §"), "{e}");
