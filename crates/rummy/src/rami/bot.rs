@@ -88,18 +88,20 @@ fn play_with(game: &RamiMatch, seat: Seat, must: Option<Card>) -> Option<RamiAct
     if let Some(meld) = meld {
         return Some(RamiAction::Meld(meld.meld()));
     }
-    let mut lay_offs: Vec<(bool, RamiAction)> = round
-        .melds
-        .iter()
-        .flat_map(|m| {
-            search::lay_off_options(hand, m)
-                .into_iter()
-                .filter(fits)
-                .map(move |o| (o.joker.is_some(), RamiAction::LayOff { id: m.id, cards: o.cards, joker: o.joker }))
-        })
-        .collect();
-    lay_offs.sort_by_key(|(joker, _)| *joker);
-    lay_offs.into_iter().map(|(_, action)| action).next()
+    // The first lay-off of naturals, in the order of the melds and of their options, or else the first
+    // with a joker: the first of naturals ends the search.
+    let mut with_joker = None;
+    for m in &round.melds {
+        for o in search::lay_off_options(hand, m).into_iter().filter(fits) {
+            let joker = o.joker.is_some();
+            let action = RamiAction::LayOff { id: m.id, cards: o.cards, joker: o.joker };
+            if !joker {
+                return Some(action);
+            }
+            with_joker.get_or_insert(action);
+        }
+    }
+    with_joker
 }
 
 /// The card that helps least: the fewest partners (cards of its rank in other suits, cards of its suit
