@@ -1,13 +1,14 @@
 //! A Rommi bot that plays sensibly: it takes from the discard pile when the card makes a meld, melds and
 //! lays off whatever it can, keeps pairs and near-runs, and throws its least useful, costliest card.
 //!
-//! It only looks at what its seat may see ([`RommiMatch::view`] of its own seat, and the legal actions),
-//! and picks among equals with the generator it is given, so a seeded bot reproduces.
+//! It only looks at what its seat may see (its hand, the discard pile and the locked card, as
+//! [`RommiMatch::view`] shows them to its seat, and the legal actions), and picks among equals with the
+//! generator it is given, so a seeded bot reproduces.
 
 use rand_core::Rng;
 
 use crate::cards::{Card, below};
-use crate::seat::{Seat, Viewer};
+use crate::seat::Seat;
 
 use super::actions::RommiAction;
 use super::game::RommiMatch;
@@ -21,8 +22,11 @@ pub fn choose(m: &RommiMatch, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Opti
     if legal.is_empty() {
         return None;
     }
-    let view = m.view(Viewer::Seat(seat));
-    let hand = view.hand.clone().unwrap_or_default();
+    // What the seat's view shows of its hand, the discard pile and the locked card, read in place: the
+    // whole view (every meld, the last round's result) would cost more than the decision.
+    let round = &m.round;
+    let hand = round.hands.get(seat.index()).cloned().unwrap_or_default();
+    let (discard_pile, locked) = (&round.pile, round.locked);
     let rules = m.options().meld_rules();
 
     // The draw (rommi §6.1): a pile card that makes a meld with the hand, the top one first and a deep
@@ -30,10 +34,10 @@ pub fn choose(m: &RommiMatch, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Opti
     let takes: Vec<Card> =
         legal.iter().filter_map(|a| if let RommiAction::Take { card } = a { Some(*card) } else { None }).collect();
     for card in takes {
-        let depth = view.discard_pile.len() - view.discard_pile.iter().rposition(|&c| c == card).unwrap_or(0);
+        let depth = discard_pile.len() - discard_pile.iter().rposition(|&c| c == card).unwrap_or(0);
         let cheap = depth <= 3 || m.options().scoring == Scoring::MeldHand;
         let mut after = hand.clone();
-        after.extend_from_slice(&view.discard_pile[view.discard_pile.len() - depth..]);
+        after.extend_from_slice(&discard_pile[discard_pile.len() - depth..]);
         if cheap && meld_candidates(&after, rules).iter().any(|meld| meld.contains(&card)) {
             return Some(RommiAction::Take { card });
         }
@@ -48,7 +52,7 @@ pub fn choose(m: &RommiMatch, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Opti
     // The plays (§6.2): the biggest meld, the locked card's first; then the biggest lay-off.
     let size = |a: &RommiAction| match a {
         RommiAction::Meld { cards } | RommiAction::LayOff { cards, .. } => {
-            cards.len() * 2 + usize::from(view.locked.is_some_and(|l| cards.contains(&l))) * 100
+            cards.len() * 2 + usize::from(locked.is_some_and(|l| cards.contains(&l))) * 100
         }
         _ => 0,
     };
