@@ -52,8 +52,6 @@ impl TableGame for RamiMatch {
 
     const NAME: &'static str = "rami";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=5;
-    // Rami's playouts run longer (to the end of a round opened at 51) and its turns offer more actions.
-    const STRONG_PLAYOUTS: u32 = 250;
     // The events do not say where a laid-off card sits in a meld, nor the turn's state: the table sends
     // the view after each batch of them.
     const EVENTS_CARRY_VIEW: bool = false;

@@ -31,7 +31,7 @@ pub struct DuelArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// The strong bot's playouts per decision (the game's own number when left out: 400, Rami 250).
+    /// The strong bot's playouts per decision (the game's own number when left out: 400 in every game).
     #[arg(long)]
     pub playouts: Option<u32>,
     /// The game's table options as JSON (the rule book's defaults when left out).
