@@ -11,14 +11,18 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::{mpsc, watch};
 
 use crate::load::cpu::{CpuUse, CpuWatch};
-use crate::load::{self, Aggregate, Snapshot, Spread, WorkerPlan, Workload, persist};
-use romirami_server::store::Store;
+use crate::load::{self, Aggregate, Snapshot, Spread, WorkerPlan, Workload};
+
+mod report;
+mod store;
+
+pub use report::{LoadReport, Percentiles};
+use report::{per_connection, percentiles, print_report};
 
 /// Connections one process keeps below its open-file limit, for its other files.
 const SPARE_FILES: u64 = 100;
@@ -134,73 +138,6 @@ pub struct LoadArgs {
     pub echo_server: Option<SocketAddr>,
 }
 
-/// What a run measured, as written with `--json`.
-#[derive(Debug, Default, Serialize)]
-pub struct LoadReport {
-    /// `play`, `idle`, `echo` or `echo-idle`.
-    pub mode: String,
-    /// The servers' addresses.
-    pub servers: Vec<String>,
-    /// How each table's seats were spread over the servers.
-    pub spread: Spread,
-    /// Worker processes.
-    pub processes: usize,
-    /// Seconds measured (every connection up).
-    pub window_seconds: f64,
-    /// The most connections held at once.
-    pub connections: u64,
-    /// The most tables playing at once.
-    pub tables: u64,
-    /// Actions (round trips, for echo) per second in the window.
-    pub actions_per_second: f64,
-    /// Games finished per second in the window.
-    pub games_per_second: f64,
-    /// Data frames per second in the window, both ways.
-    pub frames_per_second: f64,
-    /// Action latency percentiles, milliseconds (at the tables without the server's bots).
-    pub latency_ms: Percentiles,
-    /// The same at the tables with the server's strong bots, when there were any (`--strong-bot-tables`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bot_table_latency_ms: Option<Percentiles>,
-    /// Errors during the whole run.
-    pub errors: u64,
-    /// Connections lost during the whole run.
-    pub disconnects: u64,
-    /// Connections that could not be opened.
-    pub connect_failures: u64,
-    /// The first error, if any.
-    pub first_error: Option<String>,
-    /// The servers' resident memory before the run, bytes.
-    pub server_rss_before: u64,
-    /// The servers' resident memory with the most connections open, bytes.
-    pub server_rss_at_peak: u64,
-    /// What each connection added to the servers' resident memory, bytes.
-    pub server_bytes_per_connection: f64,
-    /// The CPU the servers (or the echo servers) used in the window, when their processes are known.
-    pub server_cpu: Option<CpuUse>,
-    /// The CPU each server process used in the window, in the order of `--server-pid`.
-    pub each_server_cpu: Vec<CpuUse>,
-    /// The CPU the load generator's own processes used in the window.
-    pub load_cpu: Option<CpuUse>,
-    /// The CPU the processes named by `--database-command` used in the window.
-    pub database_cpu: Option<CpuUse>,
-    /// The CPU the processes given by `--broker-pid` used in the window.
-    pub broker_cpu: Option<CpuUse>,
-}
-
-/// Latency percentiles, in milliseconds.
-#[derive(Debug, Default, Serialize)]
-pub struct Percentiles {
-    /// Median.
-    pub p50: f64,
-    /// 95th percentile.
-    pub p95: f64,
-    /// 99th percentile.
-    pub p99: f64,
-    /// The largest.
-    pub max: f64,
-}
-
 /// Runs `romirami load`.
 ///
 /// # Errors
@@ -223,7 +160,7 @@ pub fn run_load(args: &LoadArgs) -> anyhow::Result<()> {
         });
     }
     if let Some(url) = &args.persist {
-        return runtime.block_on(run_persist(args, url));
+        return runtime.block_on(store::run_persist(args, url));
     }
     runtime.block_on(run_network(args, open_files))
 }
@@ -484,154 +421,6 @@ async fn run_network(args: &LoadArgs, open_files: u64) -> anyhow::Result<()> {
     };
     print_report(&report, !pids.is_empty());
     if let Some(path) = &args.json {
-        std::fs::write(path, serde_json::to_string_pretty(&report)?)
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    Ok(())
-}
-
-fn per_connection(rss: u64, before: u64, connections: u64) -> f64 {
-    if connections == 0 { 0.0 } else { rss.saturating_sub(before) as f64 / connections as f64 }
-}
-
-fn print_report(report: &LoadReport, with_memory: bool) {
-    let spread = if report.servers.len() > 1 && report.spread == Spread::Seats { ", seats spread" } else { "" };
-    println!(
-        "mode {} against {} server(s){spread}, {} worker process(es)",
-        report.mode,
-        report.servers.len(),
-        report.processes
-    );
-    println!(
-        "measured for {:.1} s with {} connections, {} tables",
-        report.window_seconds, report.connections, report.tables
-    );
-    println!(
-        "{:.0} actions/s, {:.1} games/s, {:.0} frames/s",
-        report.actions_per_second, report.games_per_second, report.frames_per_second
-    );
-    let l = &report.latency_ms;
-    println!("latency ms: p50 {:.3} p95 {:.3} p99 {:.3} max {:.3}", l.p50, l.p95, l.p99, l.max);
-    if let Some(b) = &report.bot_table_latency_ms {
-        println!(
-            "  at the tables with strong bots: p50 {:.3} p95 {:.3} p99 {:.3} max {:.3}",
-            b.p50, b.p95, b.p99, b.max
-        );
-    }
-    println!(
-        "errors {}, disconnects {}, connect failures {}",
-        report.errors, report.disconnects, report.connect_failures
-    );
-    if let Some(error) = &report.first_error {
-        println!("first error: {error}");
-    }
-    if with_memory {
-        println!(
-            "server memory: {:.1} MiB before, {:.1} MiB at the peak: {:.0} bytes per connection",
-            report.server_rss_before as f64 / 1048576.0,
-            report.server_rss_at_peak as f64 / 1048576.0,
-            report.server_bytes_per_connection
-        );
-    }
-    let each = if report.each_server_cpu.len() > 1 { &report.each_server_cpu[..] } else { &[] };
-    let uses = [("server", report.server_cpu.as_ref())]
-        .into_iter()
-        .chain(each.iter().map(|cpu| ("  one server", Some(cpu))))
-        .chain([
-            ("load generator", report.load_cpu.as_ref()),
-            ("database", report.database_cpu.as_ref()),
-            ("message broker", report.broker_cpu.as_ref()),
-        ]);
-    for (name, cpu) in uses {
-        if let Some(cpu) = cpu {
-            println!(
-                "{name} CPU: {:.2} cores, {:.1} µs an action, {:.2} µs a frame",
-                cpu.cores, cpu.us_per_action, cpu.us_per_frame
-            );
-        }
-    }
-}
-
-/// What `--persist` measured, as written with `--json`.
-#[derive(Debug, Serialize)]
-struct PersistReport {
-    games: u64,
-    games_per_second: f64,
-    tables_set_up_per_second: f64,
-    setup_writes_per_second: f64,
-    setup_transactions: u64,
-    games_with_actions_per_second: f64,
-    game_actions_per_second: f64,
-    game_latency_ms: Percentiles,
-    tables: usize,
-    actions: u64,
-    transactions: u64,
-    actions_per_second: f64,
-    rows_per_transaction: f64,
-    commit_latency_ms: Percentiles,
-}
-
-fn percentiles(histogram: &hdrhistogram::Histogram<u64>) -> Percentiles {
-    let ms = |q: f64| histogram.value_at_quantile(q) as f64 / 1000.0;
-    Percentiles { p50: ms(0.5), p95: ms(0.95), p99: ms(0.99), max: histogram.max() as f64 / 1000.0 }
-}
-
-async fn run_persist(args: &LoadArgs, url: &str) -> anyhow::Result<()> {
-    let store = Store::connect(url).await.context("connecting to the database")?;
-    let games = persist::games(&store, args.games, usize::from(args.players), args.concurrency).await?;
-    let games_per_second = games.games as f64 / games.finish_seconds;
-    let lifecycle_per_second = games.games as f64 / (games.setup_seconds + games.play_seconds + games.finish_seconds);
-    let tables_set_up_per_second = games.games as f64 / games.setup_seconds;
-    let setup_writes_per_second = games.setup_writes as f64 / games.setup_seconds;
-    println!(
-        "games: {} {}-player tables set up in {:.2} s ({:.0} tables/s; {:.0} durable writes/s: guests, tables, seats, starts; {} writes in {} transactions)",
-        games.games,
-        args.players,
-        games.setup_seconds,
-        tables_set_up_per_second,
-        setup_writes_per_second,
-        games.setup_writes,
-        games.setup_transactions,
-    );
-    println!(
-        "  {} action rows stored in {:.2} s, then finished in {:.2} s: {:.0} finished games/s ({:.0} games/s with their set-up and actions)",
-        games.actions, games.play_seconds, games.finish_seconds, games_per_second, lifecycle_per_second,
-    );
-    let game_latency = percentiles(&games.latency_us);
-    println!(
-        "  finishing one game ms: p50 {:.2} p99 {:.2} max {:.2}",
-        game_latency.p50, game_latency.p99, game_latency.max
-    );
-    let actions = persist::actions(&store, args.tables, Duration::from_secs_f64(args.duration), args.max_batch).await?;
-    let commit_latency = percentiles(&actions.latency_us);
-    let actions_per_second = actions.actions as f64 / actions.seconds;
-    let rows_per_transaction = actions.actions as f64 / actions.transactions.max(1) as f64;
-    println!(
-        "actions: {} tables committing one action at a time: {:.0} actions/s in {} transactions ({:.1} rows each)",
-        args.tables, actions_per_second, actions.transactions, rows_per_transaction
-    );
-    println!(
-        "  submit to durable ms: p50 {:.2} p95 {:.2} p99 {:.2} max {:.2}",
-        commit_latency.p50, commit_latency.p95, commit_latency.p99, commit_latency.max
-    );
-    store.close().await;
-    if let Some(path) = &args.json {
-        let report = PersistReport {
-            games: games.games,
-            games_per_second,
-            tables_set_up_per_second,
-            setup_writes_per_second,
-            setup_transactions: games.setup_transactions,
-            games_with_actions_per_second: lifecycle_per_second,
-            game_actions_per_second: games.actions as f64 / games.play_seconds,
-            game_latency_ms: game_latency,
-            tables: args.tables,
-            actions: actions.actions,
-            transactions: actions.transactions,
-            actions_per_second,
-            rows_per_transaction,
-            commit_latency_ms: commit_latency,
-        };
         std::fs::write(path, serde_json::to_string_pretty(&report)?)
             .with_context(|| format!("writing {}", path.display()))?;
     }
