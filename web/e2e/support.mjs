@@ -113,18 +113,11 @@ export async function openPage(browser, options) {
   return page;
 }
 
-// Follows a finished game's link to its page, reloading while the server is still storing it.
+// Follows a finished game's link to its page. The server stores a game just after its end: the page asks
+// again by itself while the game is not there yet (`?fresh=1`), with no reload.
 export async function openGamePage(page) {
   await page.click('#game-page-link');
-  for (let attempt = 0; ; attempt += 1) {
-    const ok = await page.waitForSelector('#download-record', { timeout: 3000 }).then(
-      () => true,
-      () => false,
-    );
-    if (ok) break;
-    check(attempt < 10, 'the finished game appears on its page');
-    await page.reload();
-  }
+  await page.waitForSelector('#download-record', { timeout: 20000 });
   return hook(page, () => window.__romirami.page.game());
 }
 

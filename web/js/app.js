@@ -52,7 +52,7 @@ function route() {
     redrawsItself = true;
     nav = null;
   } else if (first === 'games' && second) {
-    unmount = mountGame(root, second);
+    unmount = mountGame(root, second, params);
     nav = 'games';
   } else if (first === 'games') {
     unmount = mountGames(root, params);

@@ -4,7 +4,7 @@
 // replay, and a player's page with their statistics, ratings and recent games.
 
 import { h, replace } from './dom.js';
-import { listGames, getGame, getPlayer, getRecord, recordUrl } from './api.js';
+import { ApiError, listGames, getGame, getPlayer, getRecord, recordUrl } from './api.js';
 import { checkShuffle } from './shuffle-proof.js';
 import { endedBy } from './rules-data.js';
 import { t, dateTime, list, num } from './i18n.js';
@@ -258,7 +258,17 @@ function roundScores(game, nameOf) {
   );
 }
 
-export function mountGame(root, id) {
+/** How many times a just-finished game's page asks again while the server is still storing it. */
+const FRESH_TRIES = 15;
+
+/**
+ * A finished game's page. The end screen's link says `?fresh=1`: the server stores a game just after its
+ * end, so a page opened at once may find it missing for a moment, and asks again every second instead of
+ * saying there is no such game.
+ * @param {HTMLElement} root @param {string} id @param {URLSearchParams} [params]
+ */
+export function mountGame(root, id, params = new URLSearchParams()) {
+  let freshTries = params.get('fresh') ? FRESH_TRIES : 0;
   let alive = true;
   const box = h('div.game-page', h('p.muted', t('loading')));
   const shuffleBox = h('p.shuffle-check.muted', { id: 'shuffle-check', role: 'status' }, t('shuffle.checking'));
@@ -333,6 +343,12 @@ export function mountGame(root, id) {
       showShuffleCheck(shuffleBox, id);
     } catch (error) {
       if (!alive) return;
+      if (error instanceof ApiError && error.status === 404 && freshTries > 0) {
+        freshTries -= 1;
+        replace(box, h('p.muted', { id: 'game-saving' }, t('game.saving')));
+        setTimeout(() => alive && load(), 1000);
+        return;
+      }
       replace(
         box,
         h('p', h('a', { href: '#/games' }, t('games.back'))),

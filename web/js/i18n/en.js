@@ -374,6 +374,7 @@ export default {
   'games.rowLabel': '{game}, game of {when}: {lineup}',
   'games.back': '← Past games',
   'game.title': 'Game',
+  'game.saving': 'The game has just ended: saving it…',
   'game.abandoned': 'Abandoned game',
   'game.won': (p) => `${p.names} won`,
   'game.abandonedNote': (p) =>

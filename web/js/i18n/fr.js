@@ -377,6 +377,7 @@ export default {
   'games.rowLabel': '{game}, partie du {when} : {lineup}',
   'games.back': '← Parties jouées',
   'game.title': 'Partie',
+  'game.saving': 'La partie vient de finir : enregistrement…',
   'game.abandoned': 'Partie abandonnée',
   'game.won': (p) => `${p.names} ${p.count > 1 ? 'ont gagné' : 'a gagné'}`,
   'game.abandonedNote': (p) =>

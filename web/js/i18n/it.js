@@ -374,6 +374,7 @@ export default {
   'games.rowLabel': '{game}, partita del {when}: {lineup}',
   'games.back': '← Partite giocate',
   'game.title': 'Partita',
+  'game.saving': 'La partita è appena finita: salvataggio…',
   'game.abandoned': 'Partita abbandonata',
   'game.won': (p) => `${p.count > 1 ? 'Hanno vinto' : 'Ha vinto'} ${p.names}`,
   'game.abandonedNote': (p) =>

@@ -48,7 +48,7 @@ export function endPanel(ctx) {
     endRatings(ctx.tableId),
     h(
       'div.row.buttons',
-      h('a.button.primary', { href: `#/games/${ctx.tableId}`, id: 'game-page-link' }, t('end.gamePage')),
+      h('a.button.primary', { href: `#/games/${ctx.tableId}?fresh=1`, id: 'game-page-link' }, t('end.gamePage')),
       h('a.button', { href: `#/replay/${ctx.tableId}`, id: 'replay-link' }, t('end.replay')),
       h('a.button', { href: '#/' }, t('table.lobby')),
     ),

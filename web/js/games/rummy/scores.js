@@ -78,7 +78,7 @@ export function roundPanel(ctx) {
         'p',
         h('a.button', { href: '#/' }, t('table.lobby')),
         ' ',
-        h('a.button', { href: `#/games/${ctx.tableId}`, id: 'game-page-link' }, t('rs.gamePage')),
+        h('a.button', { href: `#/games/${ctx.tableId}?fresh=1`, id: 'game-page-link' }, t('rs.gamePage')),
       ),
     );
   }
