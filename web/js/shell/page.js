@@ -32,23 +32,26 @@ const BOT_NAME = /^Bot \d+$/;
 
 // The `leave`s this page's connection sent and the server has not yet answered with `left`, by table. A
 // page that left a table goes at once; if its player comes straight back, the answer to that old `leave`
-// can reach the new page: it is that answer, not word that the new page's player is gone. (A reconnect
-// starts a new connection, whose answers never come: the count starts again.)
+// can reach the new page: it is that answer, not word that the new page's player is gone. Every `left` is
+// counted here, whether a table page is open or not (this listener comes before any page's), so that an
+// answer that reaches the lobby does not leave a count behind. (A reconnect starts a new connection,
+// whose answers never come: the count starts again.)
 /** @type {Map<string, number>} */
 const leavesUnanswered = new Map();
+/** The `left` messages that answered a `leave` of ours. @type {WeakSet<object>} */
+const answeredLeaves = new WeakSet();
 connection.on('reconnected', () => leavesUnanswered.clear());
+connection.on('left', (msg) => {
+  const unanswered = leavesUnanswered.get(msg.table) ?? 0;
+  if (unanswered === 0) return;
+  if (unanswered === 1) leavesUnanswered.delete(msg.table);
+  else leavesUnanswered.set(msg.table, unanswered - 1);
+  answeredLeaves.add(msg);
+});
 /** Sends `leave` for `tableId`, counted until its `left` comes. @param {string} tableId */
 function sendLeave(tableId) {
   leavesUnanswered.set(tableId, (leavesUnanswered.get(tableId) ?? 0) + 1);
   connection.send({ type: 'leave', table: tableId });
-}
-/** Whether a `left` for `tableId` answers a `leave` of ours (and counts it answered). @param {string} tableId */
-function answersOurLeave(tableId) {
-  const unanswered = leavesUnanswered.get(tableId) ?? 0;
-  if (unanswered === 0) return false;
-  if (unanswered === 1) leavesUnanswered.delete(tableId);
-  else leavesUnanswered.set(tableId, unanswered - 1);
-  return true;
 }
 
 /**
@@ -294,10 +297,10 @@ export function mountTable(root, tableId, params) {
     on('chat', (msg) => chat.add(msg.lines)),
     on('chat_history', (msg) => chat.replace(msg.lines)),
     on('muted', (msg) => chat.muted(msg.player, msg.muted)),
-    on('left', () => {
+    on('left', (msg) => {
       // Only a `left` nobody here asked for sends this page away (the host freed the seat, or the
       // player left from another tab); the answer to an earlier page's `leave` does not.
-      if (!answersOurLeave(tableId)) st.gone = t('table.gone');
+      if (!answeredLeaves.has(msg)) st.gone = t('table.gone');
     }),
     connection.on('error', (msg) => {
       if (msg.table && msg.table !== tableId) return;
