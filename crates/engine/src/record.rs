@@ -341,6 +341,15 @@ impl Record {
     /// # Errors
     /// The first thing that breaks a rule: the setup, or the first faulty log entry.
     pub fn replay(&self) -> Result<Game, ReplayError> {
+        self.replay_with(&mut |_, _, _, _| {})
+    }
+
+    /// [`Record::replay`], calling `each` with the game, the seat, its action and the log entry that
+    /// writes it just before each move is played.
+    ///
+    /// # Errors
+    /// As [`Record::replay`].
+    pub fn replay_with(&self, each: &mut dyn FnMut(&Game, Seat, &Action, &LogEntry)) -> Result<Game, ReplayError> {
         if self.format != RECORD_FORMAT {
             return Err(ReplayError::Format(self.format.chars().take(40).collect()));
         }
@@ -368,6 +377,7 @@ impl Record {
                 .collect();
             let written = shuffles.len();
             game.shuffler = Shuffler::Scripted { orders: shuffles, fault: None };
+            each(&game, seat, &action, &self.log[index]);
             game.apply(seat, &action).map_err(|e| entry_fault(EntryFault::Illegal(e)))?;
             let Shuffler::Scripted { orders, fault } = &game.shuffler else {
                 unreachable!("a replay only ever holds a scripted shuffler")
@@ -396,10 +406,18 @@ impl Record {
     /// # Errors
     /// The first faulty entry, how the result differs from the replay, or [`ReplayError::Shuffle`].
     pub fn verify(&self) -> Result<Game, ReplayError> {
+        self.verify_with(&mut |_, _, _, _| {})
+    }
+
+    /// [`Record::verify`], calling `each` as [`Record::replay_with`] does.
+    ///
+    /// # Errors
+    /// As [`Record::verify`].
+    pub fn verify_with(&self, each: &mut dyn FnMut(&Game, Seat, &Action, &LogEntry)) -> Result<Game, ReplayError> {
         // The proof's fields and commitment first, as the rummy records do; what the seed gives after
         // the replay, which must stand on its own.
         self.shuffle_proof()?;
-        let game = self.verify_rules()?;
+        let game = self.verify_rules(each)?;
         self.check_shuffle()?;
         Ok(game)
     }
@@ -459,8 +477,8 @@ impl Record {
     }
 
     /// [`Record::verify`] without the shuffle proof: the replay and the result.
-    fn verify_rules(&self) -> Result<Game, ReplayError> {
-        let mut game = self.replay()?;
+    fn verify_rules(&self, each: &mut dyn FnMut(&Game, Seat, &Action, &LogEntry)) -> Result<Game, ReplayError> {
+        let mut game = self.replay_with(each)?;
         let claimed = &self.result;
         match (game.result(), claimed.ended_by) {
             (None, EndReason::Abandoned) => game.abandon(),

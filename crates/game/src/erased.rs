@@ -11,6 +11,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+use crate::analysis::{self, Analysis, AnalysisSettings};
+use crate::replay::{self, Replay};
 use crate::{Budget, Level, Outcome, RecordMeta, Refusal, RefusalKind, Seat, TableGame, Viewer};
 
 /// A payload as JSON text, written once and sent or stored as it is.
@@ -267,6 +269,23 @@ pub trait GameKind: Send + Sync {
     /// # Errors
     /// When the record does not read or replay.
     fn replay(&self, record: &str) -> Result<Box<dyn AnyGame>, String>;
+    /// The record (JSON text) step by step, for the replay viewer ([`replay`]).
+    ///
+    /// # Errors
+    /// When the record does not read or replay.
+    fn replay_steps(&self, record: &str) -> Result<Replay, String>;
+    /// The analysis of `seat` of the finished game a record tells ([`analysis`]), calling
+    /// `progress(done, total)` as decisions are judged.
+    ///
+    /// # Errors
+    /// When the record does not read or replay, or has no such seat.
+    fn analyse(
+        &self,
+        record: &str,
+        seat: Seat,
+        settings: &AnalysisSettings,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Analysis, String>;
 }
 
 impl fmt::Debug for dyn GameKind {
@@ -310,6 +329,34 @@ impl<G: TableGame> GameKind for Kind<G> {
         let record: G::Record = serde_json::from_str(record).map_err(|e| format!("the record does not read: {e}"))?;
         Ok(Box::new(G::replay(&record)?))
     }
+
+    fn replay_steps(&self, record: &str) -> Result<Replay, String> {
+        let (record, players) = read_record::<G>(record)?;
+        replay::replay_of::<G>(&record, players)
+    }
+
+    fn analyse(
+        &self,
+        record: &str,
+        seat: Seat,
+        settings: &AnalysisSettings,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Analysis, String> {
+        let (record, players) = read_record::<G>(record)?;
+        if seat.index() >= players {
+            return Err(format!("the game has {players} seats; there is no seat {}", seat.0));
+        }
+        analysis::analyse::<G>(&record, seat, settings, progress)
+    }
+}
+
+/// A record of `G` and its number of seats: the length of its `players` list, which every record format
+/// of ours has.
+fn read_record<G: TableGame>(text: &str) -> Result<(G::Record, usize), String> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("the record does not read: {e}"))?;
+    let players = value.get("players").and_then(serde_json::Value::as_array).map_or(0, Vec::len);
+    let record = G::Record::deserialize(value).map_err(|e| format!("the record does not read: {e}"))?;
+    Ok((record, players))
 }
 
 /// The games a server seats, by name.

@@ -9,8 +9,10 @@
 //! registry, so that the table, the store, the WebSocket layer and the REST API know no game's types.
 //! Adding a game is one registration line (`Games::with`).
 
+pub mod analysis;
 pub mod commitment;
 mod erased;
+pub mod replay;
 pub mod search;
 mod seat;
 
@@ -22,8 +24,10 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+pub use analysis::{Analysis, AnalysisScale, AnalysisSettings, Class, Decision, Summary};
 pub use commitment::{Commitment, ShuffleError, ShuffleProof};
 pub use erased::{AnyGame, GameKind, Games, Json, ReadAction};
+pub use replay::{RecordStep, Replay, ReplayStep};
 pub use search::{Budget, Level};
 pub use seat::{Seat, Viewer};
 
@@ -254,7 +258,31 @@ pub trait TableGame: Sized + Send + Clone + fmt::Debug + 'static {
     ///
     /// # Errors
     /// The first thing in the record that breaks a rule, or that it cannot be replayed.
-    fn replay(record: &Self::Record) -> Result<Self, String>;
+    fn replay(record: &Self::Record) -> Result<Self, String> {
+        Self::replay_steps(record, &mut |_| {})
+    }
+
+    /// [`TableGame::replay`], calling `each` with every seat's action the record's log holds, in order, just
+    /// before it is played: the game then, the seat, the action and the log entry that writes it. The
+    /// replay viewer and the analysis of a finished game walk a record this way. Entries the game writes
+    /// by itself (a reshuffle, a player going out) are no actions, and choices a record keeps outside its
+    /// log (Rumino's rebuys, in the round's result) are not given.
+    ///
+    /// # Errors
+    /// As [`TableGame::replay`].
+    fn replay_steps(record: &Self::Record, each: &mut dyn FnMut(RecordStep<'_, Self>)) -> Result<Self, String>;
+
+    /// The log entry that `seat` playing `action` now would write into the record, as the record writes it
+    /// (its first entry, when the action writes more than one): how the analysis names the action it
+    /// would have played. `None` when the action cannot be played now.
+    fn entry_for(&self, seat: Seat, action: &Self::Action) -> Option<serde_json::Value>;
+
+    /// The unit and thresholds of the analysis of a finished game ([`analysis`]).
+    const ANALYSIS: AnalysisScale;
+
+    /// How a playout of the analysis that started from `from` stands for `seat` where it stopped
+    /// ([`TableGame::playout_done`]), in [`TableGame::ANALYSIS`]'s unit, higher is better.
+    fn analysis_value(&self, seat: Seat, from: &Self) -> f64;
 }
 
 /// Places from scores, best first by `better`: seats level share a place (1, 1, 3).

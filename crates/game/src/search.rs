@@ -221,7 +221,7 @@ fn clearly_better(values: &[Vec<f64>], a: usize, b: usize) -> bool {
 const PLAYOUT_LIMIT: usize = 2_000;
 
 /// Lets the normal bot play every seat of `world` until the playout is done.
-fn play_out<G: TableGame>(world: &mut G, from: &G) {
+pub(crate) fn play_out<G: TableGame>(world: &mut G, from: &G) {
     for _ in 0..PLAYOUT_LIMIT {
         if world.playout_done(from) {
             return;

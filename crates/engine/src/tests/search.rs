@@ -100,3 +100,57 @@ fn the_levels_play_whole_games() {
         }
     }
 }
+
+/// The analysis judges a decision from the seat's view only: the same judgement when what the seat cannot
+/// see is changed.
+#[test]
+fn a_judgement_reads_nothing_the_seat_cannot_see() {
+    for (seed, steps) in [(1, 4), (2, 15), (3, 33)] {
+        let game = played(3, seed, steps);
+        let Some(seat) = game.to_act() else { continue };
+        let Some(other) = hidden_changed(&game, seat, seed) else { continue };
+        let played = TableGame::bot(&game, seat).expect("a move");
+        let mine = romirami_game::analysis::judge(&game, seat, &played, 24, 9);
+        let theirs = romirami_game::analysis::judge(&other, seat, &played, 24, 9);
+        let text = |a: &Option<crate::Action>| serde_json::to_string(a).expect("JSON");
+        assert_eq!(text(&mine.best), text(&theirs.best));
+        assert_eq!(mine.value_played.to_bits(), theirs.value_played.to_bits());
+        assert_eq!(mine.value_best.to_bits(), theirs.value_best.to_bits());
+    }
+}
+
+/// A finished game's replay steps are its log's moves in order, and the analysis of a seat judges that
+/// seat's own moves, written as the record writes them, with values in percent.
+#[test]
+fn replay_steps_and_analysis_follow_the_record() {
+    let game = played(2, 7, 1_000);
+    assert!(game.is_over(), "a game of the bots ends");
+    let meta = crate::RecordMeta {
+        id: uuid::Uuid::nil(),
+        started_at: time::OffsetDateTime::UNIX_EPOCH,
+        finished_at: time::OffsetDateTime::UNIX_EPOCH,
+        names: vec!["A".into(), "B".into()],
+        shuffle: None,
+    };
+    let record = Game::record(&game, meta).expect("a record");
+    let moves: Vec<serde_json::Value> = record
+        .log
+        .iter()
+        .filter(|entry| entry.action().is_some())
+        .map(|entry| serde_json::to_value(entry).expect("JSON"))
+        .collect();
+    let replay = romirami_game::replay::replay_of::<Game>(&record, 2).expect("it replays");
+    assert_eq!(replay.steps.len(), moves.len() + 1);
+    let entries: Vec<_> = replay.steps[1..].iter().map(|step| step.entry.clone().expect("an entry")).collect();
+    assert_eq!(entries, moves);
+    let settings = romirami_game::AnalysisSettings { playouts: 6, seed: 1 };
+    let analysis =
+        romirami_game::analysis::analyse::<Game>(&record, Seat(0), &settings, &mut |_, _| {}).expect("it analyses");
+    assert_eq!(analysis.unit, "win_percent");
+    let own: Vec<_> = moves.iter().filter(|entry| entry["seat"] == 0).collect();
+    let mut rest = own.iter();
+    for decision in &analysis.decisions {
+        assert!(rest.any(|entry| **entry == decision.played), "{} is the seat's next move", decision.played);
+        assert!((0.0..=100.0).contains(&decision.value_played) && (0.0..=100.0).contains(&decision.value_best));
+    }
+}

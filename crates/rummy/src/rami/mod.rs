@@ -56,7 +56,7 @@ pub use game::{HAND_SIZE, Owes, RamiMatch};
 pub use legal::{RamiLegal, is_valid_meld, opening_value};
 pub use melds::{is_pure_run, meld_value, penalty_value};
 pub use options::{MatchEnd, Opening, RamiOptions};
-pub use record::{TALLY_KEYS, replay, verify_record};
+pub use record::{Observer, TALLY_KEYS, replay, replay_with, verify_record};
 pub use scoring::{NOT_OPENED, match_end, score_round, winners};
 pub use view::{RamiEvent, RamiView, RoundSummary};
 

@@ -117,6 +117,18 @@ impl RamiMatch {
 /// # Errors
 /// The first thing in the record that breaks a rule of rami.md or of the record format.
 pub fn replay(record: &RummyRecord) -> Result<RamiMatch, RecordError> {
+    replay_with(record, &mut |_, _, _, _| {})
+}
+
+/// What a replay tells of each action before it is played: the match, the seat, the action and the log
+/// entry that writes it.
+pub type Observer<'a> = &'a mut dyn FnMut(&RamiMatch, Seat, &RamiAction, &LogEntry);
+
+/// [`replay`], telling `each` of every action before it is played.
+///
+/// # Errors
+/// As [`replay`].
+pub fn replay_with(record: &RummyRecord, each: Observer<'_>) -> Result<RamiMatch, RecordError> {
     let at_match = At::default();
     let options: RamiOptions = serde_json::from_value(record.options.clone())
         .map_err(|e| RecordError::rule(at_match.clone(), format!("rami §2: {e}")))?;
@@ -169,7 +181,7 @@ pub fn replay(record: &RummyRecord) -> Result<RamiMatch, RecordError> {
     };
     let mut game = RamiMatch::start(players, options, Source::Scripted(script), dealer);
     for (i, round) in record.rounds.iter().enumerate() {
-        replay_round(&mut game, round, i + 1 == record.rounds.len())?;
+        replay_round(&mut game, round, i + 1 == record.rounds.len(), each)?;
     }
     check_match_result(&mut game, &record.result)?;
     if let Source::Scripted(Script { seeded: Some(check), .. }) = &game.source {
@@ -179,7 +191,7 @@ pub fn replay(record: &RummyRecord) -> Result<RamiMatch, RecordError> {
 }
 
 /// Replays one round of the record: its dealer, every entry, and its result.
-fn replay_round(game: &mut RamiMatch, round: &RoundRecord, last: bool) -> Result<(), RecordError> {
+fn replay_round(game: &mut RamiMatch, round: &RoundRecord, last: bool, each: Observer<'_>) -> Result<(), RecordError> {
     let number = round.number;
     let at = |entry: Option<usize>| At { round: Some(number), entry };
     if game.is_over() || game.round.number != number {
@@ -205,6 +217,7 @@ fn replay_round(game: &mut RamiMatch, round: &RoundRecord, last: bool) -> Result
                     return Err(RecordError::rule(at(Some(k)), "rami §7.1 b: a take is of the top card alone"));
                 }
             }
+            each(game, seat, &action, entry);
             game.apply(seat, &action).map_err(|e| RecordError::rule(at(Some(k)), e.to_string()))?;
             let written = game.round_numbered(number).and_then(|r| r.log.get(k));
             if written != Some(entry) {

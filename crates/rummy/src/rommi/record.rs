@@ -49,13 +49,17 @@ impl RommiMatch {
 /// # Errors
 /// The first thing that breaks a rule, with its round and entry.
 pub fn verify_record(record: &RummyRecord) -> Result<Verified, RecordError> {
-    replay_checked(record).map(|(_, verified)| verified)
+    replay_checked(record, &mut |_, _, _, _| {}).map(|(_, verified)| verified)
 }
 
-/// [`verify_record`], giving back the match as replayed too.
-pub(crate) fn replay_checked(record: &RummyRecord) -> Result<(RommiMatch, Verified), RecordError> {
+/// What a replay tells of each action before it is played: the match, the seat, the action and the log
+/// entry that writes it.
+pub(crate) type Observer<'a> = &'a mut dyn FnMut(&RommiMatch, Seat, &RommiAction, &LogEntry);
+
+/// [`verify_record`], giving back the match as replayed too, and telling `each` of every action.
+pub(crate) fn replay_checked(record: &RummyRecord, each: Observer<'_>) -> Result<(RommiMatch, Verified), RecordError> {
     let proof = record.shuffle_proof()?;
-    let m = replay(record)?;
+    let m = replay(record, each)?;
     let result = m.result().ok_or_else(|| RecordError::rule(At::default(), "the replay did not end the match"))?;
     let claimed = &record.result;
     let at = At::default();
@@ -92,7 +96,7 @@ pub(crate) fn replay_checked(record: &RummyRecord) -> Result<(RommiMatch, Verifi
 }
 
 /// Replays the record's rounds; returns the match, over by the rules or abandoned as the record says.
-pub(crate) fn replay(record: &RummyRecord) -> Result<RommiMatch, RecordError> {
+pub(crate) fn replay(record: &RummyRecord, each: Observer<'_>) -> Result<RommiMatch, RecordError> {
     let match_at = At::default();
     let options: RommiOptions = serde_json::from_value(record.options.clone())
         .map_err(|e| RecordError::rule(match_at.clone(), format!("rommi §2: options: {e}")))?;
@@ -122,7 +126,7 @@ pub(crate) fn replay(record: &RummyRecord) -> Result<RommiMatch, RecordError> {
             return Err(RecordError::rule(at, "rommi §5.1: each round's dealer is the next seat after the last one's"));
         }
         m.start_round(round.dealer, round.deck.clone());
-        replay_log(&mut m, k, round.number, &round.log)?;
+        replay_log(&mut m, k, round.number, &round.log, each)?;
         let replayed = m.rounds[k].result.clone();
         match (&round.result, &replayed) {
             (Some(RoundResult::Rommi(claimed)), Some(RoundResult::Rommi(real))) if claimed != real => {
@@ -161,7 +165,13 @@ pub(crate) fn replay(record: &RummyRecord) -> Result<RommiMatch, RecordError> {
 }
 
 /// Replays one round's log, entry by entry; `out` entries must be there exactly when the rules call for them.
-fn replay_log(m: &mut RommiMatch, k: usize, number: u32, log: &[LogEntry]) -> Result<(), RecordError> {
+fn replay_log(
+    m: &mut RommiMatch,
+    k: usize,
+    number: u32,
+    log: &[LogEntry],
+    each: Observer<'_>,
+) -> Result<(), RecordError> {
     let mut i = 0;
     while i < log.len() {
         let at = At { round: Some(number), entry: Some(i) };
@@ -172,6 +182,7 @@ fn replay_log(m: &mut RommiMatch, k: usize, number: u32, log: &[LogEntry]) -> Re
         let seat = entry.seat().unwrap_or(Seat(0));
         let action = to_action(m, entry).map_err(|rule| RecordError::rule(at.clone(), rule))?;
         let before = m.rounds[k].log.len();
+        each(m, seat, &action, entry);
         m.apply(seat, &action).map_err(|e| RecordError::rule(at.clone(), e.to_string()))?;
         // The engine writes the entry it applied, then its own entries (`out`); the record must hold them.
         let written = m.rounds[k].log[before..].to_vec();

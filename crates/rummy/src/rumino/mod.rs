@@ -42,7 +42,7 @@ pub(crate) mod game;
 mod lays;
 mod legal;
 mod options;
-mod record;
+pub(crate) mod record;
 mod replay;
 mod turn;
 pub(crate) mod view;

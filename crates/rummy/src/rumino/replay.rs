@@ -42,12 +42,19 @@ pub const TALLY_KEYS: [&str; 15] = [
 /// [`RecordError::Malformed`] for options that are not §2's, [`RecordError::Rule`] for the first thing
 /// that breaks a rule of `rumino.md`, with the round and entry where it is.
 pub fn verify_record(record: &RummyRecord) -> Result<Verified, RecordError> {
-    replay_checked(record).map(|(_, verified)| verified)
+    replay_checked(record, &mut |_, _, _, _| {}).map(|(_, verified)| verified)
 }
+
+/// What a replay tells of each action of the log before it is played: the match, the seat, the action and
+/// the log entry that writes it.
+pub(crate) type Observer<'a> = &'a mut dyn FnMut(&RuminoMatch, Seat, &RuminoAction, &LogEntry);
 
 /// [`verify_record`], giving back the match as replayed too; `None` for a record without a hand (a match
 /// abandoned before hand 1 ended, its hand left out), which has no match to give.
-pub(crate) fn replay_checked(record: &RummyRecord) -> Result<(Option<RuminoMatch>, Verified), RecordError> {
+pub(crate) fn replay_checked(
+    record: &RummyRecord,
+    each: Observer<'_>,
+) -> Result<(Option<RuminoMatch>, Verified), RecordError> {
     let options: RuminoOptions = serde_json::from_value(record.options.clone())
         .map_err(|e| RecordError::Malformed(format!("rumino options: {e}")))?;
     let players = record.players.len();
@@ -108,7 +115,7 @@ pub(crate) fn replay_checked(record: &RummyRecord) -> Result<(Option<RuminoMatch
                 })
                 .collect();
         }
-        replay_log(&mut game, i, round, &mut tally)?;
+        replay_log(&mut game, i, round, &mut tally, each)?;
         let last = i + 1 == record.rounds.len();
         check_result(&mut game, i, round, last && record.result.ended_by == MatchEnd::Abandoned)?;
         count_result(&mut tally, round);
@@ -192,7 +199,13 @@ fn action_of(entry: &LogEntry, at: &At) -> Result<(Seat, RuminoAction), RecordEr
 
 /// Walks hand `i`'s log: each entry the engine writes itself must be written where it writes it, and each
 /// action is applied and must move the cards the record says.
-fn replay_log(game: &mut RuminoMatch, i: usize, round: &RoundRecord, tally: &mut Tally) -> Result<(), RecordError> {
+fn replay_log(
+    game: &mut RuminoMatch,
+    i: usize,
+    round: &RoundRecord,
+    tally: &mut Tally,
+    each: Observer<'_>,
+) -> Result<(), RecordError> {
     let at = |entry: usize| At { round: Some(round.number), entry: Some(entry) };
     let mut k = 0;
     loop {
@@ -216,6 +229,7 @@ fn replay_log(game: &mut RuminoMatch, i: usize, round: &RoundRecord, tally: &mut
         if game.hand_logs.len() != i + 1 || game.hand_logs[i].result.is_some() {
             return Err(RecordError::rule(at(k), "rumino §7, §8: the hand is over; no entry follows its end"));
         }
+        each(game, seat, &action, written);
         game.apply(seat, &action).map_err(|e| RecordError::rule(at(k), e.to_string()))?;
         // An unfinished last round may stop before the reshuffle its last entry calls for.
         if round.result.is_some() || k + 1 < round.log.len() {

@@ -27,6 +27,8 @@ mod search;
 mod take_back;
 
 #[cfg(test)]
+mod analysis_tests;
+#[cfg(test)]
 mod search_tests;
 #[cfg(test)]
 mod take_back_tests;
@@ -45,6 +47,22 @@ pub use rami::RamiTableOptions;
 pub use rommi::RommiTableOptions;
 pub use rumino::RuminoTableOptions;
 pub use take_back::{ActionStyle, TableAction, TakeBacks};
+
+/// Tells `each` of an action a record's replay is about to play, as the table would take it.
+fn tell<G, A>(
+    each: &mut dyn FnMut(romirami_game::RecordStep<'_, G>),
+    before: &G,
+    seat: Seat,
+    action: &A,
+    entry: &crate::record::LogEntry,
+) where
+    G: romirami_game::TableGame<Action = TableAction<A>>,
+    A: Clone,
+{
+    let action = TableAction::Play(action.clone());
+    let entry = serde_json::to_value(entry).unwrap_or_default();
+    each(romirami_game::RecordStep { before, seat, action: &action, entry });
+}
 
 /// The refusal of an action the match's check refused: `over` and `not_your_turn` tell its kind.
 fn refusal(message: String, over: bool, not_your_turn: bool) -> Refusal {

@@ -1,7 +1,7 @@
 //! Rami (`docs/rules/rami.md`) as a [`TableGame`].
 
 use crate::cards::RummyRng;
-use romirami_game::{Outcome, Refusal, TableGame};
+use romirami_game::{AnalysisScale, Outcome, RecordStep, Refusal, TableGame};
 use serde::{Deserialize, Serialize};
 
 use super::take_back::{self, ActionStyle, TableAction, TakeBacks, Undo};
@@ -186,12 +186,33 @@ impl TableGame for RamiMatch {
         RamiMatch::record(self, super::record_meta(meta)?).map_err(|e| e.to_string())
     }
 
-    fn replay(record: &RummyRecord) -> Result<RamiMatch, String> {
+    fn replay_steps(
+        record: &RummyRecord,
+        each: &mut dyn FnMut(RecordStep<'_, RamiMatch>),
+    ) -> Result<RamiMatch, String> {
         if record.game != GameKind::Rami {
             return Err(format!("a {} record is not a rami record", record.game));
         }
         record.check_shape().map_err(|e| e.to_string())?;
-        crate::rami::replay(record).map_err(|e| e.to_string())
+        crate::rami::replay_with(record, &mut |before, seat, action, entry| {
+            super::tell(each, before, seat, action, entry);
+        })
+        .map_err(|e| e.to_string())
+    }
+
+    fn entry_for(&self, seat: Seat, action: &TableAction<RamiAction>) -> Option<serde_json::Value> {
+        let mut game = self.clone();
+        let number = game.round.number;
+        let at = game.round.log.len();
+        TableGame::apply(&mut game, seat, action).ok()?;
+        let round = game.rounds().find(|round| round.number == number)?;
+        round.log.get(at).and_then(|entry| serde_json::to_value(entry).ok())
+    }
+
+    const ANALYSIS: AnalysisScale = super::search::ANALYSIS;
+
+    fn analysis_value(&self, seat: Seat, from: &RamiMatch) -> f64 {
+        super::search::points_lead(seat, &self.totals, &from.totals, true)
     }
 }
 

@@ -1,7 +1,7 @@
 //! Rommi (`docs/rules/rommi.md`) as a [`TableGame`].
 
 use crate::cards::RummyRng;
-use romirami_game::{Outcome, Refusal, TableGame};
+use romirami_game::{AnalysisScale, Outcome, RecordStep, Refusal, TableGame};
 use serde::{Deserialize, Serialize};
 
 use super::take_back::{self, ActionStyle, TableAction, TakeBacks, Undo};
@@ -203,12 +203,34 @@ impl TableGame for RommiMatch {
         RommiMatch::record(self, meta).map_err(|e| e.to_string())
     }
 
-    fn replay(record: &RummyRecord) -> Result<RommiMatch, String> {
+    fn replay_steps(
+        record: &RummyRecord,
+        each: &mut dyn FnMut(RecordStep<'_, RommiMatch>),
+    ) -> Result<RommiMatch, String> {
         if record.game != GameKind::Rommi {
             return Err(format!("a {} record is not a rommi record", record.game));
         }
         record.check_shape().map_err(|e| e.to_string())?;
-        crate::rommi::replay_checked(record).map(|(m, _)| m).map_err(|e| e.to_string())
+        crate::rommi::replay_checked(record, &mut |before, seat, action, entry| {
+            super::tell(each, before, seat, action, entry);
+        })
+        .map(|(m, _)| m)
+        .map_err(|e| e.to_string())
+    }
+
+    fn entry_for(&self, seat: Seat, action: &TableAction<RommiAction>) -> Option<serde_json::Value> {
+        let mut game = self.clone();
+        let round = game.rounds.len().checked_sub(1)?;
+        let at = game.rounds[round].log.len();
+        TableGame::apply(&mut game, seat, action).ok()?;
+        game.rounds.get(round)?.log.get(at).and_then(|entry| serde_json::to_value(entry).ok())
+    }
+
+    const ANALYSIS: AnalysisScale = super::search::ANALYSIS;
+
+    fn analysis_value(&self, seat: Seat, from: &RommiMatch) -> f64 {
+        let lower = crate::rommi::better(self.options()) == Better::Lower;
+        super::search::points_lead(seat, &self.totals, &from.totals, lower)
     }
 }
 

@@ -1,7 +1,7 @@
 //! Rumino (`docs/rules/rumino.md`) as a [`TableGame`].
 
 use crate::cards::RummyRng;
-use romirami_game::{Outcome, Refusal, TableGame};
+use romirami_game::{AnalysisScale, Outcome, RecordStep, Refusal, TableGame};
 use serde::{Deserialize, Serialize};
 
 use super::take_back::{self, ActionStyle, TableAction, TakeBacks, Undo};
@@ -211,15 +211,42 @@ impl TableGame for RuminoMatch {
 
     /// A record without a hand (abandoned before hand 1 ended, its hand left out) verifies but has no
     /// match to give back: it is refused here.
-    fn replay(record: &RummyRecord) -> Result<RuminoMatch, String> {
+    fn replay_steps(
+        record: &RummyRecord,
+        each: &mut dyn FnMut(RecordStep<'_, RuminoMatch>),
+    ) -> Result<RuminoMatch, String> {
         if record.game != GameKind::Rumino {
             return Err(format!("a {} record is not a rumino record", record.game));
         }
         record.check_shape().map_err(|e| e.to_string())?;
-        match crate::rumino::replay_checked(record).map_err(|e| e.to_string())? {
+        let replayed = crate::rumino::replay_checked(record, &mut |before, seat, action, entry| {
+            super::tell(each, before, seat, action, entry);
+        });
+        match replayed.map_err(|e| e.to_string())? {
             (Some(game), _) => Ok(game),
             (None, _) => Err("rumino: a record without a hand verifies, but holds no match to replay".to_owned()),
         }
+    }
+
+    fn entry_for(&self, seat: Seat, action: &TableAction<RuminoAction>) -> Option<serde_json::Value> {
+        let mut game = self.clone();
+        let hand = game.hand_logs.len().checked_sub(1)?;
+        let at = game.hand_logs[hand].log.len();
+        TableGame::apply(&mut game, seat, action).ok()?;
+        let entry = game.hand_logs.get(hand)?.log.get(at)?;
+        serde_json::to_value(crate::rumino::record::log_entry(entry)).ok()
+    }
+
+    const ANALYSIS: AnalysisScale = super::search::ANALYSIS;
+
+    /// Among the seats still in, as [`TableGame::value`] counts them: a seat out of the match has lost
+    /// the most the round could cost it, so it counts its gain as the others'.
+    fn analysis_value(&self, seat: Seat, from: &RuminoMatch) -> f64 {
+        let still_in: Vec<usize> =
+            (0..self.players()).filter(|&i| self.is_in(Seat(i as u8)) || i == seat.index()).collect();
+        let pick = |totals: &[i64]| still_in.iter().map(|&i| totals[i]).collect::<Vec<i64>>();
+        let at = still_in.iter().position(|&i| i == seat.index()).unwrap_or(0);
+        super::search::points_lead(Seat(at as u8), &pick(&self.totals), &pick(&from.totals), true)
     }
 }
 

@@ -38,6 +38,23 @@ pub(super) fn redeal(seat: Seat, hands: &mut [Vec<Card>], stock: &mut [Card], rn
     }
 }
 
+/// The analysis of a finished game in the rummy family (docs/analysis.md): values are the points a seat
+/// gains in the round against the others' average gain ([`points_lead`]); a decision that costs 3 points
+/// or more is an inaccuracy, 8 a mistake, 15 a blunder.
+pub(super) const ANALYSIS: romirami_game::AnalysisScale =
+    romirami_game::AnalysisScale { unit: "points", thresholds: [3.0, 8.0, 15.0] };
+
+/// What `seat` gained between the match `totals` where a playout stopped and `from` where it started,
+/// against the others' mean gain, in points: positive is good, whether `lower` totals are better
+/// (penalty points) or higher ones.
+pub(super) fn points_lead(seat: Seat, totals: &[i64], from: &[i64], lower: bool) -> f64 {
+    let gain = |i: usize| (totals.get(i).copied().unwrap_or(0) - from.get(i).copied().unwrap_or(0)) as f64;
+    let others: Vec<f64> = (0..totals.len()).filter(|&i| i != seat.index()).map(gain).collect();
+    let mean = others.iter().sum::<f64>() / others.len().max(1) as f64;
+    let own = gain(seat.index());
+    if lower { mean - own } else { own - mean }
+}
+
 /// The scale of [`value`]: a round won by this many points more than the others' mean is worth about
 /// three quarters.
 const SCALE: f64 = 25.0;

@@ -15,7 +15,7 @@ use crate::rumino::RuminoMatch;
 use crate::seat::{Seat, Viewer};
 
 /// A match of the family, with its hidden parts reachable.
-trait Hidden: TableGame {
+pub(super) trait Hidden: TableGame {
     /// The hands, by seat, and the stock.
     fn hidden(&self) -> (Vec<Vec<Card>>, Vec<Card>);
     /// Sets the hands and the stock, and gives later deals another generator.
@@ -53,7 +53,7 @@ impl Hidden for RuminoMatch {
 }
 
 /// `players` play `steps` actions of the normal bot from a new match with the game's default options.
-fn played<G: Hidden>(players: usize, seed: u64, steps: usize) -> G {
+pub(super) fn played<G: Hidden>(players: usize, seed: u64, steps: usize) -> G {
     let mut game = G::new(players, seed, &G::Options::default()).expect("a match");
     for _ in 0..steps {
         let Some(seat) = game.to_act() else { break };
@@ -65,7 +65,7 @@ fn played<G: Hidden>(players: usize, seed: u64, steps: usize) -> G {
 
 /// `game` with a card of another hand swapped with a different one of the stock, and another generator
 /// for later deals; `None` when no card can be swapped.
-fn hidden_changed<G: Hidden>(game: &G, seat: Seat, pick: u64) -> Option<G> {
+pub(super) fn hidden_changed<G: Hidden>(game: &G, seat: Seat, pick: u64) -> Option<G> {
     let (mut hands, mut stock) = game.hidden();
     let owners: Vec<usize> = (0..hands.len()).filter(|&i| i != seat.index() && !hands[i].is_empty()).collect();
     let owner = *owners.get((pick % owners.len().max(1) as u64) as usize)?;
@@ -86,7 +86,7 @@ fn state<G: Hidden>(game: &G) -> String {
     format!("{views:?} {:?}", game.hidden())
 }
 
-fn json(value: &impl Serialize) -> String {
+pub(super) fn json(value: &impl Serialize) -> String {
     serde_json::to_string(value).expect("JSON")
 }
 

@@ -3,7 +3,9 @@
 //! pile; each holds a hidden card (1 to 9) dealt from the seed. When the pile is empty each scores the
 //! counters they took plus their card, and 5 more for taking the last counter; the higher score wins.
 
-use romirami_game::{Outcome, RecordMeta, Refusal, RefusalKind, Seat, SeatOutcome, TableGame, Viewer, places};
+use romirami_game::{
+    AnalysisScale, Outcome, RecordMeta, RecordStep, Refusal, RefusalKind, Seat, SeatOutcome, TableGame, Viewer, places,
+};
 use serde::{Deserialize, Serialize};
 
 /// The options: how many counters the pile starts with.
@@ -52,7 +54,8 @@ pub(crate) struct PileRecord {
     pub(crate) id: uuid::Uuid,
     #[serde(with = "time::serde::rfc3339")]
     pub(crate) finished_at: time::OffsetDateTime,
-    pub(crate) names: Vec<String>,
+    /// The players' names in seat order (`players`, as in every record format of ours).
+    pub(crate) players: Vec<String>,
     pub(crate) seed: u64,
     pub(crate) options: PileOptions,
     pub(crate) actions: Vec<(Seat, u32)>,
@@ -206,6 +209,19 @@ impl TableGame for Pile {
         }
     }
 
+    fn entry_for(&self, seat: Seat, action: &PileAction) -> Option<serde_json::Value> {
+        let PileAction::Take { count } = *action;
+        TableGame::check(self, seat, action).ok().map(|()| serde_json::json!([seat, count]))
+    }
+
+    /// The score's lead over the other seat's, in points.
+    const ANALYSIS: AnalysisScale = AnalysisScale { unit: "points", thresholds: [1.0, 3.0, 6.0] };
+
+    fn analysis_value(&self, seat: Seat, _: &Pile) -> f64 {
+        let scores = self.scores();
+        (scores[seat.index()] - scores[1 - seat.index()]) as f64
+    }
+
     fn view(&self, viewer: Viewer) -> PileView {
         PileView {
             pile: self.pile,
@@ -271,7 +287,7 @@ impl TableGame for Pile {
             format: "pile-record/1".into(),
             id: meta.id,
             finished_at: meta.finished_at,
-            names: meta.names,
+            players: meta.names,
             seed: self.seed,
             options: self.options,
             actions: self.actions.clone(),
@@ -279,10 +295,12 @@ impl TableGame for Pile {
         })
     }
 
-    fn replay(record: &PileRecord) -> Result<Pile, String> {
-        let mut game = <Pile as TableGame>::new(record.names.len(), record.seed, &record.options)?;
-        for (seat, count) in &record.actions {
-            TableGame::apply(&mut game, *seat, &PileAction::Take { count: *count }).map_err(|r| r.message)?;
+    fn replay_steps(record: &PileRecord, each: &mut dyn FnMut(RecordStep<'_, Pile>)) -> Result<Pile, String> {
+        let mut game = <Pile as TableGame>::new(record.players.len(), record.seed, &record.options)?;
+        for &(seat, count) in &record.actions {
+            let action = PileAction::Take { count };
+            each(RecordStep { before: &game, seat, action: &action, entry: serde_json::json!([seat, count]) });
+            TableGame::apply(&mut game, seat, &action).map_err(|r| r.message)?;
         }
         if record.abandoned {
             TableGame::abandon(&mut game);
