@@ -98,6 +98,11 @@ pub struct Config {
     /// half the machine's cores by default (at least one), so that however many strong bots think, the
     /// other half is left to the tables.
     pub bot_threads: usize,
+    /// Playouts per decision of the analysis of a finished game (`GET /api/games/{id}/analysis`,
+    /// docs/analysis.md): half to find the best action, half to weigh it against the one played.
+    pub analysis_playouts: u32,
+    /// Analyses that may wait their turn; one more request is refused with 429.
+    pub analysis_queue: usize,
     /// How long one decision of the server's bot may take: the `strong` bot plays the best move it has
     /// found by then (its playouts are a budget, this is a cap).
     pub bot_think_time: Duration,
@@ -171,6 +176,8 @@ impl Default for Config {
             bot_retry: Duration::from_secs(1),
             bot_threads: (std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get) / 2).max(1),
             bot_think_time: Duration::from_millis(100),
+            analysis_playouts: 2_000,
+            analysis_queue: 16,
             abandon_after: Duration::from_secs(10 * 60),
             round_pause: Duration::from_secs(4),
             choice_time: Duration::from_secs(30),

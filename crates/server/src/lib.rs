@@ -10,7 +10,8 @@
 //! - [`bots`]: the server's bots as players, one per level;
 //! - [`players`]: guests and their tokens; [`names`]: names kept with a password, and signing in; [`config`]: every limit; [`metrics`]: `GET /metrics`;
 //! - [`store`]: PostgreSQL or SQLite: tables, the action log of every game, finished games;
-//! - [`api`]: the REST API over finished games, players and live tables, with its OpenAPI document.
+//! - [`api`]: the REST API over finished games, players and live tables, with its OpenAPI document;
+//!   [`analyst`]: the analyses of finished games it serves, one at a time.
 //!
 //! A client of the protocol and bot players are the crate `romirami-client`; the command line, the load
 //! generator and the crash harness are `romirami-tools`.
@@ -35,6 +36,7 @@
 #![forbid(unsafe_code)]
 
 pub mod addresses;
+pub mod analyst;
 pub mod api;
 pub mod bots;
 pub mod cluster;

@@ -7,7 +7,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::Notify;
 use tracing::info;
 
+use romirami_game::AnalysisSettings;
+
 use crate::addresses::Addresses;
+use crate::analyst::Analyst;
 use crate::cluster::{Cluster, ClusterError};
 use crate::config::Config;
 use crate::heartbeat::Heartbeat;
@@ -47,6 +50,8 @@ pub struct AppState {
     pub(crate) bots: table::BotPool,
     /// This node's part in its cluster; `None` for a single server.
     pub cluster: Option<Arc<Cluster>>,
+    /// Makes the analyses of finished games, one at a time.
+    pub analyst: Arc<Analyst>,
 }
 
 /// Why the server could not open.
@@ -78,6 +83,8 @@ impl AppState {
         let (writer, _task) = Writer::spawn(store.clone(), config.write_queue, config.write_batch);
         let table_config = Arc::new(table::TableConfig::of(&config));
         let bots = table::BotPool::new(config.bot_threads, config.bot_think_time);
+        let analysis = AnalysisSettings { playouts: config.analysis_playouts, seed: 0 };
+        let analyst = Analyst::start(store.clone(), config.games.clone(), analysis, config.analysis_queue);
         let config = Arc::new(config);
         let players = Arc::new(Players::new(store.clone(), writer.clone()));
         let state = AppState {
@@ -95,6 +102,7 @@ impl AppState {
             table_config,
             bots,
             cluster,
+            analyst,
         };
         let restored = table::restore(&state.services()).await?;
         if restored > 0 {

@@ -38,6 +38,9 @@ pub enum ApiErrorCode {
     /// Too many wrong passwords for this name or from this address lately (429): the answer's
     /// `retry_after` (and its `Retry-After` header) says in how many seconds to try again.
     TooManyAttempts,
+    /// The server is doing as much of this work as it queues (429): the answer's `retry_after` (and its
+    /// `Retry-After` header) says in how many seconds to try again.
+    Busy,
     /// The database does not answer (503); try again later.
     Unavailable,
     /// Something went wrong on the server (500); nothing about it is shown.

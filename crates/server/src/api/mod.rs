@@ -10,6 +10,7 @@
 //! `code` is stable ([`ApiErrorCode`]). Query parameters are checked strictly: an unknown one, one given
 //! twice or a value that does not parse is a 400, never ignored.
 
+mod analysis;
 mod error;
 mod games;
 mod live;
@@ -24,8 +25,10 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use tower_http::compression::CompressionLayer;
 use uuid::Uuid;
 
+pub use analysis::{AnalysisJson, DecisionJson, ReplayJson, ReplayStepJson, SummaryJson};
 pub use error::{ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail};
 pub use games::{Game, GameList, GamePlayerJson};
 pub use live::{Health, TableInfo, Tables};
@@ -48,6 +51,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/games", get(games::list_games))
         .route("/api/games/{id}", get(games::game))
         .route("/api/games/{id}/record", get(games::record))
+        .route("/api/games/{id}/replay", get(analysis::replay).layer(CompressionLayer::new()))
+        .route("/api/games/{id}/analysis", get(analysis::analysis).layer(CompressionLayer::new()))
         .route("/api/players/claim", post(names::claim).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)))
         .route("/api/sign-in", post(names::sign_in).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)))
         .route("/api/players/{id}", get(players::player))

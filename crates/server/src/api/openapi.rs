@@ -5,13 +5,14 @@ use axum::response::{IntoResponse, Response};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use super::{AnalysisJson, DecisionJson, ReplayJson, ReplayStepJson, SummaryJson};
 use super::{
     ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail, Game, GameList, GamePlayerJson, Health, PlayerGameStats,
     PlayerPage, TableInfo, Tables,
 };
 use super::{ClaimRequest, Claimed, SignInRequest, SignedIn};
 use super::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
-use super::{games, live, names, players, ratings};
+use super::{analysis, games, live, names, players, ratings};
 use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState, TableSummary};
 
 /// The OpenAPI document of this API.
@@ -29,6 +30,8 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         games::list_games,
         games::game,
         games::record,
+        analysis::replay,
+        analysis::analysis,
         players::player,
         names::claim,
         names::sign_in,
@@ -42,6 +45,11 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         GameList,
         Game,
         GamePlayerJson,
+        ReplayJson,
+        ReplayStepJson,
+        AnalysisJson,
+        DecisionJson,
+        SummaryJson,
         PlayerPage,
         ClaimRequest,
         Claimed,

@@ -24,7 +24,7 @@ use super::{
 use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId};
 
 /// A backend of the store: one database.
-pub(super) trait Backend: Reads + Ratings + Claims + Talk + Leases {
+pub(super) trait Backend: Reads + Ratings + Claims + Talk + Leases + Analyses {
     /// How many transactions of actions the [`Committer`](super::Committer) keeps in flight at once.
     const COMMITS_IN_FLIGHT: usize;
 
@@ -159,6 +159,20 @@ pub(super) trait Talk {
 
     /// The table `table` points to, if any.
     fn rematch(&self, table: TableId) -> impl Future<Output = Result<Option<TableId>, StoreError>> + Send;
+}
+
+/// The analyses of finished games, as JSON text (`crate::store::analyses` reads and writes them).
+pub(super) trait Analyses {
+    /// The analysis of `seat` in `game`, if it was kept.
+    fn analysis(&self, game: TableId, seat: i16) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
+
+    /// Keeps the analysis of `seat` in `game`, unless one is kept already.
+    fn put_analysis(
+        &self,
+        game: TableId,
+        seat: i16,
+        analysis: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
 }
 
 /// Table leases, for a cluster of nodes (see [`Store::acquire_lease`](super::Store::acquire_lease)).

@@ -62,6 +62,7 @@ macro_rules! dispatch {
     };
 }
 
+mod analyses;
 mod backend;
 mod batch;
 mod chat;

@@ -37,6 +37,13 @@ pub struct ServeArgs {
     /// move it has found by then.
     #[arg(long, env = "ROMIRAMI_BOT_THINK_MS", default_value_t = 100)]
     pub bot_think_ms: u64,
+    /// Playouts per decision of the analysis of a finished game (`GET /api/games/{id}/analysis`): more is
+    /// steadier and slower (docs/analysis.md).
+    #[arg(long, env = "ROMIRAMI_ANALYSIS_PLAYOUTS", default_value_t = Config::default().analysis_playouts)]
+    pub analysis_playouts: u32,
+    /// Analyses that may wait their turn (one is made at a time); more requests are answered 429.
+    #[arg(long, default_value_t = Config::default().analysis_queue)]
+    pub analysis_queue: usize,
     /// A folder of the web client to serve at `/` instead of the one built into this binary (to work on
     /// the client: `--web-dir web` serves the checkout's files as they are saved).
     #[arg(long, env = "ROMIRAMI_WEB_DIR")]
@@ -129,6 +136,8 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
             bot_threads: args.bot_threads,
             bot_think_time: std::time::Duration::from_millis(args.bot_think_ms),
+            analysis_playouts: args.analysis_playouts.max(1),
+            analysis_queue: args.analysis_queue.max(1),
             round_pause: std::time::Duration::from_millis(args.round_pause_ms),
             choice_time: std::time::Duration::from_millis(args.choice_ms),
             rematch_time: std::time::Duration::from_millis(args.rematch_ms),

@@ -8,6 +8,7 @@
 //! Its SQL, by subject: this file (players' tokens, the batches of writes and of actions), `read.rs`,
 //! `rate.rs`, `names.rs`, `chat.rs` (chat and rematches) and `leases.rs` (leases and fenced writes).
 
+mod analyses;
 mod chat;
 mod columns;
 mod leases;

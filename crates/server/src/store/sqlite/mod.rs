@@ -9,6 +9,7 @@
 //! `rate.rs`, `names.rs` and `chat.rs` (chat and rematches); `leases.rs` refuses every lease and fenced
 //! write, since a cluster never runs on SQLite.
 
+mod analyses;
 mod chat;
 mod columns;
 mod leases;
