@@ -1,4 +1,4 @@
-//! The `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`, `crash`, `duel`): one module per
+//! The `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`, `crash`, `duel`, `analyse`): one module per
 //! subcommand, each with its clap arguments and a `run` function that returns [`anyhow::Result`], so the
 //! commands can be called and tested without the binary.
 //!
@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
+pub mod analyse;
 pub mod any_game;
 pub mod bots;
 pub mod crash;
@@ -89,6 +90,9 @@ pub enum Command {
     /// Play the server's bot levels against each other on paired deals, and report each level's win
     /// share, points and decision times.
     Duel(duel::DuelArgs),
+    /// Analyse finished games' records: each seat's decisions judged by the strong bot from the seat's
+    /// view, as the server's `GET /api/games/{id}/analysis` does.
+    Analyse(analyse::AnalyseArgs),
 }
 
 /// Runs the command `cli` names, writing its results to standard output.
@@ -111,6 +115,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 pub fn run_with(cli: Cli, games: &romirami_game::Games) -> anyhow::Result<ExitCode> {
     let mut stdout = io::stdout().lock();
     match cli.command {
+        Command::Analyse(args) => {
+            analyse::run(&args, games, &mut stdout)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Serve(args) => {
             serve::run_serve(&args)?;
             Ok(ExitCode::SUCCESS)
