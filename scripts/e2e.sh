@@ -73,6 +73,9 @@ ARGS+=(--leaderboard-min-games 1)
 # them by what the page shows, not by time, so they wait 150 ms here (the bots' games take a third of
 # the time): still long enough for a player whose time ran out to see the bot playing for her.
 ARGS+=(--bot-delay-ms "${E2E_BOT_DELAY_MS:-150}")
+# The analyses the `replays` scenario asks for: a few dozen playouts per decision are enough to show them
+# (the server's default buys a stable judgement, docs/analysis.md, with seconds of a release build per game).
+ARGS+=(--analysis-playouts "${E2E_ANALYSIS_PLAYOUTS:-60}")
 
 log "starting the server: romirami ${ARGS[*]}"
 RUST_LOG="${RUST_LOG:-warn}" "$BIN" "${ARGS[@]}" >"$WORK/server.out" 2>"$WORK/server.err" &
@@ -96,7 +99,7 @@ log "server at $URL"
 
 SHOTS="${E2E_SCREENSHOTS:-$WORK/screenshots}"
 status=0
-(cd web/e2e && ROMIRAMI_URL="$URL" node e2e.mjs --screenshots "$(cd "$ROOT" && mkdir -p "$SHOTS" && cd "$SHOTS" && pwd)") || status=$?
+(cd web/e2e && ROMIRAMI_URL="$URL" ROMIRAMI_BIN="$BIN" node e2e.mjs --screenshots "$(cd "$ROOT" && mkdir -p "$SHOTS" && cd "$SHOTS" && pwd)") || status=$?
 if [[ $status -ne 0 ]]; then
     log "the server's log:"
     tail -n 50 "$WORK/server.err" >&2 || true

@@ -6,7 +6,8 @@
 // It runs the scenarios listed below, each a module of its own beside this file: two players and a spectator
 // through a whole game of Romi Rami (players.mjs), a host against bots (bots.mjs), the rummy family
 // (rummy.mjs), being at a table together (together.mjs), playing together again (again.mjs), the table
-// shell apart from any game (shell.mjs) and the rummy board's harder corners (rummy-board.mjs). They share
+// shell apart from any game (shell.mjs), the rummy board's harder corners (rummy-board.mjs), and the replays and
+// analyses of the rummy family's matches (replays.mjs). They share
 // ./support.mjs, and the scenarios that play Romi Rami by clicking share ./moves.mjs.
 
 import { chromium } from 'playwright-core';
@@ -18,6 +19,7 @@ import { together } from './together.mjs';
 import { again } from './again.mjs';
 import { shell } from './shell.mjs';
 import { rummyBoard } from './rummy-board.mjs';
+import { replays } from './replays.mjs';
 
 // The scenarios, in the order they run; E2E_ONLY=name[,name] runs only those. A scenario is a function of the
 // browser; a new one lives in a module of its own beside this file and shares ./support.mjs.
@@ -29,6 +31,7 @@ const SCENARIOS = [
   ['again', again],
   ['shell', shell],
   ['rummy-board', rummyBoard],
+  ['replays', replays],
 ];
 const ONLY = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : null;
 

@@ -1,6 +1,6 @@
 // @ts-check
 // The server's REST API for finished games, players and ratings (GET /api/games, /api/games/<id>,
-// /api/games/<id>/record, /api/players/<id>, /api/players/<id>/ratings, /api/leaderboard), for a table's invite
+// /api/games/<id>/record, /replay and /analysis, /api/players/<id>, /api/players/<id>/ratings, /api/leaderboard), for a table's invite
 // page (GET /api/tables/<id>), and for names kept
 // with a password (POST /api/players/claim, /api/sign-in). Errors come back as
 // {"error":{"code","message"}}; they are
@@ -45,11 +45,13 @@ async function get(path, params = {}) {
   }
   if (!response.ok) {
     const code = body?.error?.code ?? 'http';
-    throw new ApiError(
+    const error = new ApiError(
       response.status,
       code,
       response.status === 404 ? t('api.not_found') : t('api.status', { status: response.status }),
     );
+    error.retryAfter = body?.error?.retry_after ?? null;
+    throw error;
   }
   if (body == null) throw new ApiError(response.status, 'bad_body', t('api.body'));
   return body;
@@ -66,6 +68,14 @@ export const getGame = (id) => get(`/api/games/${encodeURIComponent(id)}`);
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
 /** A finished game's romirami-record/1. @param {string} id */
 export const getRecord = (id) => get(recordUrl(id));
+/** A finished game step by step, every game alike: {game, players, steps}. @param {string} id */
+export const getReplay = (id) => get(`/api/games/${encodeURIComponent(id)}/replay`);
+/**
+ * The analysis of a seat of a finished game: {game, seat, state, progress, unit, thresholds, decisions, summary}.
+ * Asking starts it (the server queues it); ask again until `state` is `done`.
+ * @param {string} id @param {number} seat
+ */
+export const getAnalysis = (id, seat) => get(`/api/games/${encodeURIComponent(id)}/analysis`, { seat });
 /** @param {string} id */
 export const getPlayer = (id) => get(`/api/players/${encodeURIComponent(id)}`);
 /** {id, ratings: [{game, rating, uncertainty, games}]}: a player's rating in each game. @param {string} id */

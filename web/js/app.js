@@ -1,15 +1,17 @@
 // @ts-check
 // The client's entry point: routes the URL's hash to a page (lobby, table, past games, game, replay,
-// player, leaderboard, help), shows the connection's state in a banner, offers the language switch on every page,
-// and exposes a small read-only hook, window.__romirami, that the end-to-end test uses to ask what the
-// page shows (it still plays by clicking and typing).
+// player, leaderboard, help) — or, at `/embed/<id>`, shows that game's replay alone, for other sites'
+// frames —, shows the connection's state in a banner, offers the language switch on every page, and
+// exposes a small read-only hook, window.__romirami, that the end-to-end test uses to ask what the page
+// shows (it still plays by clicking and typing).
 
 import { connection } from './connection.js';
 import { h, replace } from './dom.js';
 import { t, LANGUAGES, language, setLanguage, onLanguage } from './i18n.js';
 import { mountLobby } from './lobby-page.js';
 import { mountTable } from './shell/page.js';
-import { mountGames, mountGame, mountPlayer } from './results-page.js';
+import { mountGames, mountPlayer } from './results-page.js';
+import { mountGame } from './game-page.js';
 import { mountReplay } from './replay-page.js';
 import { mountHelp } from './help-page.js';
 import { mountLeaderboard } from './ratings.js';
@@ -36,6 +38,9 @@ function parseHash() {
   return { parts: path.split('/').filter(Boolean).map(decodeURIComponent), params: new URLSearchParams(query), anchor };
 }
 
+/** The replay framed on another site (`/embed/<id>`): that page alone, without the site's frame. */
+const embedded = /^\/embed\/([0-9a-fA-F-]{36})\/?$/.exec(location.pathname);
+
 function route() {
   unmount?.();
   unmount = null;
@@ -43,6 +48,12 @@ function route() {
   redrawsItself = false;
   root.replaceChildren();
   const { parts, params, anchor } = parseHash();
+  if (embedded) {
+    document.body.classList.add('embed');
+    unmount = mountReplay(root, embedded[1], new URLSearchParams(location.search), { embed: true });
+    redrawsItself = true;
+    return;
+  }
   const [first, second] = parts;
   /** @type {string | null} */
   let nav = 'lobby';
@@ -156,5 +167,6 @@ window.addEventListener('beforeunload', (e) => {
   if (hook.page?.leaving?.()) e.preventDefault();
 });
 route();
-// Greet the server on every page, so the top bar shows who is playing (pages that need a name ask).
-connection.ready().catch(() => {});
+// Greet the server on every page, so the top bar shows who is playing (pages that need a name ask); a replay
+// framed on another site plays nothing and greets nobody.
+if (!embedded) connection.ready().catch(() => {});

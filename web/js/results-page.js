@@ -1,15 +1,13 @@
 // @ts-check
 // Past results from the REST API: the list of finished games with filters (game, player, number of players,
-// dates), each naming its game and options; each game's page with its result, a download link for its romirami-record/1 record and its
-// replay, and a player's page with their statistics, ratings and recent games.
+// dates), each naming its game and options, and a player's page with their statistics, ratings and recent
+// games. A game's own page is game-page.js.
 
 import { h, replace } from './dom.js';
-import { ApiError, listGames, getGame, getPlayer, getRecord, recordUrl } from './api.js';
-import { checkShuffle } from './shuffle-proof.js';
-import { endedBy } from './rules-data.js';
+import { listGames, getPlayer } from './api.js';
 import { t, dateTime, list, num } from './i18n.js';
-import { scoreTable, botBadge, aheadAt, errorBox, shownName, isLevelBot } from './widgets.js';
-import { ratingChanges, playerRatings } from './ratings.js';
+import { botBadge, errorBox, shownName, isLevelBot } from './widgets.js';
+import { playerRatings } from './ratings.js';
 import { GAMES, gameName, optionWords } from './game-options.js';
 
 /** @typedef {{seat: number, name: string, id: string, bot?: boolean, level?: string}} GamePlayer */
@@ -22,7 +20,7 @@ import { GAMES, gameName, optionWords } from './game-options.js';
 const rfc3339 = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** @param {GamePlayer} p */
-function playerLink(p) {
+export function playerLink(p) {
   return h('a', { href: `#/players/${p.id}` }, shownName(p.name, p.level));
 }
 
@@ -30,7 +28,7 @@ function playerLink(p) {
  * The mark after a player's name: a bot's seat, or how many of a player's moves the bot played.
  * @param {Game} game @param {number} seat @param {boolean} [short]
  */
-function botNote(game, seat, short = false) {
+export function botNote(game, seat, short = false) {
   const i = game.players.findIndex((p) => p.seat === seat);
   const moves = game.bot_actions?.[i] ?? 0;
   if (game.players[i]?.bot) return botBadge();
@@ -46,7 +44,7 @@ function botNote(game, seat, short = false) {
  * Which game it was, with its options in words: "Rommi · 500 · to 60".
  * @param {Game} game
  */
-function gameAndOptions(game) {
+export function gameAndOptions(game) {
   const options = optionWords(game.game ?? 'romi-rami', game.options);
   return options ? `${gameName(game.game)} · ${options}` : gameName(game.game);
 }
@@ -223,147 +221,6 @@ export function mountGames(root, params) {
 
 /** @param {HTMLElement} root @param {string} id */
 /**
- * A rummy match's scores (Rommi, Rami, Rumino): each round's score and the total, by seat; `scores[i]` is seat
- * i's `{total, rounds}` as the server stores the game's outcome.
- * @param {Game} game @param {(seat: number) => string} nameOf
- */
-function roundScores(game, nameOf) {
-  const rows = /** @type {any[]} */ (game.scores);
-  const rounds = Math.max(0, ...rows.map((s) => s.rounds?.length ?? 0));
-  const winners = new Set(game.ended_by === 'abandoned' ? [] : game.winners);
-  return h(
-    'table.scores.round-scores',
-    { 'aria-label': t('scores.caption') },
-    h(
-      'thead',
-      h(
-        'tr',
-        h('th', t('rs.player')),
-        Array.from({ length: rounds }, (_, r) => h('th.num', `${r + 1}`)),
-        h('th.num', t('rs.total')),
-      ),
-    ),
-    h(
-      'tbody',
-      rows.map((s, seat) =>
-        h(
-          'tr',
-          { class: winners.has(seat) ? 'winner' : '' },
-          h('th', { scope: 'row' }, nameOf(seat), botNote(game, seat)),
-          Array.from({ length: rounds }, (_, r) => h('td.num', s.rounds?.[r] ?? '–')),
-          h('td.num', h('b', s.total)),
-        ),
-      ),
-    ),
-  );
-}
-
-/** How many times a just-finished game's page asks again while the server is still storing it. */
-const FRESH_TRIES = 15;
-
-/**
- * A finished game's page. The end screen's link says `?fresh=1`: the server stores a game just after its
- * end, so a page opened at once may find it missing for a moment, and asks again every second instead of
- * saying there is no such game.
- * @param {HTMLElement} root @param {string} id @param {URLSearchParams} [params]
- */
-export function mountGame(root, id, params = new URLSearchParams()) {
-  let freshTries = params.get('fresh') ? FRESH_TRIES : 0;
-  let alive = true;
-  const box = h('div.game-page', h('p.muted', t('loading')));
-  const shuffleBox = h('p.shuffle-check.muted', { id: 'shuffle-check', role: 'status' }, t('shuffle.checking'));
-  root.append(box);
-  async function load() {
-    try {
-      /** @type {Game} */
-      const game = await getGame(id);
-      if (!alive) return;
-      const names = new Map(game.players.map((p) => [p.seat, shownName(p.name, p.level)]));
-      /** @param {number} seat */
-      const nameOf = (seat) => names.get(seat) ?? '';
-      const winners = game.winners.map(nameOf);
-      const abandoned = game.ended_by === 'abandoned';
-      const rummy = Boolean(game.game && game.game !== 'romi-rami');
-      // Who was ahead: a rummy game's places say it (its scores carry no seat and no suit bonus).
-      const ahead = rummy ? (game.places ?? []).flatMap((place, seat) => (place === 1 ? [seat] : [])) : aheadAt(game);
-      const leaders = ahead.map(nameOf);
-      replace(
-        box,
-        h('p', h('a', { href: '#/games' }, t('games.back'))),
-        h(
-          'section.card-panel',
-          h(
-            'h1',
-            { id: 'game-title' },
-            abandoned ? t('game.abandoned') : t('game.won', { names: list(winners), count: winners.length }),
-          ),
-          abandoned ? h('p.notice', t('game.abandonedNote', { names: list(leaders), count: leaders.length })) : null,
-          h('p.game-name', { id: 'game-name', 'data-game': game.game ?? 'romi-rami' }, gameAndOptions(game)),
-          h(
-            'p.muted',
-            t('game.meta', {
-              n: game.players.length,
-              started: dateTime(game.started_at),
-              abandoned,
-              finished: dateTime(game.finished_at),
-              why: endedBy(game.ended_by),
-            }),
-          ),
-          h(
-            'p',
-            t('game.players'),
-            game.players.flatMap((p, i) => [
-              i ? ', ' : '',
-              playerLink(p),
-              botNote(game, p.seat),
-              game.places ? ` (${t('ordinal', { n: game.places[i] })})` : '',
-            ]),
-          ),
-          rummy
-            ? roundScores(game, nameOf)
-            : scoreTable({ scores: game.scores, winners: abandoned ? [] : game.winners }, nameOf, (seat) =>
-                botNote(game, seat),
-              ),
-          ratingChanges(game),
-          h(
-            'div.row.buttons',
-            // The replay viewer reads romirami-record/1 only; a rummy-record/1 is offered for download.
-            rummy ? null : h('a.button.primary', { href: `#/replay/${id}`, id: 'replay-link' }, t('end.replay')),
-            h(
-              'a.button',
-              { href: recordUrl(id), download: `romirami-${id}.json`, id: 'download-record' },
-              t('game.download'),
-            ),
-            h('a.button', { href: '#/' }, t('game.another')),
-          ),
-        ),
-      );
-      window.__romirami.page = { name: 'game', game: () => game, shuffle: () => shuffleBox.dataset.status ?? null };
-      box.querySelector('section.card-panel')?.append(shuffleBox);
-      showShuffleCheck(shuffleBox, id);
-    } catch (error) {
-      if (!alive) return;
-      if (error instanceof ApiError && error.status === 404 && freshTries > 0) {
-        freshTries -= 1;
-        replace(box, h('p.muted', { id: 'game-saving' }, t('game.saving')));
-        setTimeout(() => alive && load(), 1000);
-        return;
-      }
-      replace(
-        box,
-        h('p', h('a', { href: '#/games' }, t('games.back'))),
-        h('section.card-panel', h('h1', t('game.title')), errorBox(/** @type {Error} */ (error), load)),
-      );
-    }
-  }
-  load();
-  window.__romirami.page = { name: 'game', game: () => null };
-  return () => {
-    alive = false;
-  };
-}
-
-/**
  * A player's figures in each game they played, one row a game: games, wins, the average score in that game's own
  * scoring and the average place. Scores of different games do not compare, so no average is taken over them.
  * @param {{game: string, games_played: number, wins: number, average_score: number, average_place: number}[]} games
@@ -446,28 +303,4 @@ export function mountPlayer(root, id) {
   return () => {
     alive = false;
   };
-}
-
-/**
- * Checks the finished game's shuffle in the browser (web/js/shuffle-proof.js) and says what came of it; the
- * outcome is also in the element's `data-status` (verified, mismatch, absent, failed).
- * @param {HTMLElement} box @param {string} id
- */
-async function showShuffleCheck(box, id) {
-  try {
-    const check = await checkShuffle(await getRecord(id));
-    box.dataset.status = check.status;
-    box.classList.toggle('verified', check.status === 'verified');
-    box.classList.toggle('mismatch', check.status === 'mismatch');
-    if (check.status === 'verified') {
-      const said = t('shuffle.verified', { short: (check.commitment ?? '').slice(0, 12) });
-      replace(box, check.seen ? `✓ ${said} ${t('shuffle.seen')}` : `✓ ${said}`);
-      box.title = check.commitment ?? '';
-    } else {
-      replace(box, t(check.status === 'mismatch' ? 'shuffle.mismatch' : 'shuffle.absent'));
-    }
-  } catch (error) {
-    box.dataset.status = 'failed';
-    replace(box, t('shuffle.failed', { why: /** @type {Error} */ (error).message }));
-  }
 }

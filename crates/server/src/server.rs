@@ -34,7 +34,8 @@ pub fn app(state: AppState) -> Router {
     let router = Router::new()
         .route("/metrics", get(metrics))
         .merge(crate::api::routes().layer(cors))
-        .merge(crate::web::routes(&config.web));
+        .merge(crate::web::routes(&config.web))
+        .layer(axum::middleware::from_fn(crate::web::refuse_frames));
     // Every request but the WebSocket's, which lives on, has a time limit.
     router
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout))

@@ -2,7 +2,12 @@
 //! pages, or read from a folder (`serve --web-dir web`) while one works on the client.
 //!
 //! Only the client's own files are served — `index.html` (also at `/`), `style.css` and `js/` — and
-//! nothing else of `web/` (its notes, its end-to-end test). Every build carries their bytes, debug builds
+//! nothing else of `web/` (its notes, its end-to-end test); `/embed/<game id>` is the same page, for
+//! another site's frame, where it shows that game's replay alone.
+//!
+//! Frames: no page of the server may be framed by another site (`Content-Security-Policy:
+//! frame-ancestors 'none'` and `X-Frame-Options: DENY` on every answer, [`refuse_frames`]), but the embed
+//! page, which any site may frame (`frame-ancestors *`). Every build carries their bytes, debug builds
 //! too (`rust-embed`'s `debug-embed`), so that what the tests serve is what a release serves; the crate's
 //! build script rebuilds it when a file of the client changes.
 
@@ -42,10 +47,41 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>(client: &WebClient) -> Ro
             .route("/", get(embedded))
             .route("/index.html", get(embedded))
             .route("/style.css", get(embedded))
-            .route("/js/{*path}", get(embedded)),
-        WebClient::Folder(dir) => folder(dir),
+            .route("/js/{*path}", get(embedded))
+            .route("/embed/{id}", get(|| async { embed_page(Embedded::get("index.html").map(|f| f.data.into_owned())) })),
+        WebClient::Folder(dir) => {
+            let page = dir.join("index.html");
+            folder(dir).route("/embed/{id}", get(move || async move { embed_page(std::fs::read(&page).ok()) }))
+        }
         WebClient::Off => Router::new(),
     }
+}
+
+/// The page at `/embed/<id>`: the client's page, its files named from the root (a `<base>`), that any site
+/// may frame. The client reads the game's id from the address; an id that names no game shows as such.
+fn embed_page(index: Option<Vec<u8>>) -> Response {
+    let Some(page) = index.and_then(|bytes| String::from_utf8(bytes).ok()) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let page = page.replacen("<head>", "<head>\n  <base href=\"/\">", 1);
+    let headers = [
+        (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
+        (header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("frame-ancestors *")),
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+    ];
+    (headers, page).into_response()
+}
+
+/// Refuses frames on every answer that does not allow them itself (only the embed page does): clickjacking
+/// a table's buttons from another site is not possible.
+pub(crate) async fn refuse_frames(request: Request, next: axum::middleware::Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("frame-ancestors 'none'"));
+        headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    }
+    response
 }
 
 /// The files of a folder.
