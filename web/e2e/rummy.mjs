@@ -307,7 +307,7 @@ async function rommiMatch(browser) {
     /a total reached the target/.test(meta) && (await ana.locator('table.round-scores tbody tr').count()) === 2,
     `the game page says how the match ended and scores its rounds: ${meta.slice(0, 300)}`,
   );
-  check((await ana.locator('#replay-link').count()) === 0, 'no replay is offered for a rummy record');
+  check((await ana.locator('#replay-link').count()) === 1, 'the match has its replay (replays.mjs steps through one)');
   const named = await ana.textContent('#game-name');
   check(/^Rommi · .*to 1\b/.test(named ?? ''), `the game page names the game and its options: ${named}`);
   await shot(ana, 'game-page-rommi');
@@ -316,14 +316,17 @@ async function rommiMatch(browser) {
   await Promise.all([ana, ben, cleo].map((p) => p.context().close()));
 }
 
-// What the page cannot do is said in the reader's language: a rummy match has no replay (in Italian), and
-// a name that reads as a bot's is refused (in French).
+// What the page cannot do is said in the reader's language: a game that is not there has no replay (in
+// Italian), and a name that reads as a bot's is refused (in French).
 async function refusalsInTheReadersLanguage(browser, page, id) {
   await page.selectOption('#lang-select', 'it');
-  await page.goto(`${BASE}/#/replay/${id}`);
+  await page.goto(`${BASE}/#/replay/${id.replace(/^.{8}/, '00000000')}`);
   await page.waitForSelector('.error-box');
   const replayError = await page.textContent('.error-box p');
-  check(replayError === 'Questa partita non si può rivedere qui.', `the replay's refusal in Italian: ${replayError}`);
+  check(
+    replayError === 'Questa partita non esiste, o non è ancora finita.',
+    `the replay's refusal in Italian: ${replayError}`,
+  );
   await page.selectOption('#lang-select', 'en');
   const eve = await openPage(browser, desktop);
   await eve.goto(`${BASE}/#/`);
