@@ -2,8 +2,8 @@
 // The analysis of a finished game's seat (GET /api/games/<id>/analysis?seat=N, docs/analysis.md): asked for on
 // the reader's request, followed while the server queues and runs it, and drawn — the decisions marked on the
 // replay's slider by class, what the strong bot would have played at a marked move, the counts per player.
-// Values are in the game's unit: the chance of winning (Romi Rami) or points gained in the round against the
-// others' average (the rummy family).
+// Values are in the game's points: the final lead over the best other player (Romi Rami), or the points gained
+// in the round against the others' average (the rummy family).
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
@@ -50,16 +50,14 @@ export async function follow(id, seat, onUpdate, alive) {
   }
 }
 
-/** A value in the analysis's unit. @param {number} value @param {string | undefined} unit */
-export function valueText(value, unit) {
+/** A value in points. @param {number} value */
+export function valueText(value) {
   const n = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 1 });
-  if (unit === 'win_percent') return t('an.percent', { n: n.format(value) });
   return t('an.points', { n: `${value > 0 ? '+' : ''}${n.format(value)}` });
 }
 
-/** A loss in the analysis's unit. @param {number} loss @param {string | undefined} unit */
-const lossText = (loss, unit) =>
-  unit === 'win_percent' ? t('an.lossPercent', { n: loss.toFixed(1) }) : t('an.lossPoints', { n: loss.toFixed(1) });
+/** A loss in points. @param {number} loss */
+const lossText = (loss) => t('an.lossPoints', { n: loss.toFixed(1) });
 
 /** Where an analysis stands, in words. @param {Analysis | null} a @param {number} [wait] */
 export function stateText(a, wait) {
@@ -76,7 +74,7 @@ export const summaryText = (a) =>
     inaccuracies: a.summary.inaccuracies,
     mistakes: a.summary.mistakes,
     blunders: a.summary.blunders,
-    lost: lossText(a.summary.points_lost, a.unit),
+    lost: lossText(a.summary.points_lost),
   });
 
 /**
@@ -131,14 +129,14 @@ export function decisionBox(analyses, step, nameOf, entryLine) {
           ' ',
           h(`span.badge.class-${d.class}`, t(`an.class.${d.class}`)),
         ),
-        h('p', h('b', t('an.played')), ' ', words(d.played), ` (${valueText(d.value_played, a.unit)})`),
+        h('p', h('b', t('an.played')), ' ', words(d.played), ` (${valueText(d.value_played)})`),
         d.loss > 0
           ? h(
               'p.would',
               h('b', t('an.wouldHave')),
               ' ',
               words(d.best),
-              ` (${valueText(d.value_best, a.unit)}; ${lossText(d.loss, a.unit)})`,
+              ` (${valueText(d.value_best)}; ${lossText(d.loss)})`,
             )
           : h('p.muted', t('an.bestPlayed')),
       ),

@@ -48,17 +48,20 @@ impl Game {
         world
     }
 
+    /// `seat`'s lead where the game stands, in points: its total minus the best of the others' totals
+    /// (negative when behind), for the analysis of a finished game.
+    pub(crate) fn points_lead(&self, seat: Seat) -> f64 {
+        let trophy_winners = self.trophy_winners();
+        let scores: Vec<_> = self.seats_iter().map(|s| self.score(s, &trophy_winners)).collect();
+        let own = f64::from(scores[seat.index()].total);
+        let best_other =
+            scores.iter().filter(|s| s.seat != seat).map(|s| f64::from(s.total)).fold(f64::NEG_INFINITY, f64::max);
+        own - best_other
+    }
+
     /// How good the game is for `seat`, from 0 to 1: mostly whether it wins (a shared win shares), and a
     /// little how far its total is from the best of the others', so that a playout lost by little counts
     /// more than one lost by much. Before the end, the same on the scores as they stand.
-    /// `seat`'s share of the win where the game stands: 1 alone, 1/n among n winners, else 0.
-    pub(crate) fn win_share(&self, seat: Seat) -> f64 {
-        let trophy_winners = self.trophy_winners();
-        let scores: Vec<_> = self.seats_iter().map(|s| self.score(s, &trophy_winners)).collect();
-        let won = winners(&scores);
-        if won.contains(&seat) { 1.0 / won.len() as f64 } else { 0.0 }
-    }
-
     pub(crate) fn value_for(&self, seat: Seat) -> f64 {
         let trophy_winners = self.trophy_winners();
         let scores: Vec<_> = self.seats_iter().map(|s| self.score(s, &trophy_winners)).collect();

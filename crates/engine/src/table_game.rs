@@ -142,11 +142,12 @@ impl TableGame for Game {
         game.log.get(at).and_then(|entry| serde_json::to_value(entry).ok())
     }
 
-    /// The chance of winning the game, in percent (0 to 100; a shared win counts its share): a playout of
-    /// Romi Rami goes to the end of the game. One decision in twenty games lost is an inaccuracy.
-    const ANALYSIS: AnalysisScale = AnalysisScale { unit: "win_percent", thresholds: [5.0, 10.0, 20.0] };
+    /// The final lead in points: the seat's total at the end of the game minus the best of the others'
+    /// (a playout of Romi Rami goes to the end of the game). Steadier than the chance of winning, which
+    /// a playout counts as all or nothing.
+    const ANALYSIS: AnalysisScale = AnalysisScale { unit: "points", thresholds: [2.0, 5.0, 10.0] };
 
     fn analysis_value(&self, seat: Seat, _: &Game) -> f64 {
-        100.0 * self.win_share(seat)
+        self.points_lead(seat)
     }
 }

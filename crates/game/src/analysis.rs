@@ -22,8 +22,8 @@ use crate::{Seat, TableGame};
 /// The unit the analysis of a game speaks in, and where its classes begin.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AnalysisScale {
-    /// The values' unit: `win_percent` (the chance of winning the game, 0 to 100) or `points` (the points
-    /// gained in the round against the others' average gain, in the game's own points).
+    /// The values' unit, in the game's own scoring: `points` (what the value means in each game is
+    /// [`TableGame::analysis_value`]'s to say).
     pub unit: &'static str,
     /// The losses from which a decision is an inaccuracy, a mistake and a blunder.
     pub thresholds: [f64; 3],

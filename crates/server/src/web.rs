@@ -48,7 +48,10 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>(client: &WebClient) -> Ro
             .route("/index.html", get(embedded))
             .route("/style.css", get(embedded))
             .route("/js/{*path}", get(embedded))
-            .route("/embed/{id}", get(|| async { embed_page(Embedded::get("index.html").map(|f| f.data.into_owned())) })),
+            .route(
+                "/embed/{id}",
+                get(|| async { embed_page(Embedded::get("index.html").map(|f| f.data.into_owned())) }),
+            ),
         WebClient::Folder(dir) => {
             let page = dir.join("index.html");
             folder(dir).route("/embed/{id}", get(move || async move { embed_page(std::fs::read(&page).ok()) }))

@@ -466,9 +466,7 @@ export default {
   'an.summary': (p) =>
     `${p.n} decisions: ${p.inaccuracies} ${p.inaccuracies === 1 ? 'inaccuracy' : 'inaccuracies'}, ${p.mistakes} ${p.mistakes === 1 ? 'mistake' : 'mistakes'}, ${p.blunders} ${p.blunders === 1 ? 'blunder' : 'blunders'}; ${p.lost} in all.`,
   'an.inReplay': 'See it in the replay',
-  'an.percent': '{n}% to win',
   'an.points': '{n} points',
-  'an.lossPercent': '−{n}% to win',
   'an.lossPoints': '−{n} points',
   'an.markTitle': '{who}, move {n}: {class}',
   'an.class.good': 'good',

@@ -471,9 +471,7 @@ export default {
   'an.summary': (p) =>
     `${p.n} décisions : ${p.inaccuracies} ${p.inaccuracies > 1 ? 'imprécisions' : 'imprécision'}, ${p.mistakes} ${p.mistakes > 1 ? 'erreurs' : 'erreur'}, ${p.blunders} ${p.blunders > 1 ? 'gaffes' : 'gaffe'} ; ${p.lost} en tout.`,
   'an.inReplay': 'La voir dans le replay',
-  'an.percent': '{n} % de chances de gagner',
   'an.points': '{n} points',
-  'an.lossPercent': '−{n} % de chances de gagner',
   'an.lossPoints': '−{n} points',
   'an.markTitle': '{who}, coup {n} : {class}',
   'an.class.good': 'bon',

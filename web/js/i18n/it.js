@@ -466,9 +466,7 @@ export default {
   'an.summary': (p) =>
     `${p.n} decisioni: ${p.inaccuracies} ${p.inaccuracies === 1 ? 'imprecisione' : 'imprecisioni'}, ${p.mistakes} ${p.mistakes === 1 ? 'errore' : 'errori'}, ${p.blunders} ${p.blunders === 1 ? 'svista grave' : 'sviste gravi'}; ${p.lost} in tutto.`,
   'an.inReplay': 'Vederla nel replay',
-  'an.percent': '{n}% di probabilità di vincere',
   'an.points': '{n} punti',
-  'an.lossPercent': '−{n}% di probabilità di vincere',
   'an.lossPoints': '−{n} punti',
   'an.markTitle': '{who}, mossa {n}: {class}',
   'an.class.good': 'buona',

@@ -120,8 +120,8 @@ pub struct AnalysisJson {
     pub state: &'static str,
     /// How far it is, from 0 to 1.
     pub progress: f64,
-    /// The values' unit: `win_percent` (Romi Rami: the chance of winning the game) or `points` (the rummy
-    /// family: the points gained in the round against the others' average gain). Left out until done.
+    /// The values' unit: `points` — in Romi Rami the seat's final lead over the best of the others, in the
+    /// rummy family the points gained in the round against the others' average gain. Left out until done.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unit: Option<String>,
     /// The losses from which a decision is an `inaccuracy`, a `mistake` and a `blunder`, in that unit.
