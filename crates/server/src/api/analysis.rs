@@ -39,8 +39,9 @@ pub struct ReplayStepJson {
     /// The game after the step as a spectator sees it: the game's view, as a table sends it.
     #[schema(value_type = Object)]
     pub view: serde_json::Value,
-    /// Every seat's hand after the step, in seat order (the game is over: nothing is hidden).
-    #[schema(value_type = Vec<Object>)]
+    /// Every seat's hand after the step, in seat order, as the game writes cards (the game is over: nothing
+    /// is hidden); `null` for a seat without a hand (out of the match).
+    #[schema(value_type = Vec<Option<Vec<String>>>)]
     pub hands: Vec<serde_json::Value>,
     /// What happened in the step, as a table tells a spectator: the game's events.
     #[schema(value_type = Vec<Object>)]
