@@ -77,6 +77,11 @@ async function replayFromGamePage(p, game, id) {
 async function analyse(p, game, id, steps) {
   await p.goto(`${BASE}/#/games/${id}`);
   await p.waitForSelector('.analyse-seat[data-seat="0"]');
+  // The Share box: the game's link, and the frame that puts its replay in another page.
+  await p.click('#share summary');
+  const frame = await p.inputValue('#share-embed');
+  check(frame.includes(`/embed/${id}`) && frame.startsWith('<iframe'), `the Share box gives the frame: ${frame}`);
+  check((await p.inputValue('#share-link')).endsWith(`/#/games/${id}`), 'the Share box gives the link');
   await p.click('.analyse-seat[data-seat="0"]');
   await p.waitForSelector('.analysis-state[data-seat="0"][data-state="done"]', { timeout: 120_000 });
   const said = await p.textContent('.analysis-state[data-seat="0"]');

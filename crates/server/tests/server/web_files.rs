@@ -74,3 +74,36 @@ async fn only_the_clients_own_files_are_served(web: WebClient) {
     assert_eq!(http_get(&format!("{http}/api/health"), "application/json").await.status, 200);
     server.shutdown().await;
 }
+
+/// `GET url`: the status, the `Content-Security-Policy` and the `X-Frame-Options`, and the body.
+async fn frame_headers(url: &str) -> (u16, Option<String>, Option<String>, String) {
+    let url = url.to_owned();
+    tokio::task::spawn_blocking(move || {
+        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        let mut answer = agent.get(&url).call().expect("answered");
+        let header = |name: &str| answer.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let (csp, xfo) = (header("content-security-policy"), header("x-frame-options"));
+        let body = answer.body_mut().read_to_string().unwrap_or_default();
+        (answer.status().as_u16(), csp, xfo, body)
+    })
+    .await
+    .expect("ran")
+}
+
+#[tokio::test]
+async fn only_the_embed_page_may_be_framed_by_another_site() {
+    for web in [WebClient::Embedded, WebClient::Folder(web_dir())] {
+        let server = TestServer::start(Config { web: web.clone(), ..Config::default() }).await;
+        let http = server.http();
+        let id = uuid::Uuid::new_v4();
+        let (status, csp, xfo, body) = frame_headers(&format!("{http}/embed/{id}")).await;
+        assert_eq!((status, csp.as_deref(), xfo), (200, Some("frame-ancestors *"), None), "{web:?}");
+        assert!(body.contains(r#"<base href="/">"#), "the embed page names its files from the root: {body}");
+        for path in ["/", "/index.html", "/js/app.js", "/api/health", "/api/games"] {
+            let (_, csp, xfo, _) = frame_headers(&format!("{http}{path}")).await;
+            assert_eq!(csp.as_deref(), Some("frame-ancestors 'none'"), "{path} refuses frames ({web:?})");
+            assert_eq!(xfo.as_deref(), Some("DENY"), "{path} says so to old browsers ({web:?})");
+        }
+        server.shutdown().await;
+    }
+}
