@@ -6,7 +6,7 @@
 //! another site's frame, where it shows that game's replay alone.
 //!
 //! Frames: no page of the server may be framed by another site (`Content-Security-Policy:
-//! frame-ancestors 'none'` and `X-Frame-Options: DENY` on every answer, [`refuse_frames`]), but the embed
+//! frame-ancestors 'none'` and `X-Frame-Options: DENY` on every answer, `refuse_frames`), but the embed
 //! page, which any site may frame (`frame-ancestors *`). Every build carries their bytes, debug builds
 //! too (`rust-embed`'s `debug-embed`), so that what the tests serve is what a release serves; the crate's
 //! build script rebuilds it when a file of the client changes.
