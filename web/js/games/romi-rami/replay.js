@@ -13,6 +13,7 @@ import { replay, viewOf } from '../../replayer.js';
 import { playersPanel } from './seats.js';
 import { board } from './market.js';
 import { scoreTable, aheadAt } from '../../widgets.js';
+import { readOnly } from '../../replay-ctx.js';
 
 /**
  * The replay of a finished Romi Rami game.
@@ -36,30 +37,18 @@ export async function loadReplay(id, nameOf, redraw) {
         clocks: null,
         log: [],
       },
-      tableId: id,
-      invite: null,
+      ...readOnly(id, nameOf),
       view: () => v,
-      mySeat: () => null,
-      nameOf,
-      who: nameOf,
-      isBot: () => false,
-      isBotPlayer: () => false,
-      isStandIn: () => false,
-      botPlaysForMe: () => false,
-      myTurn: () => false,
       legalOf: () => [],
       sortedHand: () => [],
       selectedMarketCards: () => [],
       selectedHandCards: () => [],
       draw: redraw,
-      act: () => {},
       clearSelection: () => {},
       toggle: () => {},
-      send: () => {},
       leave: () => {},
       reclaim: () => {},
       sit: () => {},
-      liveClocks: () => null,
     });
 
   return {

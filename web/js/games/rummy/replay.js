@@ -13,6 +13,7 @@ import { rcard, shortList, short, sortHand } from './cards.js';
 import { boardPanel } from './felt.js';
 import { playersPanel } from './panel.js';
 import { roundPanel, scoresPanel } from './scores.js';
+import { readOnly } from '../../replay-ctx.js';
 
 /**
  * The replay of a finished match of the rummy family.
@@ -51,25 +52,13 @@ export async function loadReplay(id, nameOf, redraw) {
     });
     const ctx = /** @type {any} */ ({
       st,
-      tableId: id,
-      invite: null,
+      ...readOnly(id, nameOf),
       game: () => game,
       m: () => m,
       moves: () => [],
       selected: () => [],
       sortedHand: () => [],
       describe: describeRummy,
-      mySeat: () => null,
-      nameOf,
-      who: nameOf,
-      isBot: () => false,
-      isBotPlayer: () => false,
-      isStandIn: () => false,
-      botPlaysForMe: () => false,
-      myTurn: () => false,
-      liveClocks: () => null,
-      act: () => {},
-      send: () => {},
       draw: () => {
         // The round panel's close button: remember it for this step, then draw again.
         if (st.seenRound != null && round != null) closed = { step: n, round };
