@@ -172,11 +172,11 @@ async fn analyse(
     set: impl Fn(Progress) + Send + Clone + 'static,
 ) -> Result<(), String> {
     let kind = games.get(&job.name).ok_or_else(|| format!("this server does not know the game {}", job.name))?.clone();
-    let record = store.record(job.game).await.map_err(|e| e.to_string())?;
     let seat = job.seat;
     if store.analysis(job.game, seat).await.map_err(|e| e.to_string())?.is_some() {
         return Ok(()); // made while it waited (asked again just as it was kept, or by another node)
     }
+    let record = store.record(job.game).await.map_err(|e| e.to_string())?;
     // Each analysis draws its own worlds: the game's id seeds them, so that asking again after a failure
     // or on another node gives the same analysis.
     let settings = AnalysisSettings { seed: settings.seed ^ job.game.0.as_u64_pair().0, ..settings };
