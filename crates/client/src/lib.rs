@@ -42,6 +42,7 @@ pub mod bots;
 pub mod family;
 mod pace;
 pub mod romi_rami;
+pub mod tournament;
 
 /// Why a client call failed.
 #[derive(Debug, thiserror::Error)]

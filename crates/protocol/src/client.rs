@@ -145,6 +145,14 @@ pub enum ClientMsg<A> {
         /// `true` to play again, `false` to decline (which closes the offer for everyone).
         accept: bool,
     },
+    /// Follow a tournament: its view now (`tournament`) and at every change, and `tournament_table` when
+    /// a table of it seats the sender. One tournament at a time per connection; another replaces it.
+    TournamentSubscribe {
+        /// The tournament.
+        tournament: uuid::Uuid,
+    },
+    /// Stop following the tournament.
+    TournamentUnsubscribe,
 }
 
 impl<A> ClientMsg<A> {
@@ -166,6 +174,8 @@ impl<A> ClientMsg<A> {
             ClientMsg::Chat { .. } => "chat",
             ClientMsg::Mute { .. } => "mute",
             ClientMsg::Rematch { .. } => "rematch",
+            ClientMsg::TournamentSubscribe { .. } => "tournament_subscribe",
+            ClientMsg::TournamentUnsubscribe => "tournament_unsubscribe",
         }
     }
 

@@ -38,6 +38,8 @@ pub enum ErrorCode {
     BadMute,
     /// No such table (or it is private and the invite key is wrong).
     NoSuchTable,
+    /// No such tournament.
+    NoSuchTournament,
     /// The seat count or options are not allowed.
     BadOptions,
     /// The player hosts as many open tables as allowed.
@@ -277,6 +279,24 @@ pub enum ServerMsg<V, E, L, R> {
         table: TableId,
         /// The new table, where the next game is played.
         rematch: TableId,
+    },
+    /// A followed tournament as it stands (`GET /api/tournaments/{id}`'s body): on subscribing and at
+    /// every change (a join, a table's end, a new round, the countdown, the end).
+    Tournament {
+        /// The tournament's view.
+        tournament: serde_json::Value,
+    },
+    /// A table of the followed tournament seats the recipient: their game is on (join `table`; until
+    /// they do, their turns run on the clock and the bot plays them when it runs out).
+    TournamentTable {
+        /// The tournament.
+        tournament: uuid::Uuid,
+        /// The table.
+        table: TableId,
+        /// Its round.
+        round: u32,
+        /// Its players in seat order.
+        seats: Vec<PlayerId>,
     },
     /// The recipient no longer is at the table (it left, or the host removed it).
     Left {

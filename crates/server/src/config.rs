@@ -118,6 +118,10 @@ pub struct Config {
     /// How long the players of a finished game have to say yes to playing again; then the offer closes
     /// (as it does when one of them says no).
     pub rematch_time: Duration,
+    /// The pause between a Swiss round's last game and the next round (30 s).
+    pub tournament_round_pause: Duration,
+    /// How many tournaments not finished one player may have created (3).
+    pub max_open_tournaments_per_player: u32,
     /// The most actions one game may take; a game still going after them ends as abandoned (a guard
     /// against bots that could go round in circles where a rule book sets no limit).
     pub max_actions_per_game: u32,
@@ -182,6 +186,8 @@ impl Default for Config {
             round_pause: Duration::from_secs(4),
             choice_time: Duration::from_secs(30),
             rematch_time: Duration::from_secs(60),
+            tournament_round_pause: Duration::from_secs(30),
+            max_open_tournaments_per_player: 3,
             max_actions_per_game: 20_000,
             commit_queue: 65_536,
             commit_batch: 1024,

@@ -55,6 +55,7 @@ pub mod store;
 mod sync;
 pub mod table;
 pub mod text;
+pub mod tournament;
 mod upgrade;
 pub mod web;
 pub mod wire;

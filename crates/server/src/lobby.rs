@@ -32,6 +32,17 @@ pub(crate) enum Listing {
     Removed(TableId),
 }
 
+/// A tournament's game whose result was just stored.
+#[derive(Clone, Debug)]
+pub(crate) struct TournamentGame {
+    /// The tournament.
+    pub(crate) tournament: uuid::Uuid,
+    /// The game's table.
+    pub(crate) table: TableId,
+    /// For each seat, whether its player never came to the table (the bot played all their turns).
+    pub(crate) absent: Vec<bool>,
+}
+
 /// The live tables.
 #[derive(Debug)]
 pub struct Lobby {
@@ -43,6 +54,9 @@ pub struct Lobby {
     mirror: OnceLock<mpsc::Sender<Listing>>,
     /// Whether a change could not be queued for the mirror: it must send every listing again.
     mirror_behind: AtomicBool,
+    /// The tournaments' games of this node whose result was just stored, for the tournaments' runners
+    /// (which also read the store now and then: a runner that falls behind misses nothing).
+    tournament_games: broadcast::Sender<TournamentGame>,
 }
 
 impl Default for Lobby {
@@ -54,11 +68,23 @@ impl Default for Lobby {
             updates: broadcast::channel(UPDATE_BUFFER).0,
             mirror: OnceLock::new(),
             mirror_behind: AtomicBool::new(false),
+            tournament_games: broadcast::channel(UPDATE_BUFFER).0,
         }
     }
 }
 
 impl Lobby {
+    /// The game at `table` of `tournament` is over and its result stored.
+    pub(crate) fn tournament_game_stored(&self, game: TournamentGame) {
+        // Nobody listening is fine: the runner reads the store when it starts.
+        let _ = self.tournament_games.send(game);
+    }
+
+    /// Follows the tournaments' games whose result is stored on this node.
+    pub(crate) fn tournament_games(&self) -> broadcast::Receiver<TournamentGame> {
+        self.tournament_games.subscribe()
+    }
+
     /// The table with this id, if it is live.
     pub fn table(&self, id: TableId) -> Option<TableHandle> {
         self.tables.read().unwrap_or_else(|p| p.into_inner()).get(&id).cloned()

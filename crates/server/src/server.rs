@@ -108,6 +108,8 @@ pub async fn run(
     stopping.closed().await;
     state.connections.all_closed().await;
     info!("every connection closed");
+    // What the tournaments' runners did is stored; they stop here (a node that starts directs them again).
+    state.tournaments.stop_all();
     if let Some(cluster) = &state.cluster {
         // The other nodes take this node's tables over at their next round, rather than after the leases run out.
         cluster.hand_over().await;

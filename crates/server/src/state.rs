@@ -19,6 +19,7 @@ use crate::names::Names;
 use crate::players::Players;
 use crate::store::{Committer, Store, StoreError, Writer};
 use crate::table;
+use crate::tournament::Tournaments;
 
 /// What every request handler and connection shares.
 #[derive(Clone, Debug)]
@@ -52,6 +53,8 @@ pub struct AppState {
     pub cluster: Option<Arc<Cluster>>,
     /// Makes the analyses of finished games, one at a time.
     pub analyst: Arc<Analyst>,
+    /// The tournaments this node directs.
+    pub tournaments: Arc<Tournaments>,
 }
 
 /// Why the server could not open.
@@ -103,6 +106,7 @@ impl AppState {
             bots,
             cluster,
             analyst,
+            tournaments: Arc::default(),
         };
         let restored = table::restore(&state.services()).await?;
         if restored > 0 {
@@ -110,6 +114,13 @@ impl AppState {
         }
         if let Some(cluster) = &state.cluster {
             cluster.start_takeovers(state.services());
+        } else {
+            // In a cluster, tournaments are directed by one node under a lease (not yet): a single server
+            // directs every tournament it stored.
+            let directed = state.tournaments.restore(&state.services()).await?;
+            if directed > 0 {
+                info!(directed, "tournaments directed again");
+            }
         }
         Ok(state)
     }

@@ -35,7 +35,7 @@ impl Phase {
 }
 
 /// Whether a player is seated in the next rounds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Seated whenever a table is formed.

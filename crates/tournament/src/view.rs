@@ -2,6 +2,7 @@
 //! its secret nor a round's deal, only the deal's commitment.
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::director::Director;
 use crate::spec::Millis;
@@ -9,13 +10,15 @@ use crate::state::{PlayerKey, Status, TableKey};
 
 /// A tournament as the REST API and the live messages show it (the server adds its id, game and
 /// options).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct View {
     /// `swiss` or `arena`.
+    #[schema(value_type = String)]
     pub format: &'static str,
     /// Whether every table of a round plays the same deal.
     pub duplicate: bool,
     /// `waiting`, `running` or `finished`.
+    #[schema(value_type = String)]
     pub state: &'static str,
     /// Players at each table.
     pub seats: u8,
@@ -45,9 +48,10 @@ pub struct View {
 }
 
 /// A player of the tournament.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct PlayerView {
     /// The player's id.
+    #[schema(value_type = String, format = Uuid)]
     pub id: PlayerKey,
     /// Their name.
     pub name: String,
@@ -56,7 +60,7 @@ pub struct PlayerView {
 }
 
 /// A round.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct RoundView {
     /// 1, 2, ...
     pub n: u32,
@@ -67,15 +71,18 @@ pub struct RoundView {
     pub tables: Vec<TableView>,
     /// Who sat out with a bye.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<String>)]
     pub byes: Vec<PlayerKey>,
 }
 
 /// A table of a round.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct TableView {
     /// The table (its game's id).
+    #[schema(value_type = String, format = Uuid)]
     pub table: TableKey,
     /// Its players in seat order.
+    #[schema(value_type = Vec<String>)]
     pub seats: Vec<PlayerKey>,
     /// Each seat's place, once finished.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -86,9 +93,10 @@ pub struct TableView {
 }
 
 /// A line of the standings.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct StandingView {
     /// The player.
+    #[schema(value_type = String, format = Uuid)]
     pub player: PlayerKey,
     /// Points (to three decimals).
     pub points: f64,

@@ -41,6 +41,22 @@ pub enum ApiErrorCode {
     /// The server is doing as much of this work as it queues (429): the answer's `retry_after` (and its
     /// `Retry-After` header) says in how many seconds to try again.
     Busy,
+    /// Not a tournament that can be: its game, table size, clock, start or shape (400).
+    BadTournament,
+    /// Only a player who keeps their name with a password may do this (403).
+    NameNotKept,
+    /// The player has as many tournaments not finished as allowed (409).
+    TooManyTournaments,
+    /// The tournament takes no more players, or is over (409).
+    TournamentClosed,
+    /// Every place of the tournament is taken (409).
+    TournamentFull,
+    /// The player is already in the tournament (409).
+    AlreadyJoined,
+    /// The player is not (or no longer) in the tournament (409).
+    NotJoined,
+    /// Only a running arena can be paused (409).
+    NotArena,
     /// The database does not answer (503); try again later.
     Unavailable,
     /// Something went wrong on the server (500); nothing about it is shown.

@@ -19,6 +19,7 @@ mod openapi;
 mod players;
 mod query;
 mod ratings;
+mod tournaments;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -37,6 +38,7 @@ pub use openapi::ApiDoc;
 pub use players::{PlayerGameStats, PlayerPage};
 pub use query::{GAME_QUERY_PARAMETERS, GameQuery};
 pub use ratings::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
+pub use tournaments::{CreateTournament, CreatedTournament, PauseRequest, TournamentList};
 
 use crate::state::AppState;
 use crate::store::StoreError;
@@ -60,6 +62,17 @@ pub fn routes() -> Router<AppState> {
         .route("/api/leaderboard", get(ratings::leaderboard))
         .route("/api/tables", get(live::tables))
         .route("/api/tables/{id}", get(live::table))
+        .route(
+            "/api/tournaments",
+            get(tournaments::list).post(tournaments::create).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)),
+        )
+        .route("/api/tournaments/{id}", get(tournaments::tournament))
+        .route("/api/tournaments/{id}/join", post(tournaments::join))
+        .route("/api/tournaments/{id}/withdraw", post(tournaments::withdraw))
+        .route(
+            "/api/tournaments/{id}/pause",
+            post(tournaments::pause).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)),
+        )
         .route("/api/openapi.json", get(openapi::openapi_json))
 }
 

@@ -11,8 +11,9 @@ use super::{
     PlayerPage, TableInfo, Tables,
 };
 use super::{ClaimRequest, Claimed, SignInRequest, SignedIn};
+use super::{CreateTournament, CreatedTournament, PauseRequest, TournamentList};
 use super::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
-use super::{analysis, games, live, names, players, ratings};
+use super::{analysis, games, live, names, players, ratings, tournaments};
 use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState, TableSummary};
 
 /// The OpenAPI document of this API.
@@ -38,7 +39,13 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         ratings::player_ratings,
         ratings::leaderboard,
         live::tables,
-        live::table
+        live::table,
+        tournaments::create,
+        tournaments::list,
+        tournaments::tournament,
+        tournaments::join,
+        tournaments::withdraw,
+        tournaments::pause
     ),
     components(schemas(
         Health,
@@ -71,6 +78,17 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         PlayerInfo,
         PlayerId,
         TableId,
+        CreateTournament,
+        CreatedTournament,
+        PauseRequest,
+        TournamentList,
+        crate::tournament::TournamentJson,
+        romirami_tournament::View,
+        romirami_tournament::PlayerView,
+        romirami_tournament::RoundView,
+        romirami_tournament::TableView,
+        romirami_tournament::StandingView,
+        romirami_tournament::Status,
         ApiErrorBody,
         ApiErrorDetail,
         ApiErrorCode

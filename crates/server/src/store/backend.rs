@@ -16,6 +16,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use super::stats::PlaceRow;
+use super::tournaments::TournamentRow;
 use super::types::ChatEntry;
 use super::{
     ActionRow, Appended, BoardCursor, BoardEntry, Claim, Fence, FinishedTable, GameCursor, GameFilter, GameSummary,
@@ -24,7 +25,7 @@ use super::{
 use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId};
 
 /// A backend of the store: one database.
-pub(super) trait Backend: Reads + Ratings + Claims + Talk + Leases + Analyses {
+pub(super) trait Backend: Reads + Ratings + Claims + Talk + Leases + Analyses + Tournaments {
     /// How many transactions of actions the [`Committer`](super::Committer) keeps in flight at once.
     const COMMITS_IN_FLIGHT: usize;
 
@@ -200,4 +201,34 @@ pub(super) trait Leases {
 
     /// The current lease of `table`, if it ever had one.
     fn lease(&self, table: TableId) -> impl Future<Output = Result<Option<Lease>, StoreError>> + Send;
+}
+
+/// Tournaments, each a row with its director as JSON (`crate::store::tournaments`).
+pub(super) trait Tournaments {
+    /// Stores a new tournament.
+    fn create_tournament(&self, row: &TournamentRow) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Replaces a tournament's state and director.
+    fn save_tournament(
+        &self,
+        id: uuid::Uuid,
+        state: &str,
+        director: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The tournament `id`, if there is one.
+    fn tournament(&self, id: uuid::Uuid) -> impl Future<Output = Result<Option<TournamentRow>, StoreError>> + Send;
+
+    /// The newest tournaments, of `state` or of every state.
+    fn tournaments(
+        &self,
+        state: Option<&str>,
+        limit: i64,
+    ) -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
+
+    /// The tournaments not finished, oldest first.
+    fn unfinished_tournaments(&self) -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
+
+    /// How many tournaments `player` created that are not finished.
+    fn open_tournaments_by(&self, player: PlayerId) -> impl Future<Output = Result<i64, StoreError>> + Send;
 }

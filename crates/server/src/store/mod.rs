@@ -78,6 +78,7 @@ mod retry;
 mod rows;
 pub mod sqlite;
 mod stats;
+mod tournaments;
 mod types;
 mod writer;
 
@@ -89,6 +90,7 @@ pub use names::Claim;
 pub use ratings::{BoardCursor, BoardEntry, BoardPage, PlayerRating, Rating, RatingChange, Standing};
 pub use romirami_game::{Outcome, SeatOutcome};
 pub use stats::GameStats;
+pub use tournaments::TournamentRow;
 pub use types::{
     ActionRow, Appended, BadCursor, Fence, FinishedGame, FinishedTable, GameCursor, GameFilter, GamePage, GamePlayer,
     GameSummary, PlayerFilter, PlayerStats, SeatResult, StoredAction, StoredTable, TableRow, UnfinishedGame,

@@ -23,6 +23,8 @@ use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId, TableState};
 pub(super) trait Columns {
     /// An id.
     fn uuid(&self, column: &str) -> Result<Uuid, StoreError>;
+    /// An id, or `NULL`.
+    fn opt_uuid(&self, column: &str) -> Result<Option<Uuid>, StoreError>;
     /// An integer of any width.
     fn int(&self, column: &str) -> Result<i64, StoreError>;
     /// An integer of any width, or `NULL`.
@@ -101,6 +103,7 @@ pub(super) fn table_row(id: TableId, row: &impl Columns) -> Result<TableRow, Sto
         clock: codec::clock_from(row.opt_int("turn_ms")?, row.opt_int("reserve_ms")?)?,
         options: row.text("options")?,
         rated: row.flag("rated")?,
+        tournament: row.opt_uuid("tournament")?,
     })
 }
 
@@ -231,4 +234,21 @@ pub(super) fn claim(row: &impl Columns) -> Result<Claim, StoreError> {
 /// A chat message: `n`, `player_id`, `name`, `channel`, `text`.
 pub(super) fn chat_line(row: &impl Columns) -> Result<ChatLine, StoreError> {
     chat::line(row.int("n")?, player_info(row, "player_id")?, &row.text("channel")?, row.text("text")?)
+}
+
+/// A `tournaments` row: `id`, `game`, `options`, `turn_ms`, `reserve_ms`, `rated`, `created_by`,
+/// `created_at`, `state`, `director`.
+pub(super) fn tournament_row(row: &impl Columns) -> Result<super::TournamentRow, StoreError> {
+    let clock = codec::clock_from(row.opt_int("turn_ms")?, row.opt_int("reserve_ms")?)?;
+    Ok(super::TournamentRow {
+        id: row.uuid("id")?,
+        game: row.text("game")?,
+        options: row.text("options")?,
+        clock: clock.ok_or_else(|| StoreError::Corrupt("a tournament without a clock".into()))?,
+        rated: row.flag("rated")?,
+        created_by: PlayerId(row.uuid("created_by")?),
+        created_at: row.instant("created_at")?,
+        state: row.text("state")?,
+        director: row.text("director")?,
+    })
 }

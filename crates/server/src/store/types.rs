@@ -37,6 +37,9 @@ pub struct TableRow {
     pub options: String,
     /// Whether its game counts for the ratings, as the host chose (see [`ratings`](super::ratings)).
     pub rated: bool,
+    /// The tournament its game belongs to, if any: then it is not abandoned when its players are away
+    /// (the bot plays for them), offers no rematch and is not listed in the lobby.
+    pub tournament: Option<Uuid>,
 }
 
 /// A finished game as the table hands it to the store.

@@ -38,6 +38,7 @@ mod seating;
 mod services;
 mod task;
 mod thinking;
+pub(crate) mod tournament;
 
 use time::OffsetDateTime;
 use tracing::{error, info, warn};
@@ -47,8 +48,9 @@ pub use options::{GameChoice, TableOptions};
 pub use outbox::{ConnId, Outbox, OutboxQueue, Outgoing, TooSlow, TryRecvError};
 pub use services::Services;
 
-pub(crate) use self::core::TableConfig;
-use self::core::{TableCore, UNAVAILABLE};
+use self::core::TableCore;
+pub(crate) use self::core::UNAVAILABLE;
+pub(crate) use self::core::{TableConfig, TournamentTable};
 use self::port::LobbyPort;
 pub(crate) use self::thinking::BotPool;
 use crate::protocol::{Clock, ErrorCode, PlayerInfo, TableId, TableSummary};
@@ -122,6 +124,7 @@ pub async fn create(
         invite: invite.clone(),
         clock: options.clock,
         rated: options.rated,
+        tournament: None,
     };
     if let Err(error) = services.writer.create_table(&row, &[Some(host.id)]).await {
         warn!(%error, "a table could not be stored");

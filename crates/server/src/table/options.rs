@@ -20,6 +20,9 @@ pub struct TableOptions {
     pub clock: Option<Clock>,
     /// Whether the game counts for the ratings (`store::ratings` says which games count).
     pub rated: bool,
+    /// The tournament the table's game belongs to: then the bot plays for its absent players to the
+    /// end (no abandonment), and it offers no rematch.
+    pub tournament: Option<uuid::Uuid>,
 }
 
 impl TableOptions {
@@ -31,6 +34,7 @@ impl TableOptions {
             spectators: table.spectators,
             clock: table.clock,
             rated: table.rated,
+            tournament: table.tournament,
         }
     }
 }

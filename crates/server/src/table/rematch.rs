@@ -55,6 +55,7 @@ async fn store(plan: &RematchPlan, services: &Services) -> Result<(), StoreError
         invite: plan.invite.clone(),
         clock: plan.options.clock,
         rated: plan.options.rated,
+        tournament: None,
     };
     let seats: Vec<_> = plan.seats.iter().map(|o| Some((o.player.id, o.control.is_hosts_bot()))).collect();
     services.writer.create_table(&row, &[]).await?;

@@ -74,6 +74,14 @@ async fn run(
         // The core decides what a lost lease means for the table (it closes); the lease is the task's to
         // forget rather than release, below.
         lease_lost |= matches!(input, Input::LeaseLost);
+        if let (Input::ResultStored, Some(tournament)) = (&input, core.tournament_id()) {
+            let absent = core.absent_seats();
+            services.lobby.tournament_game_stored(crate::lobby::TournamentGame {
+                tournament,
+                table: core.id(),
+                absent,
+            });
+        }
         effects = core.step(input, now());
     }
     let Services { lobby, ownership, .. } = &services;

@@ -33,6 +33,25 @@ impl Connection {
         self.outbox.send_msg(&list)
     }
 
+    /// Follows the tournament `id`: its view now, and its changes while this node directs it.
+    pub(super) async fn follow_tournament(&mut self, id: uuid::Uuid) {
+        // Subscribed before the view is read, so that no change falls between them.
+        let receiver = self.state.tournaments.follow(id);
+        match crate::tournament::Tournaments::view(&self.state.services(), id).await {
+            Ok(view) => {
+                self.tournament = receiver.map(|receiver| (id, receiver));
+                self.outbox.send(crate::table::Outgoing::Text(crate::tournament::view_message(&view)));
+            }
+            Err(crate::store::StoreError::NotFound) => {
+                self.tournament = None;
+                self.send(ServerMsg::error(None, None, ErrorCode::NoSuchTournament, "there is no such tournament"));
+            }
+            Err(_) => {
+                self.send(ServerMsg::error(None, None, ErrorCode::Unavailable, crate::table::UNAVAILABLE));
+            }
+        }
+    }
+
     pub(super) async fn on_text(&mut self, text: &str) -> Result<(), Close> {
         if !self.rate.take() {
             return self.strike(ServerMsg::error(None, None, ErrorCode::RateLimited, "too many messages; slow down"));
@@ -57,6 +76,14 @@ impl Connection {
                 self.lobby = None;
                 Ok(())
             }
+            ClientMsg::TournamentSubscribe { tournament } => {
+                self.follow_tournament(tournament).await;
+                Ok(())
+            }
+            ClientMsg::TournamentUnsubscribe => {
+                self.tournament = None;
+                Ok(())
+            }
             ClientMsg::CreateTable { seats, public, spectators, clock, game, options, rated } => {
                 let games = &self.state.config.games;
                 let game = match table::GameChoice::choose(games, game.as_deref(), options.as_ref(), seats) {
@@ -74,7 +101,8 @@ impl Connection {
                     ));
                     return Ok(());
                 }
-                let options = TableOptions { seats, public, spectators, clock, rated: rated.unwrap_or(true) };
+                let options =
+                    TableOptions { seats, public, spectators, clock, rated: rated.unwrap_or(true), tournament: None };
                 // Boxed: creating a table waits on the store, and that future is the largest here; inline,
                 // every message's (boxed) handling would carry its room, hellos and moves included.
                 match Box::pin(table::create(options, game, player, &self.state.services())).await {

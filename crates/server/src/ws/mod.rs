@@ -60,6 +60,8 @@ struct Connection {
     outbox: Outbox,
     tables: HashMap<TableId, TableHandle>,
     lobby: Option<broadcast::Receiver<Utf8Bytes>>,
+    /// The tournament this connection follows, and its changes.
+    tournament: Option<(uuid::Uuid, broadcast::Receiver<crate::tournament::Follow>)>,
     rate: TokenBucket,
     strikes: TokenBucket,
 }
@@ -98,6 +100,7 @@ pub(crate) fn serve(
         outbox,
         tables: HashMap::new(),
         lobby: None,
+        tournament: None,
         rate: TokenBucket::new(config.message_burst, config.messages_per_second),
         strikes: TokenBucket::new(config.max_strikes, 1.0 / config.strike_decay.as_secs_f64()),
         state,
@@ -193,6 +196,23 @@ async fn run(session: &mut Session) {
                     _ => break None,
                 }
             }
+            Some(update) = recv_tournament(&mut conn.tournament) => {
+                match update {
+                    Ok(crate::tournament::Follow::View(text)) => { conn.outbox.send(Outgoing::Text(text)); }
+                    Ok(crate::tournament::Follow::Table { seats, text }) => {
+                        if conn.player.as_ref().is_some_and(|me| seats.contains(&me.id)) {
+                            conn.outbox.send(Outgoing::Text(text));
+                        }
+                    }
+                    // Fallen behind: the view now says everything but a table's call, which the view shows too.
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        if let Some((id, _)) = conn.tournament.take() {
+                            Box::pin(conn.follow_tournament(id)).await;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => conn.tournament = None,
+                }
+            }
             Some(update) = recv_lobby(&mut conn.lobby) => {
                 match update {
                     Ok(text) => conn.outbox.send(Outgoing::Text(text)),
@@ -283,6 +303,16 @@ async fn recv_lobby(
 ) -> Option<Result<Utf8Bytes, broadcast::error::RecvError>> {
     match lobby {
         Some(receiver) => Some(receiver.recv().await),
+        None => std::future::pending().await,
+    }
+}
+
+/// The next change of the followed tournament, or never without one.
+async fn recv_tournament(
+    tournament: &mut Option<(uuid::Uuid, broadcast::Receiver<crate::tournament::Follow>)>,
+) -> Option<Result<crate::tournament::Follow, broadcast::error::RecvError>> {
+    match tournament {
+        Some((_, receiver)) => Some(receiver.recv().await),
         None => std::future::pending().await,
     }
 }

@@ -52,6 +52,7 @@ async fn finished(
         clock: None,
         options: options.get().to_owned(),
         rated: false,
+        tournament: None,
     };
     store.create_table(&row).await.expect("a table");
     let started_at = OffsetDateTime::now_utc();

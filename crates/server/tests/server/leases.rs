@@ -40,6 +40,7 @@ async fn started_table(store: &Store) -> TableId {
         clock: None,
         options: "{}".into(),
         rated: true,
+        tournament: None,
     };
     store.create_table(&row).await.expect("create the table");
     let seated: Vec<GamePlayer> = players

@@ -39,6 +39,7 @@ mod spectators;
 mod store;
 mod tables;
 mod together;
+mod tournaments;
 mod waiting_tables;
 mod watching_own_seat;
 mod web_files;

@@ -56,6 +56,7 @@ async fn started(store: &Store, players: &[&PlayerInfo], places: &[u8], setup: S
         clock: None,
         options: "{}".into(),
         rated: setup.rated,
+        tournament: None,
     };
     store.create_table(&row).await.expect("create the table");
     let seated: Vec<GamePlayer> = (0u8..)

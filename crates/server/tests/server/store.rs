@@ -116,6 +116,7 @@ async fn new_table(store: &Store, host: &PlayerInfo, seats: u8) -> TableId {
         clock: (seats == 3).then_some(Clock { turn_ms: 20_000, reserve_ms: 60_000 }),
         options: "{}".into(),
         rated: true,
+        tournament: None,
     };
     store.create_table(&row).await.expect("create the table");
     id
@@ -779,6 +780,7 @@ async fn writer_story(store: &Store) {
             clock: None,
             options: "{}".into(),
             rated: true,
+            tournament: None,
         })
         .collect();
     let seating = |t: &TableRow| -> Vec<Option<(PlayerId, bool)>> {

@@ -125,6 +125,7 @@ async fn chat_story(store: &Store) {
             clock: None,
             options: "{}".into(),
             rated: true,
+            tournament: None,
         };
         store.create_table(&row).await.expect("the table is stored");
         tables.push(table);

@@ -124,6 +124,7 @@ fn new_table_row(host: PlayerId, seats: usize) -> TableRow {
         clock: None,
         options: "{}".into(),
         rated: true,
+        tournament: None,
     }
 }
 

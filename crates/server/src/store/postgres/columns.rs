@@ -15,6 +15,10 @@ impl Columns for PgRow {
         Ok(self.try_get(column)?)
     }
 
+    fn opt_uuid(&self, column: &str) -> Result<Option<Uuid>, StoreError> {
+        Ok(self.try_get(column)?)
+    }
+
     fn int(&self, column: &str) -> Result<i64, StoreError> {
         self.opt_int(column)?.ok_or_else(|| StoreError::Corrupt(format!("column {column:?} is NULL")))
     }

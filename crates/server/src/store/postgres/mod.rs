@@ -15,6 +15,7 @@ mod leases;
 mod names;
 mod rate;
 mod read;
+mod tournaments;
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
@@ -102,9 +103,10 @@ impl PgStore {
         sqlx::query(
             "WITH new_tables AS (
                  INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms, game,
-                                     options, rated)
+                                     options, rated, tournament)
                  SELECT * FROM UNNEST($1::uuid[], $2::uuid[], $3::int2[], $4::bool[], $5::text[], $6::timestamptz[],
-                                      $7::text[], $8::int8[], $9::int8[], $13::text[], $14::text[], $15::bool[])
+                                      $7::text[], $8::int8[], $9::int8[], $13::text[], $14::text[], $15::bool[],
+                                      $16::uuid[])
              )
              INSERT INTO seats (table_id, seat, player_id) SELECT * FROM UNNEST($10::uuid[], $11::int2[], $12::uuid[])",
         )
@@ -123,6 +125,7 @@ impl PgStore {
         .bind(tables.iter().map(|t| t.game.as_str()).collect::<Vec<_>>())
         .bind(tables.iter().map(|t| t.options.as_str()).collect::<Vec<_>>())
         .bind(tables.iter().map(|t| t.rated).collect::<Vec<_>>())
+        .bind(tables.iter().map(|t| t.tournament).collect::<Vec<_>>())
         .execute(executor)
         .await?;
         Ok(())

@@ -16,7 +16,7 @@ use crate::store::{
 
 /// The columns of `tables t` that [`rows::table_row`] reads.
 const TABLE_COLUMNS: &str = "t.host, t.seat_count, t.public, t.spectators, t.created_at, t.invite, t.turn_ms, \
-                             t.reserve_ms, t.game, t.options, t.rated";
+                             t.reserve_ms, t.game, t.options, t.rated, t.tournament";
 
 /// The columns of `games g` that [`rows::game_head`] reads, with its table's flag and options.
 const GAME_COLUMNS: &str = "g.table_id, g.game, g.started_at, g.finished_at, g.ended_by,

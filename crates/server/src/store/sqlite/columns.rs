@@ -16,6 +16,10 @@ impl Columns for SqliteRow {
         uuid_from(self.try_get(column)?)
     }
 
+    fn opt_uuid(&self, column: &str) -> Result<Option<Uuid>, StoreError> {
+        self.try_get::<Option<&str>, _>(column)?.map(uuid_from).transpose()
+    }
+
     fn int(&self, column: &str) -> Result<i64, StoreError> {
         Ok(self.try_get(column)?)
     }

@@ -16,6 +16,7 @@ mod leases;
 mod names;
 mod rate;
 mod read;
+mod tournaments;
 
 use std::collections::HashSet;
 use std::str::FromStr;
@@ -198,8 +199,8 @@ impl Backend for SqliteStore {
         for table in &kinds.tables {
             sqlx::query(
                 "INSERT INTO tables (id, host, seat_count, public, spectators, created_at, invite, turn_ms, reserve_ms, game,
-                                     options, rated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                     options, rated, tournament)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             )
             .bind(id_text(table.id.0))
             .bind(id_text(table.host.0))
@@ -213,6 +214,7 @@ impl Backend for SqliteStore {
             .bind(&table.game)
             .bind(&table.options)
             .bind(table.rated)
+            .bind(table.tournament.map(id_text))
             .execute(&mut *tx)
             .await?;
         }

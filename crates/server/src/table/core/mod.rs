@@ -28,6 +28,7 @@ mod talk;
 #[cfg(test)]
 mod tests;
 mod think;
+mod tournament;
 mod views;
 
 use std::sync::Arc;
@@ -36,6 +37,7 @@ pub(crate) use self::entropy::{Entropy, OsEntropy};
 pub(crate) use self::rematch::RematchPlan;
 pub(crate) use self::settings::TableConfig;
 pub(crate) use self::think::{BotTurn, Thought};
+pub(crate) use self::tournament::TournamentTable;
 
 use romirami_game::commitment::ShuffleProof;
 use romirami_game::{AnyGame, GameKind, Json, ReadAction, Seat};
@@ -227,6 +229,8 @@ pub(crate) struct TableCore {
     rematch: Option<rematch::Rematch>,
     /// At a rematch's table, the seat whose turn should come first in its deal.
     first_turn: Option<Seat>,
+    /// At a table of a duplicate tournament, the round's deal: its game is dealt from it.
+    deal: Option<romirami_tournament::Deal>,
     /// Whether the core said [`Effect::Close`]: it wants nothing more.
     closed: bool,
     lobby: Arc<dyn LobbyPort>,
@@ -281,6 +285,7 @@ impl TableCore {
             result_stored: false,
             rematch: None,
             first_turn: None,
+            deal: None,
             closed: false,
             lobby,
             config,

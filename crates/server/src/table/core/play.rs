@@ -329,7 +329,8 @@ impl TableCore {
     /// none is connected (they have [`TableConfig::abandon_after`](super::TableConfig::abandon_after) to come back): a player
     /// whose seat the bot plays because their time ran out has not left, and a reload is no departure.
     pub(super) fn check_presence(&mut self, now: Now) {
-        if self.state() != TableState::Playing {
+        // A tournament's game is played to its end: the bot plays for whoever is away.
+        if self.state() != TableState::Playing || self.options.tournament.is_some() {
             return;
         }
         let players: Vec<Seat> = self.seating.person_seats().collect();

@@ -78,6 +78,10 @@ impl TableCore {
 
     /// The game just ended by its rules: its players are asked whether they play again.
     pub(super) fn offer_rematch(&mut self, now: Now) {
+        // A tournament seats its players again itself.
+        if self.options.tournament.is_some() {
+            return;
+        }
         let accepted = self.bots_answers();
         if accepted.iter().all(|yes| *yes) {
             // Nobody at the table is asked: no game is started for people who are not there.
@@ -262,6 +266,9 @@ impl TableCore {
     /// first turn to the seat after the last game's first: every rule book draws who starts from the
     /// shuffle, so the seed is what says it, and the commitment sent at the start covers it.
     pub(super) fn deal_seed(&mut self) -> u64 {
+        if let Some(deal) = &self.deal {
+            return deal.seed;
+        }
         let mut seed = self.entropy.seed();
         let Some(first) = self.first_turn else { return seed };
         let players = self.seating.taken();

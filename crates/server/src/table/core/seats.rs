@@ -81,7 +81,8 @@ impl TableCore {
             return self.join(from, invite, since, now);
         }
         let has_link = invite == Some(self.invite.as_str());
-        if !self.options.public && !has_link {
+        // A tournament's tables are not listed, but anyone may watch them from the tournament's page.
+        if !self.options.public && !has_link && self.options.tournament.is_none() {
             return self.error(&from, ErrorCode::NoSuchTable, "there is no such table");
         }
         let allowed = match self.options.spectators {
@@ -278,7 +279,9 @@ impl TableCore {
     /// Asks to store the game's start: a fresh seed, a fresh salt for the commitment to it, and the
     /// seated players, in seat order.
     pub(super) fn begin_game(&mut self, from: Option<Sender>, now: Now) {
-        let shuffle = ShuffleProof::new(self.deal_seed(), self.entropy.salt());
+        let seed = self.deal_seed();
+        let salt = self.deal.map_or_else(|| self.entropy.salt(), |deal| deal.salt);
+        let shuffle = ShuffleProof::new(seed, salt);
         let players = self
             .seating
             .closed_up()

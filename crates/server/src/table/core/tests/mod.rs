@@ -220,7 +220,14 @@ impl Table {
         config: TableConfig,
     ) -> Table {
         let lobby = Arc::new(Listings::default());
-        let options = TableOptions { seats, public: true, spectators: SpectatorPolicy::Link, clock, rated: true };
+        let options = TableOptions {
+            seats,
+            public: true,
+            spectators: SpectatorPolicy::Link,
+            clock,
+            rated: true,
+            tournament: None,
+        };
         let start = Instant::now();
         let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };
         let id = TableId(Uuid::from_u128(1));

@@ -215,6 +215,7 @@ fn a_restored_game_replays_its_log_and_waits_for_its_players() {
         game: crate::protocol::ROMI_RAMI.into(),
         options: "{}".into(),
         rated: true,
+        tournament: None,
         host: ana.from.player.id,
         seats: 2,
         public: true,

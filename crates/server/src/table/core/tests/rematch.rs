@@ -91,7 +91,14 @@ fn when_everyone_says_yes_the_same_players_play_again_at_a_new_table_and_the_old
     assert_eq!((plan.from, plan.invite.as_str(), plan.host), (id, "key", ana.from.player.id));
     assert_eq!(
         plan.options,
-        TableOptions { seats: 2, public: true, spectators: SpectatorPolicy::Link, clock: Some(QUICK), rated: true }
+        TableOptions {
+            seats: 2,
+            public: true,
+            spectators: SpectatorPolicy::Link,
+            clock: Some(QUICK),
+            rated: true,
+            tournament: None
+        }
     );
     let seats: Vec<_> = plan.seats.iter().map(|o| (o.player.id, o.control)).collect();
     assert_eq!(seats, vec![(ana.from.player.id, Control::Player), (bruno.from.player.id, Control::Player)]);

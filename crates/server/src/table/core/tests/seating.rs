@@ -86,8 +86,14 @@ fn every_seating_refusal_has_its_code() {
 fn a_private_table_does_not_admit_to_exist_without_its_link_and_a_full_one_refuses() {
     let (ana, mut bruno, mut cleo) = (Client::new(1, "Ana"), Client::new(2, "Bruno"), Client::new(3, "Cleo"));
     let lobby = Arc::new(Listings::default());
-    let options =
-        TableOptions { seats: 3, public: false, spectators: SpectatorPolicy::Everyone, clock: None, rated: true };
+    let options = TableOptions {
+        seats: 3,
+        public: false,
+        spectators: SpectatorPolicy::Everyone,
+        clock: None,
+        rated: true,
+        tournament: None,
+    };
     let now = Now { at: Instant::now(), wall: OffsetDateTime::UNIX_EPOCH };
     let core = TableCore::open(
         TableId(Uuid::nil()),

@@ -151,6 +151,7 @@ fn a_restored_game_keeps_its_salt_and_one_stored_without_has_no_proof() {
             game: crate::protocol::ROMI_RAMI.into(),
             options: "{}".into(),
             rated: true,
+            tournament: None,
             host: PlayerId(Uuid::from_u128(2000)),
             seats: 2,
             public: true,

@@ -1,0 +1,164 @@
+//! Tournament players: a client that joins a tournament over REST and plays every game it is seated at
+//! (`romirami bots --tournament`, the server's tournament tests). It follows the tournament over the
+//! WebSocket (`tournament_subscribe`): each `tournament_table` that seats it is a game to join and play
+//! with the bots' choices ([`crate::bots::choose_json`]); a `tournament` view whose state is `finished`
+//! ends it. A table of its own that the view shows unfinished and that it did not play is joined too,
+//! so a missed call loses no game.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use romirami_protocol::{PlayerId, TableId};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use crate::bots::choose_json;
+use crate::{Client, ClientError};
+
+/// How long a tournament player waits for the next message: a round's longest game and the pause.
+const PATIENCE: Duration = Duration::from_secs(900);
+
+/// What one player's tournament came to.
+#[derive(Clone, Debug)]
+pub struct TournamentPlay {
+    /// The tables it played, in order.
+    pub tables: Vec<TableId>,
+    /// The tournament's last view.
+    pub last_view: Value,
+}
+
+/// The HTTP address of a server given by its WebSocket one (`ws://host:port/ws` → `http://host:port`).
+pub fn http_base(ws_url: &str) -> String {
+    let base = ws_url.trim_end_matches('/').trim_end_matches("/ws");
+    if let Some(rest) = base.strip_prefix("ws://") {
+        format!("http://{rest}")
+    } else if let Some(rest) = base.strip_prefix("wss://") {
+        format!("https://{rest}")
+    } else {
+        base.to_owned()
+    }
+}
+
+/// `POST {http}/api/tournaments/{id}/{what}` with `token` as the bearer and `body`: the status and the
+/// answer's JSON.
+///
+/// # Errors
+/// When the request cannot be made or its answer is not JSON.
+pub async fn post(http: &str, path: &str, token: &str, body: Option<Value>) -> Result<(u16, Value), ClientError> {
+    let (url, token) = (format!("{http}{path}"), token.to_owned());
+    tokio::task::spawn_blocking(move || {
+        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        let request = agent.post(&url).header("Authorization", &format!("Bearer {token}"));
+        let sent = match body {
+            Some(body) => request.header("Content-Type", "application/json").send(body.to_string().as_bytes()),
+            None => request.send_empty(),
+        };
+        let mut answer = sent.map_err(|e| ClientError::Unexpected(format!("POST {url}: {e}")))?;
+        let status = answer.status().as_u16();
+        let text = answer.body_mut().read_to_string().map_err(|e| ClientError::Unexpected(format!("{url}: {e}")))?;
+        let json = serde_json::from_str(&text).map_err(|e| ClientError::Unexpected(format!("{url}: {e}: {text}")))?;
+        Ok((status, json))
+    })
+    .await
+    .map_err(|e| ClientError::Unexpected(e.to_string()))?
+}
+
+/// Joins the tournament `id` as the player of `token`: its view after the join.
+///
+/// # Errors
+/// When the request fails or the server refuses the join.
+pub async fn join(http: &str, id: Uuid, token: &str) -> Result<Value, ClientError> {
+    let (status, answer) = post(http, &format!("/api/tournaments/{id}/join"), token, None).await?;
+    if status != 200 {
+        return Err(ClientError::Unexpected(format!("join {id}: {status} {answer}")));
+    }
+    Ok(answer)
+}
+
+/// The unfinished tables of `view` that seat `me`.
+fn my_open_tables(view: &Value, me: PlayerId) -> Vec<(TableId, u32)> {
+    let me = json!(me.0.to_string());
+    let mut found = Vec::new();
+    for round in view["rounds"].as_array().into_iter().flatten() {
+        for table in round["tables"].as_array().into_iter().flatten() {
+            let mine = table["seats"].as_array().is_some_and(|seats| seats.contains(&me));
+            let open = table.get("places").is_none();
+            let id = table["table"].as_str().and_then(|t| Uuid::parse_str(t).ok());
+            if let (true, true, Some(id)) = (mine, open, id) {
+                found.push((TableId(id), u32::try_from(round["n"].as_u64().unwrap_or(0)).unwrap_or(0)));
+            }
+        }
+    }
+    found
+}
+
+/// Plays every game the tournament `id` of `game` seats `me` at, on `client`, until it is finished.
+///
+/// # Errors
+/// When the connection fails, the server refuses an action, or nothing comes for [`PATIENCE`].
+pub async fn play_tournament(
+    client: &mut Client,
+    me: PlayerId,
+    id: Uuid,
+    game: &str,
+) -> Result<TournamentPlay, ClientError> {
+    client.send_json(&json!({ "type": "tournament_subscribe", "tournament": id.to_string() })).await?;
+    let mut played: HashSet<TableId> = HashSet::new();
+    let mut tables = Vec::new();
+    loop {
+        let msg: Value = client.recv_as(PATIENCE).await?;
+        let to_play: Vec<TableId> = match msg["type"].as_str() {
+            Some("tournament") => {
+                let view = &msg["tournament"];
+                if view["state"] == "finished" {
+                    return Ok(TournamentPlay { tables, last_view: view.clone() });
+                }
+                my_open_tables(view, me).into_iter().map(|(table, _)| table).collect()
+            }
+            Some("tournament_table") => {
+                let seated = msg["seats"].as_array().is_some_and(|s| s.contains(&json!(me.0.to_string())));
+                let table = msg["table"].as_str().and_then(|t| Uuid::parse_str(t).ok()).map(TableId);
+                table.filter(|_| seated).into_iter().collect()
+            }
+            Some("error") => return Err(ClientError::Unexpected(format!("{}: {}", msg["code"], msg["message"]))),
+            _ => Vec::new(),
+        };
+        for table in to_play {
+            if played.insert(table) {
+                play_table(client, table, game).await?;
+                tables.push(table);
+            }
+        }
+    }
+}
+
+/// Joins `table` (its seat is this player's) and plays it to the end of its game.
+async fn play_table(client: &mut Client, table: TableId, game: &str) -> Result<(), ClientError> {
+    let table_id = json!(table.0.to_string());
+    client.send_json(&json!({ "type": "join", "table": table_id })).await?;
+    let mut next_id = 0u64;
+    loop {
+        let msg: Value = client.recv_as(PATIENCE).await?;
+        // The answer to the join of a game that ended before this player came (a finished table): over.
+        if msg["type"] == "table" && msg["table"]["id"] == table_id && msg["table"]["state"] == "finished" {
+            return Ok(());
+        }
+        if msg["table"] != table_id {
+            continue;
+        }
+        match msg["type"].as_str() {
+            Some("your_turn") => {
+                let legal = msg["legal"].as_array().cloned().unwrap_or_default();
+                let action = choose_json(game, &legal)
+                    .ok_or_else(|| ClientError::Unexpected("no legal action offered".into()))?;
+                next_id += 1;
+                client.send_json(&json!({ "type": "act", "table": table_id, "id": next_id, "action": action })).await?;
+            }
+            Some("game_over") => return Ok(()),
+            // A turn the bot played while the answer was on its way is refused: the next turn comes.
+            Some("error") if msg["code"] == "not_your_turn" => {}
+            Some("error") => return Err(ClientError::Unexpected(format!("{}: {}", msg["code"], msg["message"]))),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! Tournaments in the store: each is its director, stored whole as JSON after every change
+//! (`crate::tournament`), with the columns its lists filter on beside it.
+
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::backend::Tournaments;
+use super::{Store, StoreError};
+use crate::protocol::{Clock, PlayerId};
+
+/// A tournament as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRow {
+    /// Its id.
+    pub id: Uuid,
+    /// Its game, by name.
+    pub game: String,
+    /// The game's options, as the JSON text the game wrote.
+    pub options: String,
+    /// Every game's clock.
+    pub clock: Clock,
+    /// Whether its games count for the ratings.
+    pub rated: bool,
+    /// Who created it (a kept name's player).
+    pub created_by: PlayerId,
+    /// When.
+    pub created_at: OffsetDateTime,
+    /// `waiting`, `running` or `finished`.
+    pub state: String,
+    /// The director, as JSON (`romirami_tournament::Director`): secret included, never served as is.
+    pub director: String,
+}
+
+impl Store {
+    /// Stores a new tournament.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub async fn create_tournament(&self, row: &TournamentRow) -> Result<(), StoreError> {
+        dispatch!(self, s => s.create_tournament(row).await)
+    }
+
+    /// Stores a tournament's director and state after a change.
+    ///
+    /// # Errors
+    /// When the write fails, or there is no such tournament ([`StoreError::NotFound`]).
+    pub async fn save_tournament(&self, id: Uuid, state: &str, director: &str) -> Result<(), StoreError> {
+        dispatch!(self, s => s.save_tournament(id, state, director).await)
+    }
+
+    /// The tournament `id`.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`], or when the store cannot be read.
+    pub async fn tournament(&self, id: Uuid) -> Result<TournamentRow, StoreError> {
+        dispatch!(self, s => s.tournament(id).await)?.ok_or(StoreError::NotFound)
+    }
+
+    /// The newest tournaments (at most `limit`), of one state or of every one.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn tournaments(&self, state: Option<&str>, limit: u32) -> Result<Vec<TournamentRow>, StoreError> {
+        dispatch!(self, s => s.tournaments(state, i64::from(limit)).await)
+    }
+
+    /// Every tournament not finished, oldest first: those a node directs after a start.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn unfinished_tournaments(&self) -> Result<Vec<TournamentRow>, StoreError> {
+        dispatch!(self, s => s.unfinished_tournaments().await)
+    }
+
+    /// How many tournaments `player` created that are not finished.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn open_tournaments_by(&self, player: PlayerId) -> Result<u32, StoreError> {
+        let count = dispatch!(self, s => s.open_tournaments_by(player).await)?;
+        Ok(u32::try_from(count).unwrap_or(u32::MAX))
+    }
+}

@@ -1,0 +1,58 @@
+//! Opening a tournament's table (`core/tournament.rs` says how it plays): stored with its players in
+//! their seats, then started on this node. Opening a table that is live or stored already does nothing,
+//! so a runner that restarts may ask for every table its director planned.
+
+use time::OffsetDateTime;
+use tracing::info;
+
+use super::core::{TableCore, TournamentTable};
+use super::services::Services;
+use super::task;
+use crate::protocol::SpectatorPolicy;
+use crate::store::{StoreError, TableRow};
+
+/// Opens the table `plan` describes, unless it is live or stored already.
+///
+/// # Errors
+/// When the store does not take it, or (in a cluster) its lease is another node's.
+pub(crate) async fn open(plan: TournamentTable, services: &Services) -> Result<(), StoreError> {
+    if services.lobby.table(plan.id).is_some() {
+        return Ok(());
+    }
+    match services.store.table(plan.id).await {
+        // Stored: it is live where its lease is (restored there after a restart), or finished.
+        Ok(_) => return Ok(()),
+        Err(StoreError::NotFound) => {}
+        Err(error) => return Err(error),
+    }
+    let Some(fence) = services.claim(plan.id).await? else {
+        return Err(StoreError::Other(format!("the lease of the tournament's table {} is another node's", plan.id)));
+    };
+    let row = TableRow {
+        id: plan.id,
+        game: plan.game.kind.name().into(),
+        options: plan.game.options.get().to_owned(),
+        host: plan.seats.first().map(|p| p.id).ok_or_else(|| StoreError::Other("a table without players".into()))?,
+        seats: plan.options.seats,
+        public: false,
+        spectators: SpectatorPolicy::Everyone,
+        created_at: OffsetDateTime::now_utc(),
+        invite: plan.id.0.simple().to_string(),
+        clock: plan.options.clock,
+        rated: plan.options.rated,
+        tournament: plan.options.tournament,
+    };
+    let seats: Vec<_> = plan.seats.iter().map(|p| Some(p.id)).collect();
+    if let Err(error) = services.writer.create_table(&row, &seats).await {
+        if let Some(ownership) = &services.ownership {
+            ownership.release(plan.id);
+        }
+        return Err(error);
+    }
+    let id = plan.id;
+    let mut core = TableCore::tournament(plan, services.shared(), task::now());
+    let effects = core.take_effects();
+    task::launch(core, effects, fence, services);
+    info!(table = %id, "a tournament's table opened");
+    Ok(())
+}

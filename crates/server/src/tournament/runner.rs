@@ -1,0 +1,254 @@
+//! A tournament's runner: the task that owns its director on this node and carries out what it asks.
+//!
+//! Every change is stored before anything is done about it: the director (with the tables it planned)
+//! is written, then its tables are opened. A table's id and deal come from the director, and opening a
+//! table that is live or stored does nothing (`table::tournament::open`), so a runner that starts again
+//! (after a restart, or on another node) asks for every table the stored director has open, and
+//! nothing is seated twice. Results come from the tables of this node as they are stored (the lobby's
+//! `tournament_games`) and, every [`SWEEP`], from the store for every open table (a table on another
+//! node, or one that finished while no runner listened).
+
+use std::time::Duration;
+
+use romirami_tournament::{Director, Effect, OpenTable, Phase, Refusal, SeatResult};
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tracing::{info, warn};
+
+use crate::lobby::TournamentGame;
+use crate::protocol::{PlayerId, PlayerInfo, TableId};
+use crate::store::{StoreError, TournamentRow};
+use crate::table::{self, GameChoice, Services, TableOptions, TournamentTable};
+
+/// How often the runner tells its director the time.
+const TICK: Duration = Duration::from_secs(1);
+/// How often it reads the results of its open tables from the store, and opens again any it planned.
+const SWEEP: Duration = Duration::from_secs(10);
+
+/// A runner's answer: done, refused by the director, or `Err(None)` when the store did not take the
+/// change (then nothing changed).
+pub(crate) type Answer = Result<(), Option<Refusal>>;
+
+/// What the rest of the server asks of a runner.
+#[derive(Debug)]
+pub(crate) enum Command {
+    /// A player joins.
+    Join { player: PlayerInfo, reply: oneshot::Sender<Answer> },
+    /// A player withdraws.
+    Withdraw { player: PlayerId, reply: oneshot::Sender<Answer> },
+    /// A player pauses in an arena, or comes back.
+    Pause { player: PlayerId, paused: bool, reply: oneshot::Sender<Answer> },
+}
+
+/// The runner of one tournament.
+pub(crate) struct Runner {
+    row: TournamentRow,
+    director: Director,
+    game: GameChoice,
+    services: Services,
+    /// Whether the director changed since it was last stored.
+    dirty: bool,
+    /// The live view of the tournament, as JSON, for whoever follows it.
+    changes: broadcast::Sender<super::Follow>,
+}
+
+/// The time now, as the director counts it.
+pub(crate) fn now_ms() -> u64 {
+    let now = time::OffsetDateTime::now_utc();
+    u64::try_from(now.unix_timestamp_nanos() / 1_000_000).unwrap_or(0)
+}
+
+impl Runner {
+    pub(crate) fn new(
+        row: TournamentRow,
+        director: Director,
+        game: GameChoice,
+        services: Services,
+        changes: broadcast::Sender<super::Follow>,
+    ) -> Runner {
+        Runner { row, director, game, services, dirty: false, changes }
+    }
+
+    /// Runs until the tournament is finished and stored.
+    pub(crate) async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+        let id = self.row.id;
+        let mut games = self.services.lobby.tournament_games();
+        let mut tick = tokio::time::interval(TICK);
+        let mut sweep = tokio::time::interval(SWEEP);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        info!(tournament = %id, state = self.director.phase.name(), "tournament directed here");
+        loop {
+            tokio::select! {
+                command = commands.recv() => match command {
+                    Some(command) => self.command(command).await,
+                    None => return,
+                },
+                _ = tick.tick() => {
+                    let effects = self.director.tick(now_ms());
+                    self.carry_out(effects).await;
+                }
+                _ = sweep.tick() => self.sweep().await,
+                game = games.recv() => match game {
+                    Ok(TournamentGame { tournament, table, absent }) if tournament == id => {
+                        self.result_of(table, &absent).await;
+                    }
+                    Ok(_) => {}
+                    // Fallen behind: the store has every result.
+                    Err(broadcast::error::RecvError::Lagged(_)) => self.sweep().await,
+                    Err(broadcast::error::RecvError::Closed) => return,
+                },
+            }
+            if self.director.phase == Phase::Finished && !self.dirty {
+                info!(tournament = %id, "tournament finished");
+                return;
+            }
+        }
+    }
+
+    async fn command(&mut self, command: Command) {
+        let now = now_ms();
+        let (before, was_dirty) = (self.director.clone(), self.dirty);
+        let (outcome, reply) = match command {
+            Command::Join { player, reply } => (self.director.join(player.id.0, &player.name, now), reply),
+            Command::Withdraw { player, reply } => (self.director.withdraw(player.0), reply),
+            Command::Pause { player, paused, reply } => (self.director.pause(player.0, paused, now), reply),
+        };
+        match outcome {
+            Ok(effects) => {
+                // The answer waits for the store: a join that is answered is kept.
+                self.carry_out(effects).await;
+                if self.dirty {
+                    // Not stored: as if it had not been asked.
+                    (self.director, self.dirty) = (before, was_dirty);
+                    let _ = reply.send(Err(None));
+                } else {
+                    let _ = reply.send(Ok(()));
+                }
+            }
+            Err(refusal) => {
+                let _ = reply.send(Err(Some(refusal)));
+            }
+        }
+    }
+
+    /// Stores the director if it changed, then opens the tables it asked for (only once it is stored).
+    async fn carry_out(&mut self, effects: Vec<Effect>) {
+        let mut opens = Vec::new();
+        for effect in effects {
+            match effect {
+                Effect::Changed => self.dirty = true,
+                Effect::Open(table) => opens.push(table),
+            }
+        }
+        let changed = self.dirty;
+        if self.dirty && !self.save().await {
+            // Not stored: nothing is opened; the next sweep stores it and opens what it planned.
+            return;
+        }
+        for table in opens {
+            self.open(table).await;
+        }
+        // Told once its tables are open: a player who reads their table in it finds it there.
+        if changed {
+            self.tell();
+        }
+    }
+
+    /// Tells the followers the tournament as it is.
+    fn tell(&self) {
+        let view = super::view_json(&self.row, &self.director);
+        let _ = self.changes.send(super::Follow::View(super::view_message(&view)));
+    }
+
+    /// Writes the director. Whether it is stored.
+    async fn save(&mut self) -> bool {
+        let Ok(text) = serde_json::to_string(&self.director) else { return false };
+        match self.services.store.save_tournament(self.row.id, self.director.phase.name(), &text).await {
+            Ok(()) => {
+                self.dirty = false;
+                true
+            }
+            Err(error) => {
+                warn!(tournament = %self.row.id, %error, "a tournament could not be stored");
+                false
+            }
+        }
+    }
+
+    /// Opens a table the director planned (nothing if it is open already).
+    async fn open(&self, plan: OpenTable) {
+        let seats = plan
+            .seats
+            .iter()
+            .map(|key| {
+                let name = self.director.players.iter().find(|e| e.id == *key).map(|e| e.name.clone());
+                PlayerInfo { id: PlayerId(*key), name: name.unwrap_or_default() }
+            })
+            .collect();
+        let options = TableOptions {
+            seats: self.director.spec.seats,
+            public: false,
+            spectators: crate::protocol::SpectatorPolicy::Everyone,
+            clock: Some(self.row.clock),
+            rated: self.row.rated,
+            tournament: Some(self.row.id),
+        };
+        let table =
+            TournamentTable { id: TableId(plan.table), options, game: self.game.clone(), seats, deal: plan.deal };
+        match table::tournament::open(table, &self.services).await {
+            Ok(()) => {
+                let seats: Vec<PlayerId> = plan.seats.iter().map(|p| PlayerId(*p)).collect();
+                let message = crate::wire::ServerMsg::TournamentTable {
+                    tournament: self.row.id,
+                    table: TableId(plan.table),
+                    round: plan.round,
+                    seats: seats.clone(),
+                };
+                let _ = self.changes.send(super::Follow::Table { seats, text: message.to_json().into() });
+            }
+            Err(error) => {
+                warn!(tournament = %self.row.id, table = %plan.table, %error, "a tournament's table could not open");
+            }
+        }
+    }
+
+    /// What the store knows: every open table's result, and the tables to open again.
+    async fn sweep(&mut self) {
+        if self.dirty {
+            if !self.save().await {
+                return;
+            }
+            self.tell();
+        }
+        let open: Vec<uuid::Uuid> = self.director.open_tables().map(|(_, t)| t.id).collect();
+        for table in open {
+            match self.services.store.game(TableId(table)).await {
+                Ok(_) => self.result_of(TableId(table), &[]).await,
+                Err(StoreError::NotFound) => {
+                    if let Some(plan) = self.director.plan_of(table) {
+                        self.open(plan).await;
+                    }
+                }
+                Err(error) => warn!(tournament = %self.row.id, %error, "a tournament's table could not be read"),
+            }
+        }
+    }
+
+    /// The finished game at `table`, read from the store, told to the director.
+    async fn result_of(&mut self, table: TableId, absent: &[bool]) {
+        let summary = match self.services.store.game(table).await {
+            Ok(summary) => summary,
+            Err(error) => {
+                warn!(tournament = %self.row.id, %table, %error, "a tournament's result could not be read");
+                return;
+            }
+        };
+        let places: Vec<u8> = summary.results.iter().map(|r| r.place).collect();
+        let scores: Vec<i64> = summary.results.iter().map(|r| r.score).collect();
+        let results = SeatResult::of_game(&places, &scores, absent);
+        match self.director.finished(table.0, &results, now_ms()) {
+            Ok(effects) => self.carry_out(effects).await,
+            Err(refusal) => warn!(tournament = %self.row.id, %table, %refusal, "a tournament's result does not fit"),
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! Tournaments over the real server (docs/tournaments.md): created over REST by a player who keeps their
+//! name, joined over REST by bot players who follow it over the WebSocket and play every game they are
+//! seated at (`romirami_client::tournament`), to the end; a duplicate one deals one deal a round; the
+//! refusals; and a director that survives a restart of its server mid-round.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use romirami_client::tournament::{join, play_tournament, post};
+use romirami_protocol::PlayerId;
+use romirami_server::config::Config;
+use serde_json::{Value, json};
+
+use crate::common::{self, TestServer, fast, http_get};
+
+/// Bots without a pause, a short pause between rounds.
+fn config() -> Config {
+    Config {
+        bot_delay: Duration::from_millis(1),
+        round_pause: Duration::from_millis(5),
+        tournament_round_pause: Duration::from_millis(50),
+        ..fast()
+    }
+}
+
+/// A guest who keeps their name: their token.
+async fn director(server: &TestServer, name: &str) -> String {
+    let (client, _, token) = common::guest(&server.url, name).await;
+    drop(client);
+    let (status, answer) =
+        post(&server.http(), "/api/players/claim", &token, Some(json!({ "password": "a good password" })))
+            .await
+            .expect("claims");
+    assert_eq!(status, 200, "{answer}");
+    token
+}
+
+/// A tournament's body for `POST /api/tournaments`.
+fn swiss(players: u32, rounds: u32, duplicate: bool) -> Value {
+    json!({
+        "game": "romi-rami", "format": "swiss", "seats": 2, "rounds": rounds,
+        "clock": { "turn_ms": 20_000, "reserve_ms": 0 }, "start": "when_full",
+        "max_players": players, "duplicate": duplicate
+    })
+}
+
+async fn create(server: &TestServer, token: &str, body: Value) -> uuid::Uuid {
+    let (status, answer) = post(&server.http(), "/api/tournaments", token, Some(body)).await.expect("posts");
+    assert_eq!(status, 201, "{answer}");
+    uuid::Uuid::parse_str(answer["id"].as_str().expect("an id")).expect("a UUID")
+}
+
+async fn view(server: &TestServer, id: uuid::Uuid) -> Value {
+    let answer = http_get(&format!("{}/api/tournaments/{id}", server.http()), "application/json").await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    serde_json::from_str(&answer.body).expect("JSON")
+}
+
+/// `players` bot guests join `id` and play it to its end; the tournament's last view.
+async fn play_out(server: &TestServer, id: uuid::Uuid, players: usize, prefix: &str) -> Value {
+    let mut bots = Vec::new();
+    for i in 0..players {
+        let (mut client, me, token) = common::guest(&server.url, &format!("{prefix} {i}")).await;
+        join(&server.http(), id, &token).await.expect("joins");
+        bots.push(tokio::spawn(async move {
+            play_tournament(&mut client, PlayerId(me.id.0), id, "romi-rami").await.expect("plays the tournament")
+        }));
+    }
+    for bot in bots {
+        let played = tokio::time::timeout(Duration::from_secs(120), bot).await.expect("in time").expect("no panic");
+        assert!(!played.tables.is_empty());
+    }
+    view(server, id).await
+}
+
+/// The record of finished game `table`, verified; its JSON.
+async fn verified_record(server: &TestServer, table: &str) -> Value {
+    let answer = common::http_get_stored(&format!("{}/api/games/{table}/record", server.http())).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let record: romirami_engine::Record = serde_json::from_str(&answer.body).expect("a romirami-record/1");
+    record.verify().unwrap_or_else(|e| panic!("the record of {table} verifies: {e}"));
+    serde_json::from_str(&answer.body).expect("JSON")
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value.as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_owned)).collect()
+}
+
+#[tokio::test]
+async fn a_swiss_of_eight_bots_over_three_rounds_plays_to_its_end_by_the_rules() {
+    let server = TestServer::start(config()).await;
+    let token = director(&server, "Swiss Director").await;
+    let id = create(&server, &token, swiss(8, 3, false)).await;
+    assert_eq!(view(&server, id).await["state"], "waiting");
+    let end = play_out(&server, id, 8, "Swiss").await;
+    assert_eq!(end["state"], "finished", "{end}");
+    let rounds = end["rounds"].as_array().expect("rounds");
+    assert_eq!(rounds.len(), 3);
+    let mut pairs = HashSet::new();
+    let mut points: std::collections::HashMap<String, f64> = Default::default();
+    for round in rounds {
+        let tables = round["tables"].as_array().expect("tables");
+        assert_eq!(tables.len(), 4);
+        let seated: HashSet<String> = tables.iter().flat_map(|t| strings(&t["seats"])).collect();
+        assert_eq!(seated.len(), 8, "everyone once a round: {round}");
+        for table in tables {
+            let seats = strings(&table["seats"]);
+            let mut pair = seats.clone();
+            pair.sort();
+            assert!(pairs.insert(pair), "a pair met twice: {seats:?}");
+            // The documented points: a win 1, a draw ½, a loss 0, from the game's places.
+            let places: Vec<u64> =
+                table["places"].as_array().expect("finished").iter().filter_map(Value::as_u64).collect();
+            for (i, seat) in seats.iter().enumerate() {
+                let other = places[1 - i];
+                let got = match places[i].cmp(&other) {
+                    std::cmp::Ordering::Less => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Greater => 0.0,
+                };
+                *points.entry(seat.clone()).or_default() += got;
+            }
+            let record = verified_record(&server, table["table"].as_str().expect("an id")).await;
+            assert_eq!(record["id"], table["table"]);
+        }
+    }
+    let standings = end["standings"].as_array().expect("standings");
+    assert_eq!(standings.len(), 8);
+    let listed: Vec<f64> = standings.iter().map(|s| s["points"].as_f64().expect("points")).collect();
+    assert!(listed.windows(2).all(|w| w[0] >= w[1]), "best first: {listed:?}");
+    for line in standings {
+        let player = line["player"].as_str().expect("a player");
+        assert_eq!(line["points"].as_f64(), points.get(player).copied(), "{line}");
+        assert_eq!(line["games"], 3);
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_duplicate_swiss_deals_one_deal_a_round_and_scores_by_matchpoints() {
+    let server = TestServer::start(config()).await;
+    let token = director(&server, "Duplicate Director").await;
+    let id = create(&server, &token, swiss(4, 2, true)).await;
+    let end = play_out(&server, id, 4, "Duplicate").await;
+    assert_eq!(end["state"], "finished", "{end}");
+    assert_eq!(end["duplicate"], true);
+    let mut seeds = Vec::new();
+    for round in end["rounds"].as_array().expect("rounds") {
+        let commitment = round["seed_commitment"].as_str().expect("a commitment").to_owned();
+        let mut round_seeds = HashSet::new();
+        let mut results = Vec::new();
+        for table in round["tables"].as_array().expect("tables") {
+            let record = verified_record(&server, table["table"].as_str().expect("an id")).await;
+            assert_eq!(record["commitment"].as_str(), Some(commitment.as_str()), "told at every table");
+            round_seeds.insert(record["seed"].as_str().expect("a seed").to_owned());
+            results.push(table.clone());
+        }
+        assert_eq!(round_seeds.len(), 1, "one deal a round");
+        seeds.extend(round_seeds);
+        // Matchpoints: two tables, so at each seat one player is compared with the other: points are
+        // 1, ½ or 0, and the two players of a seat share 1.
+        for seat in 0..2 {
+            let both: f64 = results.iter().map(|t| t["points"][seat].as_f64().expect("points")).sum();
+            assert_eq!(both, 1.0, "{results:?}");
+        }
+    }
+    assert_eq!(seeds.len(), 2, "a new deal each round");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn tournaments_refuse_what_cannot_be() {
+    let server = TestServer::start(config()).await;
+    let http = server.http();
+    let (_guest, _, guest_token) = common::guest(&server.url, "Not Kept").await;
+    let (status, answer) =
+        post(&http, "/api/tournaments", &guest_token, Some(swiss(4, 2, false))).await.expect("posts");
+    assert_eq!((status, answer["error"]["code"].as_str()), (403, Some("name_not_kept")), "{answer}");
+    let token = director(&server, "Careful Director").await;
+    for bad in [
+        json!({ "game": "romi-rami", "format": "swiss", "seats": 9, "rounds": 3, "clock": { "turn_ms": 20_000, "reserve_ms": 0 }, "start": "when_full", "max_players": 8 }),
+        json!({ "game": "chess", "format": "swiss", "seats": 2, "rounds": 3, "clock": { "turn_ms": 20_000, "reserve_ms": 0 }, "start": "when_full", "max_players": 8 }),
+        json!({ "game": "romi-rami", "format": "swiss", "seats": 2, "minutes": 3, "clock": { "turn_ms": 20_000, "reserve_ms": 0 }, "start": "when_full", "max_players": 8 }),
+        json!({ "game": "romi-rami", "format": "swiss", "seats": 2, "rounds": 0, "clock": { "turn_ms": 20_000, "reserve_ms": 0 }, "start": "when_full", "max_players": 8 }),
+        json!({ "game": "romi-rami", "format": "swiss", "seats": 2, "rounds": 3, "clock": { "turn_ms": 20_000, "reserve_ms": 0 }, "start": "tomorrow", "max_players": 8 }),
+    ] {
+        let (status, answer) = post(&http, "/api/tournaments", &token, Some(bad.clone())).await.expect("posts");
+        assert_eq!((status, answer["error"]["code"].as_str()), (400, Some("bad_tournament")), "{bad}: {answer}");
+    }
+    let id = create(&server, &token, swiss(2, 1, false)).await;
+    let (_a, _, a) = common::guest(&server.url, "Player A").await;
+    join(&http, id, &a).await.expect("joins");
+    let path = format!("/api/tournaments/{id}/join");
+    let (status, answer) = post(&http, &path, &a, None).await.expect("posts");
+    assert_eq!((status, answer["error"]["code"].as_str()), (409, Some("already_joined")), "{answer}");
+    let withdraw = format!("/api/tournaments/{id}/withdraw");
+    let (_b, _, b) = common::guest(&server.url, "Player B").await;
+    let (status, answer) = post(&http, &withdraw, &b, None).await.expect("posts");
+    assert_eq!((status, answer["error"]["code"].as_str()), (409, Some("not_joined")), "{answer}");
+    // B fills it: it starts, and takes nobody more.
+    join(&http, id, &b).await.expect("joins");
+    let (_c, _, c) = common::guest(&server.url, "Player C").await;
+    let (status, answer) = post(&http, &path, &c, None).await.expect("posts");
+    assert_eq!((status, answer["error"]["code"].as_str()), (409, Some("tournament_closed")), "{answer}");
+    let missing = format!("/api/tournaments/{}/join", uuid::Uuid::new_v4());
+    let (status, answer) = post(&http, &missing, &c, None).await.expect("posts");
+    assert_eq!((status, answer["error"]["code"].as_str()), (404, Some("not_found")), "{answer}");
+    let listed = http_get(&format!("{http}/api/tournaments?state=running"), "application/json").await;
+    let listed: Value = serde_json::from_str(&listed.body).expect("JSON");
+    assert!(listed["tournaments"].as_array().expect("a list").iter().any(|t| t["id"] == json!(id.to_string())));
+    // The view shows no secret and no seed.
+    let text = serde_json::to_string(&view(&server, id).await).expect("JSON");
+    assert!(!text.contains("secret") && !text.contains("\"seed\""), "{text}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_tournament_goes_on_after_a_restart_mid_round_with_the_same_tables() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite://{}", dir.path().join("games.db").display());
+    let open = |listener| {
+        let url = url.clone();
+        async move {
+            let store = romirami_server::store::Store::connect(&url).await.expect("opens");
+            TestServer::start_with(listener, config(), store).await
+        }
+    };
+    let server = open(tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port")).await;
+    let token = director(&server, "Restart Director").await;
+    let id = create(&server, &token, swiss(4, 2, false)).await;
+    let mut players = Vec::new();
+    for i in 0..4 {
+        let (_client, me, token) = common::guest(&server.url, &format!("Restart {i}")).await;
+        join(&server.http(), id, &token).await.expect("joins");
+        players.push((me, token));
+    }
+    // Round 1 is paired and its tables opened; nobody has played when the server stops.
+    let before = view(&server, id).await;
+    assert_eq!(before["state"], "running");
+    let first_tables: Vec<Value> = before["rounds"][0]["tables"].as_array().expect("tables").clone();
+    assert_eq!(first_tables.len(), 2);
+    server.shutdown().await;
+
+    let server = open(tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port")).await;
+    let mut bots = Vec::new();
+    for (me, token) in players {
+        let (mut client, _) = romirami_client::Client::returning(&server.url, &token).await.expect("welcomed back");
+        bots.push(tokio::spawn(async move {
+            play_tournament(&mut client, PlayerId(me.id.0), id, "romi-rami").await.expect("plays the tournament")
+        }));
+    }
+    for bot in bots {
+        tokio::time::timeout(Duration::from_secs(120), bot).await.expect("in time").expect("no panic");
+    }
+    let end = view(&server, id).await;
+    assert_eq!(end["state"], "finished", "{end}");
+    let rounds = end["rounds"].as_array().expect("rounds");
+    assert_eq!(rounds.len(), 2, "no round paired twice");
+    let ids: Vec<&Value> = rounds[0]["tables"].as_array().expect("tables").iter().map(|t| &t["table"]).collect();
+    assert_eq!(ids, first_tables.iter().map(|t| &t["table"]).collect::<Vec<_>>(), "round 1's own tables, played");
+    for round in rounds {
+        for table in round["tables"].as_array().expect("tables") {
+            verified_record(&server, table["table"].as_str().expect("an id")).await;
+        }
+    }
+    server.shutdown().await;
+}
