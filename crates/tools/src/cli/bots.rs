@@ -1,5 +1,6 @@
 //! `romirami bots`: plays complete games against a running server with bot clients, then prints a
-//! summary.
+//! summary; or, with `--tournament`, joins bot players to a tournament and plays every game they are
+//! seated at until it is finished (`tournament_bots.rs`).
 
 use std::time::{Duration, Instant};
 
@@ -18,13 +19,17 @@ pub struct BotsArgs {
     /// The server's WebSocket address, like ws://127.0.0.1:8080/ws (http:// is taken as ws://).
     #[arg(long)]
     pub server: String,
-    /// How many games to play.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub games: u64,
+    /// How many games to play (not with `--tournament`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), required_unless_present = "tournament", conflicts_with = "tournament")]
+    pub games: Option<u64>,
+    /// A tournament to join `--players` bot players to (each plays every game it is seated at, until the
+    /// tournament is finished).
+    #[arg(long, requires = "players")]
+    pub tournament: Option<uuid::Uuid>,
     /// Players per table, within the game's range (2 to 4 for Romi Rami); when left out, tables of 2, 3
-    /// and 4 in turn.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=6))]
-    pub players: Option<u8>,
+    /// and 4 in turn. With `--tournament`: how many bot players join it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=2000))]
+    pub players: Option<u32>,
     /// The game to play: romi-rami (the default), rommi, rami, rumino, or any other game the server seats.
     #[arg(long, default_value = "romi-rami")]
     pub game: String,
@@ -58,12 +63,21 @@ pub fn websocket_url(server: &str) -> String {
 /// When the runtime cannot start, or any game fails.
 pub fn run_bots(args: &BotsArgs) -> anyhow::Result<()> {
     let url = websocket_url(&args.server);
+    if let Some(tournament) = args.tournament {
+        return super::tournament_bots::run(&url, tournament, args.players.unwrap_or(2) as usize);
+    }
+    let table_size = match args.players {
+        Some(players) if players > 6 => bail!("a table has at most 6 players, not {players}"),
+        Some(players) => Some(players as u8),
+        None => None,
+    };
+    let games = args.games.unwrap_or(1);
     let options: Option<serde_json::Value> = match &args.options {
         Some(text) => Some(serde_json::from_str(text).context("--options is not JSON")?),
         None => None,
     };
     if args.game == "romi-rami" {
-        play_all(args, |index, players| {
+        play_all(args, games, table_size, |index, players| {
             let url = url.clone();
             async move {
                 let game = play_game(&url, players, &format!("bot{index}-")).await?;
@@ -73,7 +87,7 @@ pub fn run_bots(args: &BotsArgs) -> anyhow::Result<()> {
         })
     } else {
         // A game of the rummy family, with the family's bots.
-        play_all(args, |index, players| {
+        play_all(args, games, table_size, |index, players| {
             let (url, game, options) = (url.clone(), args.game.clone(), options.clone());
             async move {
                 let played = play_match(&url, &game, options, players, &format!("bot{index}-")).await?;
@@ -94,7 +108,7 @@ struct Played {
 
 /// Plays `args.games` games, `args.concurrency` at once, each by `play(index, players)`; prints a line
 /// per game and a summary.
-fn play_all<F>(args: &BotsArgs, play: impl Fn(u64, u8) -> F) -> anyhow::Result<()>
+fn play_all<F>(args: &BotsArgs, games: u64, table_size: Option<u8>, play: impl Fn(u64, u8) -> F) -> anyhow::Result<()>
 where
     F: Future<Output = Result<Played, ClientError>>,
 {
@@ -104,8 +118,8 @@ where
         let mut running = FuturesUnordered::new();
         let (mut started, mut finished, mut failed, mut actions) = (0u64, 0u64, 0u64, 0usize);
         loop {
-            while started < args.games && (running.len() as u64) < args.concurrency {
-                let players = args.players.unwrap_or(2 + (started % 3) as u8);
+            while started < games && (running.len() as u64) < args.concurrency {
+                let players = table_size.unwrap_or(2 + (started % 3) as u8);
                 let index = started;
                 let game = play(index, players);
                 running.push(async move { (index, game.await) });
@@ -136,7 +150,7 @@ where
             actions as f64 / seconds.max(1e-9)
         );
         if failed > 0 {
-            bail!("{failed} of {} games failed", args.games);
+            bail!("{failed} of {games} games failed");
         }
         Ok(())
     })

@@ -21,6 +21,7 @@ pub mod load;
 pub mod rummy_simulate;
 pub mod serve;
 pub mod simulate;
+mod tournament_bots;
 pub mod verify;
 
 /// The arguments of `romirami`.

@@ -84,6 +84,10 @@ pub struct ServeArgs {
     /// the offer closes (docs/protocol.md section 11c).
     #[arg(long, env = "ROMIRAMI_REMATCH_MS", default_value_t = 60_000)]
     pub rematch_ms: u64,
+    /// The pause between a Swiss round's last game and the next round, in milliseconds: the countdown
+    /// players see (docs/tournaments.md).
+    #[arg(long, env = "ROMIRAMI_TOURNAMENT_ROUND_PAUSE_MS", default_value_t = 30_000)]
+    pub tournament_round_pause_ms: u64,
     /// Run as a node of a cluster that meets on this NATS server (`nats://HOST:PORT`); needs a PostgreSQL
     /// `--database-url` shared by every node (docs/architecture.md, "Several nodes").
     #[arg(long, env = "ROMIRAMI_CLUSTER")]
@@ -141,6 +145,7 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             round_pause: std::time::Duration::from_millis(args.round_pause_ms),
             choice_time: std::time::Duration::from_millis(args.choice_ms),
             rematch_time: std::time::Duration::from_millis(args.rematch_ms),
+            tournament_round_pause: std::time::Duration::from_millis(args.tournament_round_pause_ms),
             cluster: args.cluster.as_ref().map(|nats| {
                 let mut cluster = ClusterConfig::new(nats.clone(), args.node_id.clone());
                 cluster.name = args.cluster_name.clone();

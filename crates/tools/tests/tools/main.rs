@@ -10,3 +10,4 @@ mod crash_nodes;
 mod load;
 mod restart;
 mod serve_and_bots;
+mod tournament_bots;
