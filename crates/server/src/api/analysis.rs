@@ -56,6 +56,8 @@ pub struct ReplayStepJson {
     responses(
         (status = 200, description = "The game step by step (gzip when the client accepts it).", body = ReplayJson),
         (status = 400, description = "The id is not a UUID.", body = ApiErrorBody),
+        (status = 409, description = "A game of a duplicate round whose deal is still being played (`deal_in_play`).",
+         body = ApiErrorBody),
         (status = 404, description = "No finished game has this id.", body = ApiErrorBody),
         (status = 503, description = "The database does not answer.", body = ApiErrorBody)
     )
@@ -96,6 +98,9 @@ async fn finished(
     state: &AppState,
     id: TableId,
 ) -> Result<(std::sync::Arc<dyn romirami_game::GameKind>, String), ApiError> {
+    if state.tournaments.is_sealed(id) {
+        return Err(ApiError::deal_in_play());
+    }
     let game = state.store.game(id).await.map_err(|e| ApiError::from_store(e, "finished game"))?;
     let kind = state
         .config
@@ -246,6 +251,8 @@ fn pending(game: String, seat: Seat, progress: &Progress) -> AnalysisJson {
          body = AnalysisJson),
         (status = 400, description = "The id is not a UUID, or `seat` is missing or no seat of the game.",
          body = ApiErrorBody),
+        (status = 409, description = "A game of a duplicate round whose deal is still being played (`deal_in_play`).",
+         body = ApiErrorBody),
         (status = 404, description = "No finished game has this id.", body = ApiErrorBody),
         (status = 429, description = "The analysis queue is full: try again after `Retry-After` seconds.",
          body = ApiErrorBody),
@@ -274,6 +281,9 @@ async fn analysis_of(state: &AppState, id: &str, raw: Option<&str>) -> Result<(S
     .ok_or_else(|| ApiError::bad("`seat` is required: the seat to analyse, from 0"))?;
     let seat = Seat(seat.parse().map_err(|_| ApiError::bad("`seat` is a seat number"))?);
     let id = TableId(uuid_param("game", id)?);
+    if state.tournaments.is_sealed(id) {
+        return Err(ApiError::deal_in_play());
+    }
     let game = state.store.game(id).await.map_err(|e| ApiError::from_store(e, "finished game"))?;
     if seat.index() >= game.results.len() {
         return Err(ApiError::bad(format!(

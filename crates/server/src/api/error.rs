@@ -57,6 +57,9 @@ pub enum ApiErrorCode {
     NotJoined,
     /// Only a running arena can be paused (409).
     NotArena,
+    /// The game belongs to a duplicate round whose deal is still being played at other tables: it is
+    /// shown once the round is over (409).
+    DealInPlay,
     /// The database does not answer (503); try again later.
     Unavailable,
     /// Something went wrong on the server (500); nothing about it is shown.
@@ -109,6 +112,15 @@ impl ApiError {
     pub(super) fn internal(cause: &dyn std::fmt::Display) -> ApiError {
         error!(%cause, "a REST request failed");
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, ApiErrorCode::Internal, "the server could not answer")
+    }
+
+    /// The game `id` is sealed (see [`ApiErrorCode::DealInPlay`]).
+    pub(super) fn deal_in_play() -> ApiError {
+        ApiError::new(
+            StatusCode::CONFLICT,
+            ApiErrorCode::DealInPlay,
+            "this game's deal is still being played at other tables of its round; it is shown once the round is over",
+        )
     }
 
     pub(super) fn from_store(error: StoreError, what: &str) -> ApiError {

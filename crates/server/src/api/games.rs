@@ -165,11 +165,12 @@ pub(super) async fn list_games(State(state): State<AppState>, headers: HeaderMap
         .filter_map(|value| value.to_str().ok())
         .any(|accept| accept.split(',').any(|kind| kind.trim().starts_with(NDJSON)));
     if wants_ndjson {
-        return stream_games(state.store.clone(), query);
+        return stream_games(state.store.clone(), state.tournaments.clone(), query);
     }
     match state.store.list_games(&query.filter(), query.limit, query.cursor).await {
         Ok(page) => Json(GameList {
-            games: page.games.into_iter().map(Game::from).collect(),
+            // A sealed game is left out: the page may hold fewer games than asked, its cursor is the same.
+            games: page.games.into_iter().filter(|g| !state.tournaments.is_sealed(g.id)).map(Game::from).collect(),
             next: page.next.map(|cursor| cursor.to_string()),
         })
         .into_response(),
@@ -180,6 +181,8 @@ pub(super) async fn list_games(State(state): State<AppState>, headers: HeaderMap
 /// Where a stream of games stands.
 struct Export {
     store: Store,
+    /// Which games are sealed (left out).
+    tournaments: std::sync::Arc<crate::tournament::Tournaments>,
     filter: GameFilter,
     cursor: Option<GameCursor>,
     /// Games still to send; `None` for every game.
@@ -196,9 +199,14 @@ fn json_line(value: &impl Serialize) -> Bytes {
 }
 
 /// Streams every game `query` lets through, a page of the store at a time, one JSON line per game.
-fn stream_games(store: Store, query: GameQuery) -> Response {
+fn stream_games(
+    store: Store,
+    tournaments: std::sync::Arc<crate::tournament::Tournaments>,
+    query: GameQuery,
+) -> Response {
     let export = Export {
         store,
+        tournaments,
         filter: query.filter(),
         cursor: query.cursor,
         remaining: query.limit,
@@ -219,7 +227,9 @@ fn stream_games(store: Store, query: GameQuery) -> Response {
                     if let Some(remaining) = &mut export.remaining {
                         *remaining -= u32::try_from(page.games.len()).unwrap_or(*remaining).min(*remaining);
                     }
-                    export.buffered.extend(page.games.into_iter().map(|game| json_line(&Game::from(game))));
+                    let tournaments = &export.tournaments;
+                    let shown = page.games.into_iter().filter(|game| !tournaments.is_sealed(game.id));
+                    export.buffered.extend(shown.map(|game| json_line(&Game::from(game))));
                     export.cursor = page.next;
                     export.done = page.next.is_none();
                 }
@@ -241,12 +251,16 @@ fn stream_games(store: Store, query: GameQuery) -> Response {
     responses(
         (status = 200, description = "The game.", body = Game),
         (status = 400, description = "The id is not a UUID.", body = ApiErrorBody),
+        (status = 409, description = "A game of a duplicate round whose deal is still being played (`deal_in_play`).",
+         body = ApiErrorBody),
         (status = 404, description = "No finished game has this id.", body = ApiErrorBody),
         (status = 503, description = "The database does not answer.", body = ApiErrorBody)
     )
 )]
 pub(super) async fn game(State(state): State<AppState>, Path(id): Path<String>, RawQuery(raw): RawQuery) -> Response {
     let found = find_by_id(raw, &id, "game", "finished game", |id| state.store.game(TableId(id))).await;
+    let found = found
+        .and_then(|game| if state.tournaments.is_sealed(game.id) { Err(ApiError::deal_in_play()) } else { Ok(game) });
     respond(found, |game| Json(Game::from(game)))
 }
 
@@ -260,12 +274,16 @@ pub(super) async fn game(State(state): State<AppState>, Path(id): Path<String>, 
         (status = 200, description = "The record, in its game's format (`romirami-record/1` for Romi Rami).",
          body = Object),
         (status = 400, description = "The id is not a UUID.", body = ApiErrorBody),
+        (status = 409, description = "A game of a duplicate round whose deal is still being played (`deal_in_play`).",
+         body = ApiErrorBody),
         (status = 404, description = "No finished game has this id.", body = ApiErrorBody),
         (status = 503, description = "The database does not answer.", body = ApiErrorBody)
     )
 )]
 pub(super) async fn record(State(state): State<AppState>, Path(id): Path<String>, RawQuery(raw): RawQuery) -> Response {
+    let sealed = uuid::Uuid::parse_str(&id).is_ok_and(|id| state.tournaments.is_sealed(TableId(id)));
     let found = find_by_id(raw, &id, "game", "finished game", |id| state.store.record(TableId(id))).await;
+    let found = found.and_then(|record| if sealed { Err(ApiError::deal_in_play()) } else { Ok(record) });
     // The record's text as stored, byte for byte: it is the game's document, not this API's.
     respond(found, |record| ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], record))
 }

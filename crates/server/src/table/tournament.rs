@@ -8,7 +8,6 @@ use tracing::info;
 use super::core::{TableCore, TournamentTable};
 use super::services::Services;
 use super::task;
-use crate::protocol::SpectatorPolicy;
 use crate::store::{StoreError, TableRow};
 
 /// Opens the table `plan` describes, unless it is live or stored already.
@@ -35,7 +34,7 @@ pub(crate) async fn open(plan: TournamentTable, services: &Services) -> Result<(
         host: plan.seats.first().map(|p| p.id).ok_or_else(|| StoreError::Other("a table without players".into()))?,
         seats: plan.options.seats,
         public: false,
-        spectators: SpectatorPolicy::Everyone,
+        spectators: plan.options.spectators,
         created_at: OffsetDateTime::now_utc(),
         invite: plan.id.0.simple().to_string(),
         clock: plan.options.clock,

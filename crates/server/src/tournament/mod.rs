@@ -9,7 +9,7 @@
 pub(crate) mod runner;
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::Utf8Bytes;
 
@@ -118,6 +118,34 @@ struct Live {
 #[derive(Debug, Default)]
 pub struct Tournaments {
     live: Mutex<HashMap<Uuid, Live>>,
+    sealed: Arc<Sealed>,
+}
+
+/// The finished games of duplicate rounds still in play: their deal is being played at the round's other
+/// tables, so nothing of them is shown (no result, record, replay or analysis) until the round is over.
+/// Kept by the runners of this node, from their directors (so also after a restart).
+#[derive(Debug, Default)]
+pub(crate) struct Sealed(std::sync::RwLock<std::collections::HashSet<Uuid>>);
+
+impl Sealed {
+    /// Seals the tables of `director`'s duplicate rounds in play, and unseals those of rounds over.
+    pub(crate) fn follow(&self, director: &Director) {
+        let mut sealed = self.0.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        for round in director.rounds.iter().filter(|round| round.deal.is_some()) {
+            let over = round.is_over();
+            for table in &round.tables {
+                if over {
+                    sealed.remove(&table.id);
+                } else {
+                    sealed.insert(table.id);
+                }
+            }
+        }
+    }
+
+    fn contains(&self, table: Uuid) -> bool {
+        self.0.read().unwrap_or_else(std::sync::PoisonError::into_inner).contains(&table)
+    }
 }
 
 /// A tournament as anyone may see it (`GET /api/tournaments/{id}`): its stored facts and its director's
@@ -238,7 +266,8 @@ impl Tournaments {
         live.retain(|_, runner| !runner.commands.is_closed());
         live.insert(id, Live { commands, changes: changes.clone() });
         drop(live);
-        let runner = Runner::new(row, director, game, services, changes);
+        self.sealed.follow(&director);
+        let runner = Runner::new(row, director, game, services, changes, self.sealed.clone());
         tokio::spawn(runner.run(inbox));
     }
 
@@ -352,6 +381,11 @@ impl Tournaments {
     pub async fn list(services: &Services, state: Option<&str>, limit: u32) -> Result<Vec<String>, StoreError> {
         let rows = services.store.tournaments(state, limit).await?;
         Ok(rows.iter().filter_map(|row| Some(view_json(row, &director_of(row).ok()?))).collect())
+    }
+
+    /// Whether the finished game at `table` belongs to a duplicate round still in play (see [`Sealed`]).
+    pub fn is_sealed(&self, table: crate::protocol::TableId) -> bool {
+        self.sealed.contains(table.0)
     }
 
     /// Stops every runner of this node (at a shutdown): each ends at its next step, with everything it

@@ -49,6 +49,8 @@ pub(crate) struct Runner {
     dirty: bool,
     /// The live view of the tournament, as JSON, for whoever follows it.
     changes: broadcast::Sender<super::Follow>,
+    /// The games of duplicate rounds in play, which nothing shows yet.
+    sealed: std::sync::Arc<super::Sealed>,
 }
 
 /// The time now, as the director counts it.
@@ -64,8 +66,9 @@ impl Runner {
         game: GameChoice,
         services: Services,
         changes: broadcast::Sender<super::Follow>,
+        sealed: std::sync::Arc<super::Sealed>,
     ) -> Runner {
-        Runner { row, director, game, services, dirty: false, changes }
+        Runner { row, director, game, services, dirty: false, changes, sealed }
     }
 
     /// Runs until the tournament is finished and stored.
@@ -141,6 +144,8 @@ impl Runner {
             }
         }
         let changed = self.dirty;
+        // Sealed before its tables open, unsealed once the round is over.
+        self.sealed.follow(&self.director);
         if self.dirty && !self.save().await {
             // Not stored: nothing is opened; the next sweep stores it and opens what it planned.
             return;
@@ -188,7 +193,12 @@ impl Runner {
         let options = TableOptions {
             seats: self.director.spec.seats,
             public: false,
-            spectators: crate::protocol::SpectatorPolicy::Everyone,
+            // A duplicate deal is being played at the round's other tables: nobody watches it live.
+            spectators: if plan.deal.is_some() {
+                crate::protocol::SpectatorPolicy::Nobody
+            } else {
+                crate::protocol::SpectatorPolicy::Everyone
+            },
             clock: Some(self.row.clock),
             rated: self.row.rated,
             tournament: Some(self.row.id),

@@ -265,3 +265,72 @@ async fn a_tournament_goes_on_after_a_restart_mid_round_with_the_same_tables() {
     }
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_duplicate_round_shows_nothing_of_its_games_until_every_table_of_it_finished() {
+    let server = TestServer::start(config()).await;
+    let http = server.http();
+    let token = director(&server, "Sealing Director").await;
+    let id = create(&server, &token, swiss(4, 1, true)).await;
+    let mut players = Vec::new();
+    for i in 0..4 {
+        let (client, me, token) = common::guest(&server.url, &format!("Sealed {i}")).await;
+        join(&http, id, &token).await.expect("joins");
+        players.push((client, me));
+    }
+    let started = view(&server, id).await;
+    let tables = started["rounds"][0]["tables"].as_array().expect("tables").clone();
+    let (first, second) =
+        (tables[0]["table"].as_str().expect("id").to_owned(), tables[1]["table"].as_str().expect("id").to_owned());
+    let seats_of = |t: &Value| strings(&t["seats"]);
+    let (at_first, at_second): (Vec<_>, Vec<_>) =
+        players.into_iter().partition(|(_, me)| seats_of(&tables[0]).contains(&me.id.0.to_string()));
+    let spawn = |group: Vec<(romirami_client::Client, romirami_protocol::PlayerInfo)>| {
+        group
+            .into_iter()
+            .map(|(mut client, me)| {
+                tokio::spawn(async move {
+                    play_tournament(&mut client, PlayerId(me.id.0), id, "romi-rami").await.expect("plays")
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    // The first table plays; the second waits for its players.
+    let playing = spawn(at_first);
+    let mut finished = false;
+    for _ in 0..600 {
+        let now = view(&server, id).await;
+        if now["rounds"][0]["tables"][0].get("places").is_some() {
+            finished = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(finished, "the first table finishes");
+    for path in
+        [format!("/api/games/{first}"), format!("/api/games/{first}/record"), format!("/api/games/{first}/replay")]
+    {
+        let answer = http_get(&format!("{http}{path}"), "application/json").await;
+        assert_eq!(answer.status, 409, "{path}: {}", answer.body);
+        assert!(answer.body.contains("deal_in_play"), "{}", answer.body);
+    }
+    let list = http_get(&format!("{http}/api/games"), "application/json").await;
+    assert!(!list.body.contains(&first), "the list leaves it out: {}", list.body);
+    // Nobody watches the second table while its deal is played.
+    let (mut watcher, _, _) = common::guest(&server.url, "Curious Watcher").await;
+    let table = romirami_protocol::TableId(uuid::Uuid::parse_str(&second).expect("a UUID"));
+    watcher.send_json(&json!({ "type": "watch", "table": second })).await.expect("sends");
+    let refused: Value = watcher.recv_as(Duration::from_secs(10)).await.expect("an answer");
+    assert_eq!(refused["type"], "error", "{refused}");
+    assert_eq!(refused["table"], json!(table.0.to_string()));
+    // The second table plays: the round is over, and everything is shown.
+    let mut everyone = playing;
+    everyone.extend(spawn(at_second));
+    for bot in everyone {
+        tokio::time::timeout(Duration::from_secs(120), bot).await.expect("in time").expect("no panic");
+    }
+    assert_eq!(view(&server, id).await["state"], "finished");
+    verified_record(&server, &first).await;
+    verified_record(&server, &second).await;
+    server.shutdown().await;
+}
