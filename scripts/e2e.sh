@@ -77,6 +77,10 @@ ARGS+=(--bot-delay-ms "${E2E_BOT_DELAY_MS:-150}")
 # (the server's default buys a stable judgement, docs/analysis.md, with seconds of a release build per game).
 ARGS+=(--analysis-playouts "${E2E_ANALYSIS_PLAYOUTS:-60}")
 
+# The `tournaments` scenario's Swiss has one round: the pause between rounds never comes; a short one all
+# the same, should it ever have more.
+ARGS+=(--tournament-round-pause-ms 2000)
+
 log "starting the server: romirami ${ARGS[*]}"
 RUST_LOG="${RUST_LOG:-warn}" "$BIN" "${ARGS[@]}" >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER_PID=$!

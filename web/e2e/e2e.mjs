@@ -7,7 +7,8 @@
 // through a whole game of Romi Rami (players.mjs), a host against bots (bots.mjs), the rummy family
 // (rummy.mjs), being at a table together (together.mjs), playing together again (again.mjs), the table
 // shell apart from any game (shell.mjs), the rummy board's harder corners (rummy-board.mjs), and the replays and
-// analyses of the rummy family's matches (replays.mjs). They share
+// analyses of the rummy family's matches (replays.mjs), and a tournament played by people and bots
+// (tournaments.mjs). They share
 // ./support.mjs, and the scenarios that play Romi Rami by clicking share ./moves.mjs.
 
 import { chromium } from 'playwright-core';
@@ -20,6 +21,7 @@ import { again } from './again.mjs';
 import { shell } from './shell.mjs';
 import { rummyBoard } from './rummy-board.mjs';
 import { replays } from './replays.mjs';
+import { tournaments } from './tournaments.mjs';
 
 // The scenarios, in the order they run; E2E_ONLY=name[,name] runs only those. A scenario is a function of the
 // browser; a new one lives in a module of its own beside this file and shares ./support.mjs.
@@ -32,6 +34,7 @@ const SCENARIOS = [
   ['shell', shell],
   ['rummy-board', rummyBoard],
   ['replays', replays],
+  ['tournaments', tournaments],
 ];
 const ONLY = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : null;
 

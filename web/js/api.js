@@ -124,3 +124,25 @@ async function post(path, body, token = null) {
 export const claimName = (token, password) => post('/api/players/claim', { password }, token);
 /** {player, token}: signs in with a kept name. @param {string} name @param {string} password */
 export const signIn = (name, password) => post('/api/sign-in', { name, password });
+
+/**
+ * Tournaments, newest first: {tournaments: [tournament]}; `state` is waiting, running or finished (or all).
+ * @param {string} [state]
+ */
+export const listTournaments = (state) => get('/api/tournaments', { state });
+/**
+ * A tournament: {id, game, format, duplicate, state, seats, rounds_planned?, minutes?, max_players, starts_at?,
+ * next_round_at?, ends_at?, clock, players: [{id, name, status}], rounds: [{n, seed_commitment?, tables: [{table,
+ * seats, places?, points?}], byes?}], standings: [{player, points, games, tiebreak}]}. Times in ms since 1970.
+ * @param {string} id
+ */
+export const getTournament = (id) => get(`/api/tournaments/${encodeURIComponent(id)}`);
+/** {id}: creates a tournament (the player keeps their name). @param {Record<string, any>} body @param {string} token */
+export const createTournament = (body, token) => post('/api/tournaments', body, token);
+/** The tournament after the join. @param {string} id @param {string} token */
+export const joinTournament = (id, token) => post(`/api/tournaments/${encodeURIComponent(id)}/join`, {}, token);
+/** The tournament after the withdrawal. @param {string} id @param {string} token */
+export const withdrawTournament = (id, token) => post(`/api/tournaments/${encodeURIComponent(id)}/withdraw`, {}, token);
+/** Pauses in (or comes back to) a running arena. @param {string} id @param {boolean} paused @param {string} token */
+export const pauseTournament = (id, paused, token) =>
+  post(`/api/tournaments/${encodeURIComponent(id)}/pause`, { paused }, token);

@@ -1,6 +1,6 @@
 // @ts-check
 // The client's entry point: routes the URL's hash to a page (lobby, table, past games, game, replay,
-// player, leaderboard, help) — or, at `/embed/<id>`, shows that game's replay alone, for other sites'
+// player, tournaments, a tournament, leaderboard, help) — or, at `/embed/<id>`, shows that game's replay alone, for other sites'
 // frames —, shows the connection's state in a banner, offers the language switch on every page, and
 // exposes a small read-only hook, window.__romirami, that the end-to-end test uses to ask what the page
 // shows (it still plays by clicking and typing).
@@ -15,6 +15,8 @@ import { mountGame } from './game-page.js';
 import { mountReplay } from './replay-page.js';
 import { mountHelp } from './help-page.js';
 import { mountLeaderboard } from './ratings.js';
+import { mountTournaments } from './tournaments-page.js';
+import { mountTournament } from './tournament-page.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | null} */
@@ -75,6 +77,12 @@ function route() {
   } else if (first === 'players' && second) {
     unmount = mountPlayer(root, second);
     nav = 'games';
+  } else if (first === 'tournaments' && second) {
+    unmount = mountTournament(root, second);
+    nav = 'tournaments';
+  } else if (first === 'tournaments') {
+    unmount = mountTournaments(root);
+    nav = 'tournaments';
   } else if (first === 'leaderboard') {
     unmount = mountLeaderboard(root, params);
     nav = 'leaderboard';
