@@ -5,7 +5,7 @@
 //! ends it. A table of its own that the view shows unfinished and that it did not play is joined too,
 //! so a missed call loses no game.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 
 use romirami_protocol::{PlayerId, TableId};
@@ -105,8 +105,13 @@ pub async fn play_tournament(
     client.send_json(&json!({ "type": "tournament_subscribe", "tournament": id.to_string() })).await?;
     let mut played: HashSet<TableId> = HashSet::new();
     let mut tables = Vec::new();
+    // The tournament's messages that came while a game was played, read after it.
+    let mut later: VecDeque<Value> = VecDeque::new();
     loop {
-        let msg: Value = client.recv_as(PATIENCE).await?;
+        let msg: Value = match later.pop_front() {
+            Some(msg) => msg,
+            None => client.recv_as(PATIENCE).await?,
+        };
         let to_play: Vec<TableId> = match msg["type"].as_str() {
             Some("tournament") => {
                 let view = &msg["tournament"];
@@ -125,15 +130,21 @@ pub async fn play_tournament(
         };
         for table in to_play {
             if played.insert(table) {
-                play_table(client, table, game).await?;
+                play_table(client, table, game, &mut later).await?;
                 tables.push(table);
             }
         }
     }
 }
 
-/// Joins `table` (its seat is this player's) and plays it to the end of its game.
-async fn play_table(client: &mut Client, table: TableId, game: &str) -> Result<(), ClientError> {
+/// Joins `table` (its seat is this player's) and plays it to the end of its game; the tournament's
+/// messages that come meanwhile go to `later`.
+async fn play_table(
+    client: &mut Client,
+    table: TableId,
+    game: &str,
+    later: &mut VecDeque<Value>,
+) -> Result<(), ClientError> {
     let table_id = json!(table.0.to_string());
     client.send_json(&json!({ "type": "join", "table": table_id })).await?;
     let mut next_id = 0u64;
@@ -142,6 +153,10 @@ async fn play_table(client: &mut Client, table: TableId, game: &str) -> Result<(
         // The answer to the join of a game that ended before this player came (a finished table): over.
         if msg["type"] == "table" && msg["table"]["id"] == table_id && msg["table"]["state"] == "finished" {
             return Ok(());
+        }
+        if matches!(msg["type"].as_str(), Some("tournament" | "tournament_table")) {
+            later.push_back(msg);
+            continue;
         }
         if msg["table"] != table_id {
             continue;

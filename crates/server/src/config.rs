@@ -120,6 +120,8 @@ pub struct Config {
     pub rematch_time: Duration,
     /// The pause between a Swiss round's last game and the next round (30 s).
     pub tournament_round_pause: Duration,
+    /// How long an arena's minute lasts (60 s; shorter in tests, so that an arena runs to its end in seconds).
+    pub tournament_minute: Duration,
     /// How many tournaments not finished one player may have created (3).
     pub max_open_tournaments_per_player: u32,
     /// The most actions one game may take; a game still going after them ends as abandoned (a guard
@@ -187,6 +189,7 @@ impl Default for Config {
             choice_time: Duration::from_secs(30),
             rematch_time: Duration::from_secs(60),
             tournament_round_pause: Duration::from_secs(30),
+            tournament_minute: Duration::from_secs(60),
             max_open_tournaments_per_player: 3,
             max_actions_per_game: 20_000,
             commit_queue: 65_536,

@@ -104,7 +104,7 @@ impl Director {
     /// When an arena's window closes.
     pub fn ends_at(&self) -> Option<Millis> {
         match self.spec.format {
-            Format::Arena { minutes } => Some(self.started_at? + u64::from(minutes) * 60_000),
+            Format::Arena { minutes } => Some(self.started_at? + u64::from(minutes) * self.spec.minute_ms),
             Format::Swiss { .. } => None,
         }
     }

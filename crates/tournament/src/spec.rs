@@ -56,6 +56,16 @@ pub struct Spec {
     pub start: Start,
     /// The pause between a Swiss round's last game and the next round, the countdown players see.
     pub round_pause_ms: u64,
+    /// How long an arena's minute lasts: 60,000 ms, shorter only in tests.
+    #[serde(default = "a_minute")]
+    pub minute_ms: u64,
+}
+
+/// A minute, in milliseconds.
+pub const MINUTE_MS: u64 = 60_000;
+
+fn a_minute() -> u64 {
+    MINUTE_MS
 }
 
 /// The limits of a tournament's shape, so that one request cannot make the director's work unbounded.

@@ -20,6 +20,7 @@ fn swiss(rounds: u32, seats: u8, max: u32, duplicate: bool) -> Spec {
         max_players: max,
         start: Start::WhenFull,
         round_pause_ms: 10_000,
+        minute_ms: crate::MINUTE_MS,
     }
 }
 
@@ -203,6 +204,7 @@ fn arena(minutes: u32, seats: u8) -> Spec {
         max_players: 100,
         start: Start::At(0),
         round_pause_ms: 0,
+        minute_ms: crate::MINUTE_MS,
     }
 }
 

@@ -230,6 +230,7 @@ impl Tournaments {
             max_players: new.max_players,
             start: new.start,
             round_pause_ms: pause,
+            minute_ms: u64::try_from(services.config.tournament_minute.as_millis()).unwrap_or(u64::MAX).max(1),
         };
         spec.check().map_err(|e| TournamentError::Bad(e.to_string()))?;
         let most = services.config.max_open_tournaments_per_player;

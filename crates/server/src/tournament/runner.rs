@@ -233,6 +233,8 @@ impl Runner {
         let open: Vec<uuid::Uuid> = self.director.open_tables().map(|(_, t)| t.id).collect();
         for table in open {
             match self.services.store.game(TableId(table)).await {
+                // A table still live on this node tells its result itself, with who was absent.
+                Ok(_) if self.services.lobby.table(TableId(table)).is_some() => {}
                 Ok(_) => self.result_of(TableId(table), &[]).await,
                 Err(StoreError::NotFound) => {
                     if let Some(plan) = self.director.plan_of(table) {

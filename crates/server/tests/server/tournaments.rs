@@ -334,3 +334,77 @@ async fn a_duplicate_round_shows_nothing_of_its_games_until_every_table_of_it_fi
     verified_record(&server, &second).await;
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn an_arena_of_bots_runs_to_the_end_of_its_window() {
+    // An arena's minute lasts a second here: a window of three "minutes" is three seconds.
+    let server = TestServer::start(Config { tournament_minute: Duration::from_secs(1), ..config() }).await;
+    let token = director(&server, "Arena Director").await;
+    let body = json!({
+        "game": "romi-rami", "format": "arena", "seats": 2, "minutes": 3,
+        "clock": { "turn_ms": 20_000, "reserve_ms": 0 }, "start": "when_full", "max_players": 4
+    });
+    let id = create(&server, &token, body).await;
+    let end = play_out(&server, id, 4, "Arena").await;
+    assert_eq!(end["state"], "finished", "{end}");
+    assert_eq!(end["format"], "arena");
+    let started = end["starts_at"].as_u64().expect("a start");
+    assert_eq!(end["ends_at"].as_u64(), Some(started + 3_000));
+    let tables: Vec<&Value> = end["rounds"]
+        .as_array()
+        .expect("rounds")
+        .iter()
+        .flat_map(|r| r["tables"].as_array().expect("tables"))
+        .collect();
+    assert!(!tables.is_empty());
+    assert!(tables.iter().all(|t| t.get("places").is_some()), "every game finished");
+    // A game's points add up to 1 at a table of two: the standings hold every game.
+    let total: f64 =
+        end["standings"].as_array().expect("standings").iter().map(|s| s["points"].as_f64().expect("points")).sum();
+    assert_eq!(total, tables.len() as f64, "{end}");
+    let games: u64 =
+        end["standings"].as_array().expect("standings").iter().map(|s| s["games"].as_u64().expect("games")).sum();
+    assert_eq!(games, 2 * tables.len() as u64);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_player_who_never_comes_is_played_by_the_bot_and_withdrawn_after_two_games() {
+    let server = TestServer::start(config()).await;
+    let http = server.http();
+    let token = director(&server, "Absence Director").await;
+    let body = json!({
+        "game": "romi-rami", "format": "swiss", "seats": 2, "rounds": 3,
+        "clock": { "turn_ms": 1_000, "reserve_ms": 0 }, "start": "when_full", "max_players": 4
+    });
+    let id = create(&server, &token, body).await;
+    // The first to join never comes to a table.
+    let (_away, away, away_token) = common::guest(&server.url, "Away Alma").await;
+    join(&http, id, &away_token).await.expect("joins");
+    let end = play_out(&server, id, 3, "Present").await;
+    assert_eq!(end["state"], "finished", "{end}");
+    let away_id = json!(away.id.0.to_string());
+    let status =
+        end["players"].as_array().expect("players").iter().find(|p| p["id"] == away_id).expect("listed")["status"]
+            .clone();
+    assert_eq!(status, "absent", "{end}");
+    let rounds = end["rounds"].as_array().expect("rounds");
+    let seated = |round: &Value| {
+        round["tables"]
+            .as_array()
+            .expect("tables")
+            .iter()
+            .any(|t| t["seats"].as_array().expect("seats").contains(&away_id))
+    };
+    assert!(seated(&rounds[0]) && seated(&rounds[1]), "played by the bot in rounds 1 and 2");
+    assert!(!seated(&rounds[2]), "withdrawn before round 3");
+    assert_eq!(rounds[2]["byes"].as_array().map(Vec::len), Some(1), "three players left: a table and a bye");
+    let line = end["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .find(|s| s["player"] == away_id)
+        .expect("in the standings");
+    assert_eq!(line["games"], 2);
+    server.shutdown().await;
+}

@@ -219,6 +219,9 @@ pub(crate) struct TableCore {
     /// For each seat, whether its player is on their way from the game before (a rematch's table opens
     /// and starts before they arrive): their arrival is no coming back, and is not told as one.
     arriving: Vec<bool>,
+    /// At a tournament's table, for each seat, whether its player came to the table (joined it) since it
+    /// opened: one who never did was played by the bot throughout, and is counted absent.
+    came: Vec<bool>,
     phase: Phase,
     pending: Option<Pending>,
     /// When a waiting table closes because no seated person is connected.
@@ -279,6 +282,7 @@ impl TableCore {
             chat: Chat::default(),
             told_presence: Vec::new(),
             arriving: Vec::new(),
+            came: Vec::new(),
             phase,
             pending: None,
             waiting_due: None,

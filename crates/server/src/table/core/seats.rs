@@ -54,6 +54,9 @@ impl TableCore {
 
     /// `from` has its seat: it becomes a member, and the game starts when the table is full.
     fn seated(&mut self, from: Sender, seat: Seat, since: Option<usize>, now: Now) {
+        if let Some(came) = self.came.get_mut(seat.index()) {
+            *came = true;
+        }
         if self.state() == TableState::Playing {
             // Before the newcomer is a member: it catches up below, the others learn who plays the seat.
             self.come_back(seat);

@@ -35,6 +35,7 @@ impl TableCore {
         let mut core =
             TableCore::new(plan.id, invite, host, config, Seating::from_occupants(seats), Phase::Waiting, services);
         core.arriving = vec![true; count];
+        core.came = vec![false; count];
         core.deal = plan.deal;
         core.check_waiting(now);
         core.begin_game(None, now);
@@ -42,9 +43,9 @@ impl TableCore {
     }
 
     /// For each seat, whether its player never came to the table since it opened: the bot played every
-    /// turn of theirs.
+    /// turn of theirs. (A table brought back after a restart counts nobody absent.)
     pub(crate) fn absent_seats(&self) -> Vec<bool> {
-        (0..self.seating.len()).map(|i| self.arriving.get(i).copied().unwrap_or(false)).collect()
+        (0..self.seating.len()).map(|i| self.came.get(i).is_some_and(|came| !came)).collect()
     }
 
     /// The tournament the table's game belongs to.
