@@ -128,6 +128,15 @@ export async function tournaments(browser) {
     );
     check((await page.locator('#t-standings .trophy').count()) === 1, 'the winner has the trophy');
   }
+  // The winner's page shows the trophy.
+  await hanna.click('#t-standings tbody tr:first-child th a');
+  await hanna.waitForSelector('#player-trophies .trophy-list li');
+  check(
+    (await hanna.textContent('#player-trophies h2')) === 'A tournament won',
+    `the winner's page counts the tournament: ${await hanna.textContent('#player-trophies h2')}`,
+  );
+  await hanna.goto(`${BASE}/#/tournaments/${id}`);
+  await hanna.waitForSelector('#t-standings');
   const names = (await standings(hanna)).map(([name]) => name);
   check(names.includes('Hanna') && names.includes('Ivan'), `both people are in the standings: ${names}`);
   await shot(jules, 'tournament-phone-finished', { fullPage: true });

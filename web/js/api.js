@@ -126,10 +126,11 @@ export const claimName = (token, password) => post('/api/players/claim', { passw
 export const signIn = (name, password) => post('/api/sign-in', { name, password });
 
 /**
- * Tournaments, newest first: {tournaments: [tournament]}; `state` is waiting, running or finished (or all).
- * @param {string} [state]
+ * Tournaments, newest first: {tournaments: [tournament]}; `state` is waiting, running or finished (or all);
+ * `winner`, a player's id: only the tournaments they won.
+ * @param {string} [state] @param {string} [winner]
  */
-export const listTournaments = (state) => get('/api/tournaments', { state });
+export const listTournaments = (state, winner) => get('/api/tournaments', { state, winner });
 /**
  * A tournament: {id, game, format, duplicate, state, seats, rounds_planned?, minutes?, max_players, starts_at?,
  * next_round_at?, ends_at?, clock, players: [{id, name, status}], rounds: [{n, seed_commitment?, tables: [{table,

@@ -4,7 +4,8 @@
 // games. A game's own page is game-page.js.
 
 import { h, replace } from './dom.js';
-import { listGames, getPlayer } from './api.js';
+import { listGames, getPlayer, listTournaments } from './api.js';
+import { formatWords } from './tournaments-page.js';
 import { t, dateTime, list, num } from './i18n.js';
 import { botBadge, errorBox, shownName, isLevelBot } from './widgets.js';
 import { playerRatings } from './ratings.js';
@@ -264,6 +265,32 @@ function perGame(games) {
 }
 
 /** @param {HTMLElement} root @param {string} id */
+/** The tournaments a player won, each with its trophy and a link (nothing when none). @param {string} id */
+function trophies(id) {
+  const box = h('div.trophies', { id: 'player-trophies' });
+  listTournaments(undefined, id).then(
+    ({ tournaments }) => {
+      if (!tournaments.length) return;
+      replace(
+        box,
+        h('h2', t('player.trophies', { n: tournaments.length })),
+        h(
+          'ul.trophy-list',
+          tournaments.map((/** @type {any} */ tour) =>
+            h(
+              'li',
+              h('span.trophy', { 'aria-hidden': 'true' }, '🏆 '),
+              h('a', { href: `#/tournaments/${tour.id}` }, gameName(tour.game), ' · ', formatWords(tour)),
+            ),
+          ),
+        ),
+      );
+    },
+    () => {},
+  );
+  return box;
+}
+
 export function mountPlayer(root, id) {
   let alive = true;
   const box = h('div.player-page', h('p.muted', t('loading')));
@@ -289,6 +316,7 @@ export function mountPlayer(root, id) {
           ),
           // Each game scores its own way (Rami's penalty points, Romi Rami's points): the averages are per game.
           perGame(p.by_game ?? []),
+          trophies(id),
           playerRatings(id),
           h('h2', t('player.recent')),
           p.recent.length ? h('ul.games', p.recent.map(gameRow)) : h('p.muted', t('player.none')),

@@ -14,8 +14,8 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::names::{bearer, json_body};
-use super::{ApiError, ApiErrorBody, ApiErrorCode, find_by_id, one_parameter, uuid_param};
-use crate::protocol::{Clock, PlayerInfo};
+use super::{ApiError, ApiErrorBody, ApiErrorCode, find_by_id, uuid_param};
+use crate::protocol::{Clock, PlayerId, PlayerInfo};
 use crate::state::AppState;
 use crate::tournament::{NewTournament, TournamentError, TournamentJson, Tournaments};
 
@@ -300,11 +300,15 @@ pub(super) async fn pause(
     }
 }
 
-/// The newest tournaments (at most 50), of one state or every one.
+/// The newest tournaments (at most 50), of one state or every one, won by one player or by anyone.
 #[utoipa::path(
     get,
     path = "/api/tournaments",
-    params(("state" = Option<String>, Query, description = "`waiting`, `running` or `finished`.")),
+    params(
+        ("state" = Option<String>, Query, description = "`waiting`, `running` or `finished`."),
+        ("winner" = Option<String>, Query, description = "Only the finished tournaments this player won (a player id).",
+         format = Uuid)
+    ),
     responses(
         (status = 200, description = "The tournaments, newest first.", body = TournamentList),
         (status = 400, description = "A bad parameter.", body = ApiErrorBody),
@@ -312,21 +316,44 @@ pub(super) async fn pause(
     )
 )]
 pub(super) async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Response {
-    let check = |value: &str| match value {
-        "waiting" | "running" | "finished" => Ok(()),
-        _ => Err(ApiError::bad("`state` is `waiting`, `running` or `finished`")),
-    };
-    let wanted = match one_parameter(raw.as_deref(), "state", check) {
-        Ok(wanted) => wanted,
+    let (wanted, winner) = match list_query(raw.as_deref()) {
+        Ok(query) => query,
         Err(error) => return error.into_response(),
     };
-    match Tournaments::list(&state.services(), wanted.as_deref(), LIST_LIMIT).await {
+    match Tournaments::list(&state.services(), wanted.as_deref(), winner, LIST_LIMIT).await {
         Ok(views) => {
             let body = format!("{{\"tournaments\":[{}]}}", views.join(","));
             view_response(StatusCode::OK, body)
         }
         Err(error) => ApiError::from_store(error, "tournament").into_response(),
     }
+}
+
+/// The list's query: `state` and `winner`, each at most once, nothing else.
+fn list_query(raw: Option<&str>) -> Result<(Option<String>, Option<PlayerId>), ApiError> {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
+        .map_err(|_| ApiError::bad("the query string is not URL-encoded"))?;
+    let (mut wanted, mut winner) = (None, None);
+    for (name, value) in pairs {
+        match name.as_str() {
+            "state" if wanted.is_none() => {
+                if !["waiting", "running", "finished"].contains(&value.as_str()) {
+                    return Err(ApiError::bad("`state` is `waiting`, `running` or `finished`"));
+                }
+                wanted = Some(value);
+            }
+            "winner" if winner.is_none() => winner = Some(PlayerId(uuid_param("player", &value)?)),
+            "state" | "winner" => return Err(ApiError::bad(format!("`{name}` is given more than once"))),
+            _ => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    ApiErrorCode::UnknownParameter,
+                    format!("unknown parameter `{}`; known: state, winner", super::cut(&name)),
+                ));
+            }
+        }
+    }
+    Ok((wanted, winner))
 }
 
 /// A tournament: its players, rounds, tables and standings.

@@ -208,21 +208,23 @@ pub(super) trait Tournaments {
     /// Stores a new tournament.
     fn create_tournament(&self, row: &TournamentRow) -> impl Future<Output = Result<(), StoreError>> + Send;
 
-    /// Replaces a tournament's state and director.
+    /// Replaces a tournament's state, director and winner.
     fn save_tournament(
         &self,
         id: uuid::Uuid,
         state: &str,
         director: &str,
+        winner: Option<PlayerId>,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// The tournament `id`, if there is one.
     fn tournament(&self, id: uuid::Uuid) -> impl Future<Output = Result<Option<TournamentRow>, StoreError>> + Send;
 
-    /// The newest tournaments, of `state` or of every state.
+    /// The newest tournaments, of `state` or of every state, won by `winner` or by anyone.
     fn tournaments(
         &self,
         state: Option<&str>,
+        winner: Option<PlayerId>,
         limit: i64,
     ) -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
 

@@ -40,12 +40,18 @@ impl Store {
         dispatch!(self, s => s.create_tournament(row).await)
     }
 
-    /// Stores a tournament's director and state after a change.
+    /// Stores a tournament's director and state after a change, with its winner once it is finished.
     ///
     /// # Errors
     /// When the write fails, or there is no such tournament ([`StoreError::NotFound`]).
-    pub async fn save_tournament(&self, id: Uuid, state: &str, director: &str) -> Result<(), StoreError> {
-        dispatch!(self, s => s.save_tournament(id, state, director).await)
+    pub async fn save_tournament(
+        &self,
+        id: Uuid,
+        state: &str,
+        director: &str,
+        winner: Option<PlayerId>,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, s => s.save_tournament(id, state, director, winner).await)
     }
 
     /// The tournament `id`.
@@ -56,12 +62,18 @@ impl Store {
         dispatch!(self, s => s.tournament(id).await)?.ok_or(StoreError::NotFound)
     }
 
-    /// The newest tournaments (at most `limit`), of one state or of every one.
+    /// The newest tournaments (at most `limit`), of one state or of every one, won by `winner` or by
+    /// anyone.
     ///
     /// # Errors
     /// When the store cannot be read.
-    pub async fn tournaments(&self, state: Option<&str>, limit: u32) -> Result<Vec<TournamentRow>, StoreError> {
-        dispatch!(self, s => s.tournaments(state, i64::from(limit)).await)
+    pub async fn tournaments(
+        &self,
+        state: Option<&str>,
+        winner: Option<PlayerId>,
+        limit: u32,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        dispatch!(self, s => s.tournaments(state, winner, i64::from(limit)).await)
     }
 
     /// Every tournament not finished, oldest first: those a node directs after a start.

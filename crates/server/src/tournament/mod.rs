@@ -375,12 +375,17 @@ impl Tournaments {
         Ok(view_json(&row, &director_of(&row)?))
     }
 
-    /// The newest tournaments (of `state`, or every one), each as its view.
+    /// The newest tournaments (of `state`, or every one; won by `winner`, or by anyone), each as its view.
     ///
     /// # Errors
     /// When the store cannot be read.
-    pub async fn list(services: &Services, state: Option<&str>, limit: u32) -> Result<Vec<String>, StoreError> {
-        let rows = services.store.tournaments(state, limit).await?;
+    pub async fn list(
+        services: &Services,
+        state: Option<&str>,
+        winner: Option<PlayerId>,
+        limit: u32,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = services.store.tournaments(state, winner, limit).await?;
         Ok(rows.iter().filter_map(|row| Some(view_json(row, &director_of(row).ok()?))).collect())
     }
 

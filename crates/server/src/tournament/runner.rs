@@ -168,7 +168,10 @@ impl Runner {
     /// Writes the director. Whether it is stored.
     async fn save(&mut self) -> bool {
         let Ok(text) = serde_json::to_string(&self.director) else { return false };
-        match self.services.store.save_tournament(self.row.id, self.director.phase.name(), &text).await {
+        let winner = (self.director.phase == Phase::Finished)
+            .then(|| self.director.standings().first().map(|line| PlayerId(line.player)))
+            .flatten();
+        match self.services.store.save_tournament(self.row.id, self.director.phase.name(), &text, winner).await {
             Ok(()) => {
                 self.dirty = false;
                 true

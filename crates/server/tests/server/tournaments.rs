@@ -128,6 +128,14 @@ async fn a_swiss_of_eight_bots_over_three_rounds_plays_to_its_end_by_the_rules()
     assert_eq!(standings.len(), 8);
     let listed: Vec<f64> = standings.iter().map(|s| s["points"].as_f64().expect("points")).collect();
     assert!(listed.windows(2).all(|w| w[0] >= w[1]), "best first: {listed:?}");
+    // The winner's trophy: the tournaments they won.
+    let winner = standings[0]["player"].as_str().expect("a player");
+    let won = http_get(&format!("{}/api/tournaments?winner={winner}", server.http()), "application/json").await;
+    let won: Value = serde_json::from_str(&won.body).expect("JSON");
+    assert_eq!(won["tournaments"][0]["id"], json!(id.to_string()), "{won}");
+    let other = standings[7]["player"].as_str().expect("a player");
+    let none = http_get(&format!("{}/api/tournaments?winner={other}", server.http()), "application/json").await;
+    assert!(none.body.contains("\"tournaments\":[]"), "{}", none.body);
     for line in standings {
         let player = line["player"].as_str().expect("a player");
         assert_eq!(line["points"].as_f64(), points.get(player).copied(), "{line}");

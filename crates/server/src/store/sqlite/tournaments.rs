@@ -32,11 +32,18 @@ impl Tournaments for SqliteStore {
         Ok(())
     }
 
-    async fn save_tournament(&self, id: Uuid, state: &str, director: &str) -> Result<(), StoreError> {
-        let done = sqlx::query("UPDATE tournaments SET state = ?2, director = ?3 WHERE id = ?1")
+    async fn save_tournament(
+        &self,
+        id: Uuid,
+        state: &str,
+        director: &str,
+        winner: Option<PlayerId>,
+    ) -> Result<(), StoreError> {
+        let done = sqlx::query("UPDATE tournaments SET state = ?2, director = ?3, winner = ?4 WHERE id = ?1")
             .bind(id_text(id))
             .bind(state)
             .bind(director)
+            .bind(winner.map(|w| id_text(w.0)))
             .execute(&self.pool)
             .await?;
         if done.rows_affected() == 0 { Err(StoreError::NotFound) } else { Ok(()) }
@@ -50,13 +57,20 @@ impl Tournaments for SqliteStore {
         Ok(read(found)?.pop())
     }
 
-    async fn tournaments(&self, state: Option<&str>, limit: i64) -> Result<Vec<TournamentRow>, StoreError> {
+    async fn tournaments(
+        &self,
+        state: Option<&str>,
+        winner: Option<PlayerId>,
+        limit: i64,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
         let found = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM tournaments WHERE ?1 IS NULL OR state = ?1
+            "SELECT {COLUMNS} FROM tournaments
+             WHERE (?1 IS NULL OR state = ?1) AND (?3 IS NULL OR winner = ?3)
              ORDER BY created_at DESC, id LIMIT ?2"
         ))
         .bind(state)
         .bind(limit)
+        .bind(winner.map(|w| id_text(w.0)))
         .fetch_all(&self.pool)
         .await?;
         read(found)
