@@ -95,7 +95,7 @@ fn my_open_tables(view: &Value, me: PlayerId) -> Vec<(TableId, u32)> {
 /// Plays every game the tournament `id` of `game` seats `me` at, on `client`, until it is finished.
 ///
 /// # Errors
-/// When the connection fails, the server refuses an action, or nothing comes for [`PATIENCE`].
+/// When the connection fails, the server refuses an action, or nothing comes for 15 minutes.
 pub async fn play_tournament(
     client: &mut Client,
     me: PlayerId,

@@ -389,7 +389,8 @@ impl Tournaments {
         Ok(rows.iter().filter_map(|row| Some(view_json(row, &director_of(row).ok()?))).collect())
     }
 
-    /// Whether the finished game at `table` belongs to a duplicate round still in play (see [`Sealed`]).
+    /// Whether the finished game at `table` belongs to a duplicate round still in play: nothing of it is
+    /// shown until every table of its round finished.
     pub fn is_sealed(&self, table: crate::protocol::TableId) -> bool {
         self.sealed.contains(table.0)
     }
