@@ -44,13 +44,15 @@ fn swiss_after(seats: u8, rounds: u32) -> (Director, u64) {
         tables.extend(open_tables(&director.join(player(i), &format!("P{i}"), 0).expect("joins")));
     }
     let mut now = 0;
-    for _ in 0..rounds {
+    for round in 0..rounds {
         for (k, (table, size)) in tables.iter().enumerate() {
             now += 1;
             director.finished(*table, &results(*size, k), now).expect("fits");
         }
-        now += 1;
-        tables = open_tables(&director.tick(now));
+        if round + 1 < rounds {
+            now += 1;
+            tables = open_tables(&director.tick(now));
+        }
     }
     // The last round finished: the next tick pairs the next one.
     (director, now)
