@@ -105,6 +105,10 @@ export async function tournaments(browser) {
   const tables = await Promise.all([hanna, ivan].map((p) => hook(p, () => window.__romirami.page.summary().id)));
   check(tables[0] === tables[1], `Hanna and Ivan, paired first, share a table: ${tables}`);
   log(`tournaments: Hanna and Ivan play at ${tables[0]}`);
+  check(
+    (await hanna.getAttribute('#tournament-link', 'href')) === `#/tournaments/${id}`,
+    'the table leads back to its tournament',
+  );
   const moves = await playByClicks([hanna, ivan]);
   log(`tournaments: their game took ${moves} moves`);
 

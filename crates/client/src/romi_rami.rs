@@ -44,6 +44,7 @@ mod tests {
             shuffle: Some("8172b88cfc15a4642043f9a7e644221bd959cd1057625a00a13e07b037182384".into()),
             options: Some(serde_json::json!({})),
             rated: true,
+            tournament: None,
         };
         let messages = [
             ServerMsg::Table {

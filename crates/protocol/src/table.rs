@@ -154,6 +154,10 @@ pub struct TableSummary {
     /// host's bots count too, each level a player of its own (`Bot · strong`).
     #[serde(default = "yes")]
     pub rated: bool,
+    /// The tournament the table's game belongs to (`docs/tournaments.md`), whose page leads back from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, format = Uuid)]
+    pub tournament: Option<Uuid>,
 }
 
 fn yes() -> bool {

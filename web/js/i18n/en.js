@@ -508,6 +508,7 @@ export default {
   'error.not_finished': 'The game is not over yet.',
   'error.no_rematch': 'There is no rematch to answer any more.',
   // Tournaments (tournaments-page.js, tournament-page.js).
+  'table.tournament': 'A tournament game: back to the tournament',
   'player.trophies': ({ n }) => (n === 1 ? 'A tournament won' : `${n} tournaments won`),
   'nav.tournaments': 'Tournaments',
   'tour.title': 'Tournaments',

@@ -513,6 +513,7 @@ export default {
   'error.not_finished': "La partie n'est pas encore finie.",
   'error.no_rematch': "Il n'y a plus de revanche à laquelle répondre.",
   // Tournaments (tournaments-page.js, tournament-page.js).
+  'table.tournament': 'Partie de tournoi : retour au tournoi',
   'player.trophies': ({ n }) => (n === 1 ? 'Un tournoi gagné' : `${n} tournois gagnés`),
   'nav.tournaments': 'Tournois',
   'tour.title': 'Tournois',

@@ -509,6 +509,7 @@ export default {
   'error.not_finished': 'La partita non è ancora finita.',
   'error.no_rematch': "Non c'è più nessuna rivincita a cui rispondere.",
   // Tournaments (tournaments-page.js, tournament-page.js).
+  'table.tournament': 'Partita di torneo: torna al torneo',
   'player.trophies': ({ n }) => (n === 1 ? 'Un torneo vinto' : `${n} tornei vinti`),
   'nav.tournaments': 'Tornei',
   'tour.title': 'Tornei',

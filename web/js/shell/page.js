@@ -380,6 +380,12 @@ export function mountTable(root, tableId, params) {
     return h(
       'div.table-info',
       h('p.small.game-title', h('strong', gameName(game())), words ? ` · ${words}` : ''),
+      summary.tournament
+        ? h(
+            'p.small.tournament-link',
+            h('a', { href: `#/tournaments/${summary.tournament}`, id: 'tournament-link' }, t('table.tournament')),
+          )
+        : null,
       h('p.muted.small.table-clock', `${clockWords(summary.clock)}.`),
       mySeat() == null ? null : h('p.muted.small.keys', t('table.keys')),
       h('p.small', h('a', { href: `#/help/${game()}`, target: '_blank', id: 'help-link' }, t('nav.help'))),

@@ -20,6 +20,7 @@
  * @property {Record<string, any>} [options] the game's table options, every default filled in
  * @property {('here' | 'away' | 'bot' | null)[]} [presence] where each seat's player is (section 11b)
  * @property {boolean} [rated] whether the game counts for the ratings (rated unless said otherwise)
+ * @property {string} [tournament] the tournament the game belongs to (docs/tournaments.md)
  */
 /**
  * @typedef {object} LogEntry a line of the game log, drawn in the reader's language when shown

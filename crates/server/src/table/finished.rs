@@ -104,6 +104,7 @@ pub(crate) async fn answer(
         // Nobody is at a closed table: where its players are is not told.
         presence: Vec::new(),
         rated: table.rated,
+        tournament: table.tournament,
     };
     from.out.send_msg(&ServerMsg::Table { table: summary, role, view: Some(game.view(viewer)) });
     true

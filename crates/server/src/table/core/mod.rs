@@ -480,6 +480,7 @@ impl TableCore {
             options: serde_json::from_str(self.game_options.get()).ok(),
             presence: self.presences(),
             rated: self.options.rated,
+            tournament: self.options.tournament,
         }
     }
 
