@@ -7,7 +7,7 @@
 // with it and sees his page: his finished game and his rating.
 
 import { BASE, check, chooseName, desktop, hook, log, openPage, shot, timeLeft } from './support.mjs';
-import { caughtUp, choose, pageState, perform, settled } from './moves.mjs';
+import { pageState, playByClicks } from './moves.mjs';
 
 // Names of their own, so that no other scenario's players share their leaderboard rows.
 const HOST = 'Greta';
@@ -42,37 +42,6 @@ const toAct = (page) =>
     const p = window.__romirami.page;
     return p.summary().seats[p.view().phase.seat].name;
   });
-
-// Plays the game to its end by clicking, on whichever seat's turn it is; every page catches up after
-// each move. `during(moves)` runs between moves (the chat). Returns how many moves were made.
-async function playByClicks(seats, watchers, during) {
-  const everyone = [...seats.values(), ...watchers];
-  const first = seats.values().next().value;
-  let moves = 0;
-  for (;;) {
-    timeLeft();
-    const view = (await pageState(first)).view;
-    if (view.phase.state === 'over') return moves;
-    const page = seats.get(view.phase.seat);
-    await page.waitForFunction(
-      () => {
-        const p = window.__romirami.page;
-        return p.legal() != null || p.result() != null;
-      },
-      null,
-      { timeout: Math.min(20000, timeLeft()) },
-    );
-    let state = await pageState(page);
-    if (state.over) return moves;
-    const action = choose(state.legal);
-    await perform(page, action);
-    state = await settled(page, state.n);
-    check(!state.error, `the server accepted ${JSON.stringify(action)}: ${state.error}`);
-    await caughtUp(everyone, state.n);
-    moves += 1;
-    await during(moves);
-  }
-}
 
 // Two players and a spectator play one rated game to its end; returns their pages and the table.
 async function firstGame(browser) {

@@ -1,9 +1,10 @@
 // Playing Romi Rami at the table by clicking, as a player would: what the page knows (its state through the
 // test hook), which move to make (from the server's own list of legal moves), making it with the page's
 // controls, and waiting for the server's answer to reach every page. Shared by the scenarios that play the
-// classic game (players.mjs, bots.mjs, again.mjs).
+// classic game (players.mjs, bots.mjs, again.mjs, tournaments.mjs), with a whole game played by clicks
+// (`playByClicks`).
 
-import { hook, random, timeLeft } from './support.mjs';
+import { check, hook, random, timeLeft } from './support.mjs';
 
 export const pageState = (page) =>
   hook(page, () => {
@@ -88,5 +89,36 @@ export async function caughtUp(pages, n) {
     await p.waitForFunction((count) => window.__romirami.page.eventCount() >= count, n, {
       timeout: Math.min(20000, timeLeft()),
     });
+  }
+}
+
+// Plays the game to its end by clicking, on whichever seat's turn it is (`seats`: a Map from seat to page);
+// every page catches up after each move. `during(moves)` runs between moves (the chat). Returns how many moves were made.
+export async function playByClicks(seats, watchers = [], during = async () => {}) {
+  const everyone = [...seats.values(), ...watchers];
+  const first = seats.values().next().value;
+  let moves = 0;
+  for (;;) {
+    timeLeft();
+    const view = (await pageState(first)).view;
+    if (view.phase.state === 'over') return moves;
+    const page = seats.get(view.phase.seat);
+    await page.waitForFunction(
+      () => {
+        const p = window.__romirami.page;
+        return p.legal() != null || p.result() != null;
+      },
+      null,
+      { timeout: Math.min(20000, timeLeft()) },
+    );
+    let state = await pageState(page);
+    if (state.over) return moves;
+    const action = choose(state.legal);
+    await perform(page, action);
+    state = await settled(page, state.n);
+    check(!state.error, `the server accepted ${JSON.stringify(action)}: ${state.error}`);
+    await caughtUp(everyone, state.n);
+    moves += 1;
+    await during(moves);
   }
 }

@@ -5,39 +5,10 @@
 // it on a phone without reloading — in English and in French.
 
 import { spawn } from 'node:child_process';
-import { BASE, check, chooseName, desktop, hook, log, openPage, phone, shot, timeLeft } from './support.mjs';
-import { pageState, choose, perform, settled, caughtUp } from './moves.mjs';
+import { BASE, check, chooseName, desktop, hook, log, openPage, phone, shot } from './support.mjs';
+import { pageState, playByClicks } from './moves.mjs';
 
 const BIN = process.env.ROMIRAMI_BIN;
-
-/** Plays the game at the pages' table to its end by clicking, on whichever seat's turn it is. */
-async function playByClicks(pages) {
-  const seats = new Map();
-  for (const page of pages) seats.set((await pageState(page)).role.seat, page);
-  let moves = 0;
-  for (;;) {
-    timeLeft();
-    const view = (await pageState(pages[0])).view;
-    if (view.phase.state === 'over') return moves;
-    const page = seats.get(view.phase.seat);
-    await page.waitForFunction(
-      () => {
-        const p = window.__romirami.page;
-        return p.legal() != null || p.result() != null;
-      },
-      null,
-      { timeout: Math.min(20000, timeLeft()) },
-    );
-    let state = await pageState(page);
-    if (state.over) return moves;
-    const action = choose(state.legal);
-    await perform(page, action);
-    state = await settled(page, state.n);
-    check(!state.error, `the server accepted ${JSON.stringify(action)}: ${state.error}`);
-    await caughtUp(pages, state.n);
-    moves += 1;
-  }
-}
 
 /** The standings a tournament page shows: [[name, points]]. */
 const standings = (page) =>
@@ -109,7 +80,9 @@ export async function tournaments(browser) {
     (await hanna.getAttribute('#tournament-link', 'href')) === `#/tournaments/${id}`,
     'the table leads back to its tournament',
   );
-  const moves = await playByClicks([hanna, ivan]);
+  const seats = new Map();
+  for (const page of [hanna, ivan]) seats.set((await pageState(page)).role.seat, page);
+  const moves = await playByClicks(seats);
   log(`tournaments: their game took ${moves} moves`);
 
   // The round is over when the bots' game is too: every page shows the final standings.

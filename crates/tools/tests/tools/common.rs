@@ -69,3 +69,27 @@ pub(crate) fn romirami() -> std::process::Command {
     }
     command
 }
+
+/// Starts `romirami serve` on a free port over the SQLite file `database` with `extra` arguments, quiet;
+/// returns the process and the address it prints (`127.0.0.1:PORT`).
+pub(crate) fn serve(database: &str, extra: &[&str]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut server = romirami()
+        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", database])
+        .args(extra)
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let stdout = server.stdout.take().expect("piped stdout");
+    let mut first_line = String::new();
+    BufReader::new(stdout).read_line(&mut first_line).expect("the server prints its address");
+    let address = first_line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {first_line:?}"))
+        .to_owned();
+    (server, address)
+}

@@ -6,28 +6,13 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::common::romirami;
+use crate::common::{romirami, serve};
 
 #[test]
 fn bots_play_on_a_served_server_which_stops_on_sigterm() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let database = format!("sqlite://{}", dir.path().join("games.db").display());
-    let mut server = romirami()
-        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &database])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the server starts");
-    let stdout = server.stdout.take().expect("piped stdout");
-    let mut first_line = String::new();
-    BufReader::new(stdout).read_line(&mut first_line).expect("the server prints its address");
-    let address = first_line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {first_line:?}"))
-        .to_owned();
+    let (mut server, address) = serve(&database, &[]);
 
     let bots = romirami()
         .args(["bots", "--server", &format!("http://{address}"), "--games", "3", "--concurrency", "3"])

@@ -4,14 +4,12 @@
 //! game's record.
 
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader};
-use std::process::Stdio;
 
 use romirami_client::Client;
 use romirami_client::tournament::post;
 use serde_json::{Value, json};
 
-use crate::common::romirami;
+use crate::common::{romirami, serve};
 
 fn get(url: &str) -> String {
     ureq::get(url).call().expect("served").body_mut().read_to_string().expect("text")
@@ -21,23 +19,7 @@ fn get(url: &str) -> String {
 fn romirami_bots_fills_a_swiss_tournament_and_plays_it_out() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let database = format!("sqlite://{}", dir.path().join("games.db").display());
-    let mut server = romirami()
-        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &database])
-        .args(["--tournament-round-pause-ms", "100", "--bot-delay-ms", "1"])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the server starts");
-    let stdout = server.stdout.take().expect("piped stdout");
-    let mut first_line = String::new();
-    BufReader::new(stdout).read_line(&mut first_line).expect("the server prints its address");
-    let address = first_line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {first_line:?}"))
-        .to_owned();
+    let (mut server, address) = serve(&database, &["--tournament-round-pause-ms", "100", "--bot-delay-ms", "1"]);
     let http = format!("http://{address}");
 
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
