@@ -287,7 +287,7 @@ impl Director {
 
     /// Active players in the order of the standings.
     fn ranked(&self, wanted: impl Fn(&Entrant) -> bool) -> Vec<PlayerKey> {
-        let keep: Vec<PlayerKey> = self.players.iter().filter(|e| wanted(e)).map(|e| e.id).collect();
+        let keep: HashSet<PlayerKey> = self.players.iter().filter(|e| wanted(e)).map(|e| e.id).collect();
         self.standings().into_iter().map(|line| line.player).filter(|p| keep.contains(p)).collect()
     }
 

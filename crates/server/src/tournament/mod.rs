@@ -125,12 +125,12 @@ pub struct Tournaments {
 /// tables, so nothing of them is shown (no result, record, replay or analysis) until the round is over.
 /// Kept by the runners of this node, from their directors (so also after a restart).
 #[derive(Debug, Default)]
-pub(crate) struct Sealed(std::sync::RwLock<std::collections::HashSet<Uuid>>);
+pub(crate) struct Sealed(Mutex<std::collections::HashSet<Uuid>>);
 
 impl Sealed {
     /// Seals the tables of `director`'s duplicate rounds in play, and unseals those of rounds over.
     pub(crate) fn follow(&self, director: &Director) {
-        let mut sealed = self.0.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut sealed = lock(&self.0);
         for round in director.rounds.iter().filter(|round| round.deal.is_some()) {
             let over = round.is_over();
             for table in &round.tables {
@@ -144,7 +144,7 @@ impl Sealed {
     }
 
     fn contains(&self, table: Uuid) -> bool {
-        self.0.read().unwrap_or_else(std::sync::PoisonError::into_inner).contains(&table)
+        lock(&self.0).contains(&table)
     }
 }
 
