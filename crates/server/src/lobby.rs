@@ -32,8 +32,9 @@ pub(crate) enum Listing {
     Removed(TableId),
 }
 
-/// A tournament's game whose result was just stored.
-#[derive(Clone, Debug)]
+/// A tournament's game whose result was just stored (in a cluster also told to the other nodes, where
+/// the tournament's director may be).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct TournamentGame {
     /// The tournament.
     pub(crate) tournament: uuid::Uuid,
@@ -41,6 +42,9 @@ pub(crate) struct TournamentGame {
     pub(crate) table: TableId,
     /// For each seat, whether its player never came to the table (the bot played all their turns).
     pub(crate) absent: Vec<bool>,
+    /// Whether it came from another node of the cluster (and so is not sent back to the others).
+    #[serde(skip)]
+    pub(crate) relayed: bool,
 }
 
 /// The live tables.

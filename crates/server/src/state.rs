@@ -114,9 +114,10 @@ impl AppState {
         }
         if let Some(cluster) = &state.cluster {
             cluster.start_takeovers(state.services());
+            // In a cluster each tournament is directed by one node under a lease, taken over when it runs out.
+            cluster.direct_tournaments(&state.tournaments, &state.services()).await?;
         } else {
-            // In a cluster, tournaments are directed by one node under a lease (not yet): a single server
-            // directs every tournament it stored.
+            // A single server directs every tournament it stored.
             let directed = state.tournaments.restore(&state.services()).await?;
             if directed > 0 {
                 info!(directed, "tournaments directed again");

@@ -44,7 +44,8 @@ pub struct OpenTable {
 }
 
 /// Why the director refuses a request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Refusal {
     /// Joining after the start (Swiss), or after the end.
     #[error("the tournament takes no more players")]

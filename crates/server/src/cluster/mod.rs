@@ -49,6 +49,9 @@ pub enum ClusterError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The node could not start directing tournaments.
+    #[error("the tournaments of the cluster: {0}")]
+    Tournaments(String),
 }
 
 /// This node's part in the cluster.
@@ -56,6 +59,8 @@ pub enum ClusterError {
 pub struct Cluster {
     /// This node's id.
     pub node: String,
+    /// The cluster's name (the first part of its NATS subjects).
+    name: String,
     nats: async_nats::Client,
     pub(crate) ownership: Arc<Ownership>,
     pub(crate) forwarding: Arc<Forwarding>,
@@ -98,12 +103,35 @@ impl Cluster {
         lobby::mirror(&nats, &config.name, &config.node, lobby, &forwarding).await.map_err(nats_error)?;
         let ownership = Ownership::start(config.node.clone(), store.clone(), config.lease_ttl, nats.clone());
         tracing::info!(node = %config.node, nats = %config.nats_url, "joined the cluster");
-        Ok(Cluster { node: config.node.clone(), nats, ownership, forwarding, lease_ttl: config.lease_ttl })
+        Ok(Cluster {
+            node: config.node.clone(),
+            name: config.name.clone(),
+            nats,
+            ownership,
+            forwarding,
+            lease_ttl: config.lease_ttl,
+        })
     }
 
     /// Starts taking over the tables of nodes whose leases ran out (once this node has restored its own).
     pub(crate) fn start_takeovers(&self, services: crate::table::Services) {
         takeover::start(services, self.lease_ttl, self.nats.clone());
+    }
+
+    /// Starts directing tournaments in the cluster: those no node directs, taken as their leases run out
+    /// (`tournament::cluster`).
+    ///
+    /// # Errors
+    /// When NATS refuses a subscription, or the store cannot be read.
+    pub(crate) async fn direct_tournaments(
+        &self,
+        tournaments: &Arc<crate::tournament::Tournaments>,
+        services: &crate::table::Services,
+    ) -> Result<(), ClusterError> {
+        tournaments
+            .join_cluster(services, self.nats.clone(), &self.name, &self.node, self.lease_ttl)
+            .await
+            .map_err(ClusterError::Tournaments)
     }
 
     /// Hands this node's tables over at once (a graceful stop): their leases end now, so another node

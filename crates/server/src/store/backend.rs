@@ -215,6 +215,7 @@ pub(super) trait Tournaments {
         state: &str,
         director: &str,
         winner: Option<PlayerId>,
+        fence: Option<&Fence>,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// The tournament `id`, if there is one.
@@ -230,6 +231,9 @@ pub(super) trait Tournaments {
 
     /// The tournaments not finished, oldest first.
     fn unfinished_tournaments(&self) -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
+
+    /// The tournaments not finished whose lease ran out or never was, oldest first.
+    fn undirected_tournaments(&self, limit: i64) -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
 
     /// How many tournaments `player` created that are not finished.
     fn open_tournaments_by(&self, player: PlayerId) -> impl Future<Output = Result<i64, StoreError>> + Send;

@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::backend::Tournaments;
-use super::{Store, StoreError};
+use super::{Fence, Store, StoreError};
 use crate::protocol::{Clock, PlayerId};
 
 /// A tournament as stored.
@@ -40,18 +40,22 @@ impl Store {
         dispatch!(self, s => s.create_tournament(row).await)
     }
 
-    /// Stores a tournament's director and state after a change, with its winner once it is finished.
+    /// Stores a tournament's director and state after a change, with its winner once it is finished. In a
+    /// cluster the write carries the directing node's `fence` (its lease on the tournament, kept in
+    /// `table_leases` under the tournament's id): a node that lost the tournament writes nothing.
     ///
     /// # Errors
-    /// When the write fails, or there is no such tournament ([`StoreError::NotFound`]).
+    /// When the write fails, [`StoreError::Fenced`] when `fence` is not the tournament's current lease,
+    /// or there is no such tournament ([`StoreError::NotFound`]).
     pub async fn save_tournament(
         &self,
         id: Uuid,
         state: &str,
         director: &str,
         winner: Option<PlayerId>,
+        fence: Option<&Fence>,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.save_tournament(id, state, director, winner).await)
+        dispatch!(self, s => s.save_tournament(id, state, director, winner, fence).await)
     }
 
     /// The tournament `id`.
@@ -82,6 +86,15 @@ impl Store {
     /// When the store cannot be read.
     pub async fn unfinished_tournaments(&self) -> Result<Vec<TournamentRow>, StoreError> {
         dispatch!(self, s => s.unfinished_tournaments().await)
+    }
+
+    /// Tournaments not finished that no node directs (never leased, or their lease ran out), oldest
+    /// first, at most `limit`: for a node of a cluster to take over.
+    ///
+    /// # Errors
+    /// When the store cannot be read, or it is SQLite (leases are PostgreSQL's).
+    pub async fn undirected_tournaments(&self, limit: u32) -> Result<Vec<TournamentRow>, StoreError> {
+        dispatch!(self, s => s.undirected_tournaments(i64::from(limit)).await)
     }
 
     /// How many tournaments `player` created that are not finished.

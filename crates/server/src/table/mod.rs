@@ -186,7 +186,9 @@ async fn restore_these(services: &Services, only: Option<&[TableId]>) -> Result<
             Err(problem) => error!(table = %id, %problem, "a stored game does not replay; it stays in the store"),
         }
     }
-    for waiting in waiting.into_iter().filter(|table| wanted(table.table.id)) {
+    // A tournament's table that waits was stored and never started: its runner starts it (`tournament.rs`).
+    let waiting = waiting.into_iter().filter(|table| table.table.tournament.is_none());
+    for waiting in waiting.filter(|table| wanted(table.table.id)) {
         let id = waiting.table.id;
         let Some(fence) = services.claim(id).await? else { continue };
         let chat = services.store.chat(id).await?;

@@ -38,7 +38,7 @@ impl Services {
 
     /// Takes `table` for this node: `Some(None)` on a single server (nothing to take), `Some(Some(fence))`
     /// in a cluster when the lease is this node's now, `None` when another node holds it.
-    pub(super) async fn claim(&self, table: TableId) -> Result<Option<Option<Fence>>, StoreError> {
+    pub(crate) async fn claim(&self, table: TableId) -> Result<Option<Option<Fence>>, StoreError> {
         match &self.ownership {
             None => Ok(Some(None)),
             Some(ownership) => Ok(ownership.claim(table).await?.map(Some)),

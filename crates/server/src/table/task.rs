@@ -80,6 +80,7 @@ async fn run(
                 tournament,
                 table: core.id(),
                 absent,
+                relayed: false,
             });
         }
         effects = core.step(input, now());

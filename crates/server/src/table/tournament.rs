@@ -1,6 +1,8 @@
 //! Opening a tournament's table (`core/tournament.rs` says how it plays): stored with its players in
-//! their seats, then started on this node. Opening a table that is live or stored already does nothing,
-//! so a runner that restarts may ask for every table its director planned.
+//! their seats, then started on this node. Opening a table that is live or whose game is stored already
+//! does nothing, so a runner that restarts may ask for every table its director planned. A table stored
+//! whose game never started (its node stopped in between) is started here: restoring a server brings
+//! back no tournament table that waits (`restore_these`), the runner does.
 
 use time::OffsetDateTime;
 use tracing::info;
@@ -10,23 +12,33 @@ use super::services::Services;
 use super::task;
 use crate::store::{StoreError, TableRow};
 
-/// Opens the table `plan` describes, unless it is live or stored already.
+/// Opens the table `plan` describes, unless it is live or its game stored already. Whether it opened it.
 ///
 /// # Errors
 /// When the store does not take it, or (in a cluster) its lease is another node's.
-pub(crate) async fn open(plan: TournamentTable, services: &Services) -> Result<(), StoreError> {
+pub(crate) async fn open(plan: TournamentTable, services: &Services) -> Result<bool, StoreError> {
     if services.lobby.table(plan.id).is_some() {
-        return Ok(());
+        return Ok(false);
     }
-    match services.store.table(plan.id).await {
-        // Stored: it is live where its lease is (restored there after a restart), or finished.
-        Ok(_) => return Ok(()),
-        Err(StoreError::NotFound) => {}
+    let stored = match services.store.table(plan.id).await {
+        // Its game stored: it is live where its lease is (restored there after a restart), or finished.
+        Ok(_) if services.store.waiting_tables_among(&[plan.id]).await?.is_empty() => return Ok(false),
+        // Stored, its game never started.
+        Ok(_) => true,
+        Err(StoreError::NotFound) => false,
         Err(error) => return Err(error),
-    }
-    let Some(fence) = services.claim(plan.id).await? else {
-        return Err(StoreError::Other(format!("the lease of the tournament's table {} is another node's", plan.id)));
     };
+    let Some(fence) = services.claim(plan.id).await? else {
+        // Another node's: it runs there.
+        return if stored {
+            Ok(false)
+        } else {
+            Err(StoreError::Other(format!("the lease of the tournament's table {} is another node's", plan.id)))
+        };
+    };
+    if stored {
+        return Ok(launch(plan, fence, services));
+    }
     let row = TableRow {
         id: plan.id,
         game: plan.game.kind.name().into(),
@@ -48,10 +60,15 @@ pub(crate) async fn open(plan: TournamentTable, services: &Services) -> Result<(
         }
         return Err(error);
     }
+    Ok(launch(plan, fence, services))
+}
+
+/// Starts the stored table `plan` on this node.
+fn launch(plan: TournamentTable, fence: Option<crate::store::Fence>, services: &Services) -> bool {
     let id = plan.id;
     let mut core = TableCore::tournament(plan, services.shared(), task::now());
     let effects = core.take_effects();
     task::launch(core, effects, fence, services);
     info!(table = %id, "a tournament's table opened");
-    Ok(())
+    true
 }

@@ -6,31 +6,33 @@
 //! anyone may read of one (its view, built from the stored director). A tournament's games are
 //! ordinary games at ordinary tables (`table::tournament`).
 
+mod cluster;
+mod follow;
 pub(crate) mod runner;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-
-use axum::extract::ws::Utf8Bytes;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use romirami_tournament::{Director, Format, Refusal, Spec, Start};
 use serde::Serialize;
 use time::OffsetDateTime;
 use tokio::sync::{broadcast, mpsc, oneshot};
+
+use self::cluster::{Link, Request};
+pub(crate) use self::follow::{Follow, view_message};
+use self::follow::{Followers, Sealed};
 use tracing::warn;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use self::runner::{Answer, Command, Runner};
-use crate::protocol::{Clock, PlayerId, PlayerInfo};
-use crate::store::{StoreError, TournamentRow};
+use self::runner::{Command, Runner};
+use crate::protocol::{Clock, PlayerId, PlayerInfo, TableId};
+use crate::store::{Fence, StoreError, TournamentRow};
 use crate::sync::lock;
 use crate::table::{GameChoice, Services};
 
 /// Requests queued per runner before the sender waits.
 const COMMAND_QUEUE: usize = 64;
-/// Views buffered per follower before it counts as fallen behind.
-const FOLLOW_BUFFER: usize = 16;
 
 /// What a new tournament is, as its creator asks (the body of `POST /api/tournaments`, read).
 #[derive(Clone, Debug)]
@@ -87,65 +89,28 @@ impl From<StoreError> for TournamentError {
     }
 }
 
-/// What a tournament's followers receive (`tournament_subscribe`), already serialized.
-#[derive(Clone, Debug)]
-pub(crate) enum Follow {
-    /// `tournament`: its view, for every follower.
-    View(Utf8Bytes),
-    /// `tournament_table`: for the followers seated at it.
-    Table {
-        /// Who sits there.
-        seats: Vec<PlayerId>,
-        /// The message.
-        text: Utf8Bytes,
-    },
-}
-
-/// The `tournament` message of a view.
-pub(crate) fn view_message(view: &str) -> Utf8Bytes {
-    let tournament = serde_json::from_str(view).unwrap_or_default();
-    crate::wire::ServerMsg::Tournament { tournament }.to_json().into()
-}
-
 /// A runner on this node.
 #[derive(Debug, Clone)]
 struct Live {
     commands: mpsc::Sender<Command>,
-    changes: broadcast::Sender<Follow>,
 }
 
-/// The tournaments this node directs.
+/// What the runners of this node share with the rest of it.
+#[derive(Debug, Default)]
+pub(crate) struct Shared {
+    /// The followers of tournaments on this node.
+    pub(crate) followers: Followers,
+    /// The games not to show yet.
+    pub(crate) sealed: Sealed,
+    /// The other nodes, in a cluster.
+    pub(crate) link: OnceLock<Link>,
+}
+
+/// The tournaments this node directs, and what it knows of those directed elsewhere.
 #[derive(Debug, Default)]
 pub struct Tournaments {
     live: Mutex<HashMap<Uuid, Live>>,
-    sealed: Arc<Sealed>,
-}
-
-/// The finished games of duplicate rounds still in play: their deal is being played at the round's other
-/// tables, so nothing of them is shown (no result, record, replay or analysis) until the round is over.
-/// Kept by the runners of this node, from their directors (so also after a restart).
-#[derive(Debug, Default)]
-pub(crate) struct Sealed(Mutex<std::collections::HashSet<Uuid>>);
-
-impl Sealed {
-    /// Seals the tables of `director`'s duplicate rounds in play, and unseals those of rounds over.
-    pub(crate) fn follow(&self, director: &Director) {
-        let mut sealed = lock(&self.0);
-        for round in director.rounds.iter().filter(|round| round.deal.is_some()) {
-            let over = round.is_over();
-            for table in &round.tables {
-                if over {
-                    sealed.remove(&table.id);
-                } else {
-                    sealed.insert(table.id);
-                }
-            }
-        }
-    }
-
-    fn contains(&self, table: Uuid) -> bool {
-        lock(&self.0).contains(&table)
-    }
+    shared: Arc<Shared>,
 }
 
 /// A tournament as anyone may see it (`GET /api/tournaments/{id}`): its stored facts and its director's
@@ -251,25 +216,57 @@ impl Tournaments {
             state: director.phase.name().to_owned(),
             director: serde_json::to_string(&director).map_err(|_| TournamentError::Unavailable)?,
         };
+        // In a cluster the new tournament is this node's: its id is fresh, so its lease is free.
+        let Some(fence) = services.claim(TableId(row.id)).await? else { return Err(TournamentError::Unavailable) };
         services.store.create_tournament(&row).await?;
         let id = row.id;
-        self.direct(row, director, game, services.clone());
+        self.direct(row, director, game, services.clone(), fence);
         Ok(id)
     }
 
-    /// Starts the runner of `row` here.
-    fn direct(&self, row: TournamentRow, director: Director, game: GameChoice, services: Services) {
+    /// Starts the runner of `row` here, under `fence` in a cluster.
+    fn direct(&self, row: TournamentRow, director: Director, game: GameChoice, services: Services, fence: Option<Fence>) {
         let (commands, inbox) = mpsc::channel(COMMAND_QUEUE);
-        let changes = broadcast::channel(FOLLOW_BUFFER).0;
         let id = row.id;
         let mut live = lock(&self.live);
         // The runners of finished tournaments are gone: their entries go too.
         live.retain(|_, runner| !runner.commands.is_closed());
-        live.insert(id, Live { commands, changes: changes.clone() });
+        live.insert(id, Live { commands });
         drop(live);
-        self.sealed.follow(&director);
-        let runner = Runner::new(row, director, game, services, changes, self.sealed.clone());
+        self.shared.sealed.follow(&director);
+        let runner = Runner::new(row, director, game, services, Arc::clone(&self.shared), fence);
         tokio::spawn(runner.run(inbox));
+    }
+
+    /// Whether a runner directs `id` on this node.
+    fn directs(&self, id: Uuid) -> bool {
+        lock(&self.live).get(&id).is_some_and(|live| !live.commands.is_closed())
+    }
+
+    /// Directs the stored tournament `row` here (its lease, in a cluster, is `fence`), unless it is
+    /// directed here already or does not read. Whether it now is.
+    fn direct_stored(&self, row: TournamentRow, services: &Services, fence: Option<Fence>) -> bool {
+        if self.directs(row.id) {
+            return false;
+        }
+        let director = match director_of(&row) {
+            Ok(director) => director,
+            Err(error) => {
+                warn!(tournament = %row.id, %error, "a stored tournament does not read; it stays in the store");
+                return false;
+            }
+        };
+        let options = serde_json::from_str(&row.options).ok();
+        match GameChoice::choose(&services.config.games, Some(&row.game), options.as_ref(), director.spec.seats) {
+            Ok(game) => {
+                self.direct(row, director, game, services.clone(), fence);
+                true
+            }
+            Err(problem) => {
+                warn!(tournament = %row.id, %problem, "a stored tournament's game cannot be played here");
+                false
+            }
+        }
     }
 
     /// Directs here every tournament the store holds as not finished (a single server after a start).
@@ -277,47 +274,60 @@ impl Tournaments {
     /// # Errors
     /// When the store cannot be read.
     pub async fn restore(&self, services: &Services) -> Result<usize, StoreError> {
-        let mut restored = 0;
-        for row in services.store.unfinished_tournaments().await? {
-            if lock(&self.live).contains_key(&row.id) {
-                continue;
-            }
-            let director = match director_of(&row) {
-                Ok(director) => director,
-                Err(error) => {
-                    warn!(tournament = %row.id, %error, "a stored tournament does not read; it stays in the store");
-                    continue;
-                }
-            };
-            let choice = GameChoice::choose(
-                &services.config.games,
-                Some(&row.game),
-                serde_json::from_str(&row.options).ok().as_ref(),
-                director.spec.seats,
-            );
-            match choice {
-                Ok(game) => {
-                    self.direct(row, director, game, services.clone());
-                    restored += 1;
-                }
-                Err(problem) => {
-                    warn!(tournament = %row.id, %problem, "a stored tournament's game cannot be played here")
-                }
-            }
-        }
-        Ok(restored)
+        let rows = services.store.unfinished_tournaments().await?;
+        Ok(rows.into_iter().filter(|row| self.direct_stored(row.clone(), services, None)).count())
     }
 
-    /// Asks the runner of `id` for something.
-    async fn ask(
-        &self,
+    /// Joins this node's cluster: seals what the stored tournaments seal, answers for the tournaments it
+    /// directs, follows the others', and takes over those no node directs (`cluster.rs`).
+    ///
+    /// # Errors
+    /// When the store cannot be read or NATS refuses a subscription.
+    pub(crate) async fn join_cluster(
+        self: &Arc<Self>,
         services: &Services,
-        id: Uuid,
-        command: impl FnOnce(oneshot::Sender<Answer>) -> Command,
-    ) -> Result<(), TournamentError> {
+        nats: async_nats::Client,
+        cluster: &str,
+        node: &str,
+        lease_ttl: std::time::Duration,
+    ) -> Result<(), String> {
+        self.seal_stored(services).await.map_err(|e| e.to_string())?;
+        let link = Link::new(nats, cluster, node);
+        let _ = self.shared.link.set(link.clone());
+        cluster::start(self, link, services.clone(), lease_ttl).await
+    }
+
+    /// Seals the games of the duplicate rounds in play of every stored tournament.
+    async fn seal_stored(&self, services: &Services) -> Result<(), StoreError> {
+        for row in services.store.unfinished_tournaments().await? {
+            if let Ok(director) = director_of(&row) {
+                self.shared.sealed.follow(&director);
+            }
+        }
+        Ok(())
+    }
+
+    /// Asks for `request`: of the runner here, or (in a cluster) of the node that directs the tournament.
+    async fn ask(&self, services: &Services, request: Request) -> Result<(), TournamentError> {
+        let id = request.tournament();
+        if !self.directs(id)
+            && let Some(link) = self.shared.link.get()
+            && let Some(lease) = services.store.lease(TableId(id)).await?
+            && lease.fence.node != link.node()
+            && lease.expires_at > OffsetDateTime::now_utc()
+        {
+            return link.ask(&lease.fence.node, &request).await;
+        }
+        self.ask_here(services, request).await
+    }
+
+    /// Asks the runner of this node for `request`.
+    async fn ask_here(&self, services: &Services, request: Request) -> Result<(), TournamentError> {
+        let id = request.tournament();
         let live = lock(&self.live).get(&id).cloned();
         let Some(live) = live.filter(|live| !live.commands.is_closed()) else {
-            // Not directed here: finished (or no such tournament), or another node's.
+            // Not directed here: finished (or no such tournament), or another node's, or none's for a
+            // moment (its node died, and another takes it over).
             let row = services.store.tournament(id).await?;
             return Err(if row.state == "finished" {
                 TournamentError::Refused(Refusal::Closed)
@@ -326,13 +336,21 @@ impl Tournaments {
             });
         };
         let (reply, answer) = oneshot::channel();
-        live.commands.send(command(reply)).await.map_err(|_| TournamentError::Refused(Refusal::Closed))?;
+        let command = match request {
+            Request::Join { player, .. } => Command::Join { player, reply },
+            Request::Withdraw { player, .. } => Command::Withdraw { player, reply },
+            Request::Pause { player, paused, .. } => Command::Pause { player, paused, reply },
+        };
+        live.commands.send(command).await.map_err(|_| TournamentError::Refused(Refusal::Closed))?;
         match answer.await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(Some(refusal))) => Err(TournamentError::Refused(refusal)),
             Ok(Err(None)) => Err(TournamentError::Unavailable),
-            // The runner ended meanwhile: the tournament finished.
-            Err(_) => Err(TournamentError::Refused(Refusal::Closed)),
+            // The runner ended meanwhile: the tournament finished, or moved to another node.
+            Err(_) => match services.store.tournament(id).await?.state.as_str() {
+                "finished" => Err(TournamentError::Refused(Refusal::Closed)),
+                _ => Err(TournamentError::Unavailable),
+            },
         }
     }
 
@@ -341,7 +359,7 @@ impl Tournaments {
     /// # Errors
     /// See [`TournamentError`].
     pub async fn join(&self, services: &Services, id: Uuid, player: PlayerInfo) -> Result<(), TournamentError> {
-        self.ask(services, id, |reply| Command::Join { player, reply }).await
+        self.ask(services, Request::Join { tournament: id, player }).await
     }
 
     /// `player` withdraws from the tournament `id`.
@@ -349,7 +367,7 @@ impl Tournaments {
     /// # Errors
     /// See [`TournamentError`].
     pub async fn withdraw(&self, services: &Services, id: Uuid, player: PlayerId) -> Result<(), TournamentError> {
-        self.ask(services, id, |reply| Command::Withdraw { player, reply }).await
+        self.ask(services, Request::Withdraw { tournament: id, player }).await
     }
 
     /// `player` pauses in the arena `id`, or comes back.
@@ -363,7 +381,7 @@ impl Tournaments {
         player: PlayerId,
         paused: bool,
     ) -> Result<(), TournamentError> {
-        self.ask(services, id, |reply| Command::Pause { player, paused, reply }).await
+        self.ask(services, Request::Pause { tournament: id, player, paused }).await
     }
 
     /// What anyone may see of the tournament `id`, as JSON.
@@ -391,8 +409,8 @@ impl Tournaments {
 
     /// Whether the finished game at `table` belongs to a duplicate round still in play: nothing of it is
     /// shown until every table of its round finished.
-    pub fn is_sealed(&self, table: crate::protocol::TableId) -> bool {
-        self.sealed.contains(table.0)
+    pub fn is_sealed(&self, table: TableId) -> bool {
+        self.shared.sealed.contains(table.0)
     }
 
     /// Stops every runner of this node (at a shutdown): each ends at its next step, with everything it
@@ -401,8 +419,8 @@ impl Tournaments {
         lock(&self.live).clear();
     }
 
-    /// Follows the tournament `id`'s changes, if it is directed here.
-    pub(crate) fn follow(&self, id: Uuid) -> Option<broadcast::Receiver<Follow>> {
-        lock(&self.live).get(&id).map(|live| live.changes.subscribe())
+    /// Follows the tournament `id`'s changes, wherever it is directed.
+    pub(crate) fn follow(&self, id: Uuid) -> broadcast::Receiver<Follow> {
+        self.shared.followers.subscribe(id)
     }
 }

@@ -10,14 +10,18 @@
 
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use romirami_tournament::{Director, Effect, OpenTable, Phase, Refusal, SeatResult};
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{Notify, broadcast, mpsc, oneshot};
 use tracing::{info, warn};
 
 use crate::lobby::TournamentGame;
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
-use crate::store::{StoreError, TournamentRow};
+use crate::store::{Fence, StoreError, TournamentRow};
 use crate::table::{self, GameChoice, Services, TableOptions, TournamentTable};
+
+use super::follow::Sealing;
 
 /// How often the runner tells its director the time.
 const TICK: Duration = Duration::from_secs(1);
@@ -47,10 +51,12 @@ pub(crate) struct Runner {
     services: Services,
     /// Whether the director changed since it was last stored.
     dirty: bool,
-    /// The live view of the tournament, as JSON, for whoever follows it.
-    changes: broadcast::Sender<super::Follow>,
-    /// The games of duplicate rounds in play, which nothing shows yet.
-    sealed: std::sync::Arc<super::Sealed>,
+    /// The followers, the sealed games and the other nodes.
+    shared: Arc<super::Shared>,
+    /// This node's lease on the tournament, in a cluster: every save presents it.
+    fence: Option<Fence>,
+    /// Whether the lease was lost (another node directs the tournament now): the runner stops.
+    gone: bool,
 }
 
 /// The time now, as the director counts it.
@@ -65,10 +71,10 @@ impl Runner {
         director: Director,
         game: GameChoice,
         services: Services,
-        changes: broadcast::Sender<super::Follow>,
-        sealed: std::sync::Arc<super::Sealed>,
+        shared: Arc<super::Shared>,
+        fence: Option<Fence>,
     ) -> Runner {
-        Runner { row, director, game, services, dirty: false, changes, sealed }
+        Runner { row, director, game, services, dirty: false, shared, fence, gone: false }
     }
 
     /// Runs until the tournament is finished and stored.
@@ -79,9 +85,11 @@ impl Runner {
         let mut sweep = tokio::time::interval(SWEEP);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let lost = self.services.ownership.as_ref().and_then(|ownership| ownership.lost_signal(TableId(id)));
         info!(tournament = %id, state = self.director.phase.name(), "tournament directed here");
         loop {
             tokio::select! {
+                () = lease_lost(lost.as_deref()) => self.gone = true,
                 command = commands.recv() => match command {
                     Some(command) => self.command(command).await,
                     None => return,
@@ -92,7 +100,7 @@ impl Runner {
                 }
                 _ = sweep.tick() => self.sweep().await,
                 game = games.recv() => match game {
-                    Ok(TournamentGame { tournament, table, absent }) if tournament == id => {
+                    Ok(TournamentGame { tournament, table, absent, .. }) if tournament == id => {
                         self.result_of(table, &absent).await;
                     }
                     Ok(_) => {}
@@ -101,8 +109,15 @@ impl Runner {
                     Err(broadcast::error::RecvError::Closed) => return,
                 },
             }
+            if self.gone {
+                info!(tournament = %id, "the tournament's lease was lost: another node directs it now");
+                return;
+            }
             if self.director.phase == Phase::Finished && !self.dirty {
                 info!(tournament = %id, "tournament finished");
+                if let Some(ownership) = &self.services.ownership {
+                    ownership.release(TableId(id));
+                }
                 return;
             }
         }
@@ -144,11 +159,14 @@ impl Runner {
             }
         }
         let changed = self.dirty;
-        // Sealed before its tables open, unsealed once the round is over.
-        self.sealed.follow(&self.director);
+        // Sealed before its tables open, unsealed once the round is over: here, and on the other nodes.
+        self.shared.sealed.follow(&self.director);
         if self.dirty && !self.save().await {
             // Not stored: nothing is opened; the next sweep stores it and opens what it planned.
             return;
+        }
+        if let (true, false, Some(link)) = (changed, opens.is_empty(), self.shared.link.get()) {
+            link.publish(self.row.id, None, Sealing::of(&self.director));
         }
         for table in opens {
             self.open(table).await;
@@ -162,7 +180,15 @@ impl Runner {
     /// Tells the followers the tournament as it is.
     fn tell(&self) {
         let view = super::view_json(&self.row, &self.director);
-        let _ = self.changes.send(super::Follow::View(super::view_message(&view)));
+        self.send(super::Follow::View(super::view_message(&view)));
+    }
+
+    /// Tells the followers on every node.
+    fn send(&self, follow: super::Follow) {
+        if let Some(link) = self.shared.link.get() {
+            link.publish(self.row.id, Some(&follow), Sealing::of(&self.director));
+        }
+        self.shared.followers.send(self.row.id, follow);
     }
 
     /// Writes the director. Whether it is stored.
@@ -171,10 +197,16 @@ impl Runner {
         let winner = (self.director.phase == Phase::Finished)
             .then(|| self.director.standings().first().map(|line| PlayerId(line.player)))
             .flatten();
-        match self.services.store.save_tournament(self.row.id, self.director.phase.name(), &text, winner).await {
+        let (id, phase, fence) = (self.row.id, self.director.phase.name(), self.fence.as_ref());
+        match self.services.store.save_tournament(id, phase, &text, winner, fence).await {
             Ok(()) => {
                 self.dirty = false;
                 true
+            }
+            Err(StoreError::Fenced(reason)) => {
+                warn!(tournament = %id, %reason, "a tournament's save was fenced: its lease is another node's");
+                self.gone = true;
+                false
             }
             Err(error) => {
                 warn!(tournament = %self.row.id, %error, "a tournament could not be stored");
@@ -209,7 +241,9 @@ impl Runner {
         let table =
             TournamentTable { id: TableId(plan.table), options, game: self.game.clone(), seats, deal: plan.deal };
         match table::tournament::open(table, &self.services).await {
-            Ok(()) => {
+            // Open already (a sweep, or a runner that started again): its players were called.
+            Ok(false) => {}
+            Ok(true) => {
                 let seats: Vec<PlayerId> = plan.seats.iter().map(|p| PlayerId(*p)).collect();
                 let message = crate::wire::ServerMsg::TournamentTable {
                     tournament: self.row.id,
@@ -217,7 +251,7 @@ impl Runner {
                     round: plan.round,
                     seats: seats.clone(),
                 };
-                let _ = self.changes.send(super::Follow::Table { seats, text: message.to_json().into() });
+                self.send(super::Follow::Table { seats, text: message.to_json().into() });
             }
             Err(error) => {
                 warn!(tournament = %self.row.id, table = %plan.table, %error, "a tournament's table could not open");
@@ -265,5 +299,13 @@ impl Runner {
             Ok(effects) => self.carry_out(effects).await,
             Err(refusal) => warn!(tournament = %self.row.id, %table, %refusal, "a tournament's result does not fit"),
         }
+    }
+}
+
+/// Waits for the renewal to find the tournament's lease gone; never without a lease (a single server).
+async fn lease_lost(lost: Option<&Notify>) {
+    match lost {
+        Some(lost) => lost.notified().await,
+        None => std::future::pending().await,
     }
 }

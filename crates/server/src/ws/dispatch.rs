@@ -33,13 +33,13 @@ impl Connection {
         self.outbox.send_msg(&list)
     }
 
-    /// Follows the tournament `id`: its view now, and its changes while this node directs it.
+    /// Follows the tournament `id`: its view now, and its changes.
     pub(super) async fn follow_tournament(&mut self, id: uuid::Uuid) {
         // Subscribed before the view is read, so that no change falls between them.
         let receiver = self.state.tournaments.follow(id);
         match crate::tournament::Tournaments::view(&self.state.services(), id).await {
             Ok(view) => {
-                self.tournament = receiver.map(|receiver| (id, receiver));
+                self.tournament = Some((id, receiver));
                 self.outbox.send(crate::table::Outgoing::Text(crate::tournament::view_message(&view)));
             }
             Err(crate::store::StoreError::NotFound) => {

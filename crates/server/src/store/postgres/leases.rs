@@ -184,14 +184,17 @@ impl Leases for PgStore {
     }
 
     /// Tables still open (a game in play, or seats taken before the start) whose lease ran out: a dead or
-    /// cut-off node's, for another node to take over. At most `limit`.
+    /// cut-off node's, for another node to take over. At most `limit`. A tournament's table whose game
+    /// never started is its runner's to start, not taken over; a tournament's own lease (under its id,
+    /// with no game and no seats) is never among them.
     async fn expired_leases(&self, limit: u32) -> Result<Vec<TableId>, StoreError> {
         let ids: Vec<Uuid> = sqlx::query_scalar(
             "SELECT l.table_id FROM table_leases l
              WHERE l.expires_at <= now()
                AND (EXISTS (SELECT 1 FROM games g WHERE g.table_id = l.table_id AND g.finished_at IS NULL)
                     OR (NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = l.table_id)
-                        AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = l.table_id)))
+                        AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = l.table_id)
+                        AND NOT EXISTS (SELECT 1 FROM tables t WHERE t.id = l.table_id AND t.tournament IS NOT NULL)))
              ORDER BY l.expires_at
              LIMIT $1",
         )

@@ -6,7 +6,7 @@ use uuid::Uuid;
 use super::PgStore;
 use crate::protocol::PlayerId;
 use crate::store::backend::Tournaments;
-use crate::store::{StoreError, TournamentRow, codec, rows};
+use crate::store::{Fence, StoreError, TournamentRow, codec, rows};
 
 const COLUMNS: &str = "id, game, options, turn_ms, reserve_ms, rated, created_by, created_at, state, director";
 
@@ -38,15 +38,49 @@ impl Tournaments for PgStore {
         state: &str,
         director: &str,
         winner: Option<PlayerId>,
+        fence: Option<&Fence>,
     ) -> Result<(), StoreError> {
-        let done = sqlx::query("UPDATE tournaments SET state = $2, director = $3, winner = $4 WHERE id = $1")
-            .bind(id)
-            .bind(state)
-            .bind(director)
-            .bind(winner.map(|w| w.0))
-            .execute(&self.pool)
-            .await?;
-        if done.rows_affected() == 0 { Err(StoreError::NotFound) } else { Ok(()) }
+        let Some(fence) = fence else {
+            let done = sqlx::query("UPDATE tournaments SET state = $2, director = $3, winner = $4 WHERE id = $1")
+                .bind(id)
+                .bind(state)
+                .bind(director)
+                .bind(winner.map(|w| w.0))
+                .execute(&self.pool)
+                .await?;
+            return if done.rows_affected() == 0 { Err(StoreError::NotFound) } else { Ok(()) };
+        };
+        // As a table's append (`leases.rs`): written only under the current, unexpired lease, held with a
+        // share lock until the write commits, so that a node taking the tournament over reads it.
+        let epoch = i64::try_from(fence.epoch).map_err(|_| StoreError::Other("a lease's epoch is too large".into()))?;
+        let (held, updated): (bool, bool) = sqlx::query_as(
+            "WITH held AS (
+                 SELECT table_id FROM table_leases
+                 WHERE table_id = $1 AND node = $5 AND epoch = $6 AND expires_at > now()
+                 FOR SHARE
+             ), updated AS (
+                 UPDATE tournaments SET state = $2, director = $3, winner = $4
+                 WHERE id = $1 AND EXISTS (SELECT 1 FROM held)
+                 RETURNING id
+             )
+             SELECT EXISTS (SELECT 1 FROM held), EXISTS (SELECT 1 FROM updated)",
+        )
+        .bind(id)
+        .bind(state)
+        .bind(director)
+        .bind(winner.map(|w| w.0))
+        .bind(&fence.node)
+        .bind(epoch)
+        .fetch_one(&self.pool)
+        .await?;
+        match (held, updated) {
+            (false, _) => Err(StoreError::Fenced(format!(
+                "tournament {id}: node {} epoch {} is not its current lease",
+                fence.node, fence.epoch
+            ))),
+            (true, false) => Err(StoreError::NotFound),
+            (true, true) => Ok(()),
+        }
     }
 
     async fn tournament(&self, id: Uuid) -> Result<Option<TournamentRow>, StoreError> {
@@ -80,6 +114,19 @@ impl Tournaments for PgStore {
         let found = sqlx::query(&format!(
             "SELECT {COLUMNS} FROM tournaments WHERE state <> 'finished' ORDER BY created_at, id"
         ))
+        .fetch_all(&self.pool)
+        .await?;
+        read(found)
+    }
+
+    async fn undirected_tournaments(&self, limit: i64) -> Result<Vec<TournamentRow>, StoreError> {
+        let found = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM tournaments t
+             WHERE state <> 'finished'
+               AND NOT EXISTS (SELECT 1 FROM table_leases l WHERE l.table_id = t.id AND l.expires_at > now())
+             ORDER BY created_at, id LIMIT $1"
+        ))
+        .bind(limit)
         .fetch_all(&self.pool)
         .await?;
         read(found)

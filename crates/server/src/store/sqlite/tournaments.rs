@@ -6,7 +6,7 @@ use uuid::Uuid;
 use super::{SqliteStore, id_text};
 use crate::protocol::PlayerId;
 use crate::store::backend::Tournaments;
-use crate::store::{StoreError, TournamentRow, codec, rows};
+use crate::store::{Fence, StoreError, TournamentRow, codec, rows};
 
 const COLUMNS: &str = "id, game, options, turn_ms, reserve_ms, rated, created_by, created_at, state, director";
 
@@ -38,7 +38,11 @@ impl Tournaments for SqliteStore {
         state: &str,
         director: &str,
         winner: Option<PlayerId>,
+        fence: Option<&Fence>,
     ) -> Result<(), StoreError> {
+        if fence.is_some() {
+            return Err(super::leases::needs_postgres());
+        }
         let done = sqlx::query("UPDATE tournaments SET state = ?2, director = ?3, winner = ?4 WHERE id = ?1")
             .bind(id_text(id))
             .bind(state)
@@ -83,6 +87,10 @@ impl Tournaments for SqliteStore {
         .fetch_all(&self.pool)
         .await?;
         read(found)
+    }
+
+    async fn undirected_tournaments(&self, _limit: i64) -> Result<Vec<TournamentRow>, StoreError> {
+        Err(super::leases::needs_postgres())
     }
 
     async fn open_tournaments_by(&self, player: PlayerId) -> Result<i64, StoreError> {

@@ -1,0 +1,113 @@
+//! Who follows a tournament, and which of its games are sealed, on this node.
+//!
+//! - [`Followers`]: the connections that follow a tournament (`tournament_subscribe`) share one channel
+//!   per tournament on each node. The runner directing it writes there when it runs here; in a cluster
+//!   the director's node also publishes each change on NATS and the other nodes write it into their own
+//!   channel (`cluster.rs`), so a follower on any node sees every change, and keeps following when the
+//!   tournament moves to another node.
+//! - [`Sealed`]: the finished games of duplicate rounds still in play, which nothing shows yet.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+
+use axum::extract::ws::Utf8Bytes;
+use romirami_tournament::Director;
+use tokio::sync::broadcast;
+use uuid::Uuid;
+
+use crate::protocol::PlayerId;
+use crate::sync::lock;
+
+/// Views buffered per follower before it counts as fallen behind.
+const FOLLOW_BUFFER: usize = 16;
+
+/// What a tournament's followers receive (`tournament_subscribe`), already serialized.
+#[derive(Clone, Debug)]
+pub(crate) enum Follow {
+    /// `tournament`: its view, for every follower.
+    View(Utf8Bytes),
+    /// `tournament_table`: for the followers seated at it.
+    Table {
+        /// Who sits there.
+        seats: Vec<PlayerId>,
+        /// The message.
+        text: Utf8Bytes,
+    },
+}
+
+/// The `tournament` message of a view.
+pub(crate) fn view_message(view: &str) -> Utf8Bytes {
+    let tournament = serde_json::from_str(view).unwrap_or_default();
+    crate::wire::ServerMsg::Tournament { tournament }.to_json().into()
+}
+
+/// The channels of the tournaments followed on this node.
+#[derive(Debug, Default)]
+pub(crate) struct Followers(Mutex<HashMap<Uuid, broadcast::Sender<Follow>>>);
+
+impl Followers {
+    /// Follows the tournament `id`'s changes from now on.
+    pub(crate) fn subscribe(&self, id: Uuid) -> broadcast::Receiver<Follow> {
+        let mut channels = lock(&self.0);
+        // The channels nobody follows any more go.
+        channels.retain(|_, channel| channel.receiver_count() > 0);
+        channels.entry(id).or_insert_with(|| broadcast::channel(FOLLOW_BUFFER).0).subscribe()
+    }
+
+    /// Tells the followers of `id` on this node.
+    pub(crate) fn send(&self, id: Uuid, follow: Follow) {
+        if let Some(channel) = lock(&self.0).get(&id) {
+            // Nobody following is fine.
+            let _ = channel.send(follow);
+        }
+    }
+}
+
+/// The finished games of duplicate rounds still in play: their deal is being played at the round's other
+/// tables, so nothing of them is shown (no result, record, replay or analysis) until the round is over.
+/// Kept from the directors: those run here, those read from the store at the start, and (in a cluster)
+/// the other nodes' news.
+#[derive(Debug, Default)]
+pub(crate) struct Sealed(Mutex<HashSet<Uuid>>);
+
+/// A director's duplicate tables: those of rounds in play (sealed), those of rounds over (shown).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Sealing {
+    /// The tables of duplicate rounds in play.
+    pub(crate) sealed: Vec<Uuid>,
+    /// The tables of duplicate rounds over.
+    pub(crate) shown: Vec<Uuid>,
+}
+
+impl Sealing {
+    /// The sealing of `director`'s tables.
+    pub(crate) fn of(director: &Director) -> Sealing {
+        let mut sealing = Sealing::default();
+        for round in director.rounds.iter().filter(|round| round.deal.is_some()) {
+            let list = if round.is_over() { &mut sealing.shown } else { &mut sealing.sealed };
+            list.extend(round.tables.iter().map(|table| table.id));
+        }
+        sealing
+    }
+}
+
+impl Sealed {
+    /// Seals and unseals as `sealing` says.
+    pub(crate) fn apply(&self, sealing: &Sealing) {
+        let mut sealed = lock(&self.0);
+        for table in &sealing.shown {
+            sealed.remove(table);
+        }
+        sealed.extend(sealing.sealed.iter().copied());
+    }
+
+    /// Seals the tables of `director`'s duplicate rounds in play, and unseals those of rounds over.
+    pub(crate) fn follow(&self, director: &Director) {
+        self.apply(&Sealing::of(director));
+    }
+
+    /// Whether the game at `table` is sealed.
+    pub(crate) fn contains(&self, table: Uuid) -> bool {
+        lock(&self.0).contains(&table)
+    }
+}
