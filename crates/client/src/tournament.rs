@@ -5,7 +5,7 @@
 //! ends it. A table of its own that the view shows unfinished and that it did not play is joined too,
 //! so a missed call loses no game.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::time::Duration;
 
 use romirami_protocol::{PlayerId, TableId};
@@ -102,36 +102,76 @@ pub async fn play_tournament(
     id: Uuid,
     game: &str,
 ) -> Result<TournamentPlay, ClientError> {
-    client.send_json(&json!({ "type": "tournament_subscribe", "tournament": id.to_string() })).await?;
-    let mut played: HashSet<TableId> = HashSet::new();
-    let mut tables = Vec::new();
-    // The tournament's messages that came while a game was played, read after it.
-    let mut later: VecDeque<Value> = VecDeque::new();
-    loop {
-        let msg: Value = match later.pop_front() {
-            Some(msg) => msg,
-            None => client.recv_as(PATIENCE).await?,
-        };
-        let to_play: Vec<TableId> = match msg["type"].as_str() {
-            Some("tournament") => {
-                let view = &msg["tournament"];
-                if view["state"] == "finished" {
-                    return Ok(TournamentPlay { tables, last_view: view.clone() });
+    TournamentPlayer::new(me, id, game).play(client).await
+}
+
+/// A tournament player that may lose its connection and go on over a new one: what it played is kept
+/// between the connections, and a game it was playing when the connection broke is joined again (the
+/// tournament's view shows it unfinished).
+#[derive(Clone, Debug)]
+pub struct TournamentPlayer {
+    me: PlayerId,
+    id: Uuid,
+    game: String,
+    /// The tables it played to their end, in order.
+    tables: Vec<TableId>,
+}
+
+impl TournamentPlayer {
+    /// A player `me` of the tournament `id` of `game`, who has played nothing yet.
+    pub fn new(me: PlayerId, id: Uuid, game: &str) -> TournamentPlayer {
+        TournamentPlayer { me, id, game: game.to_owned(), tables: Vec::new() }
+    }
+
+    /// The player.
+    pub fn me(&self) -> PlayerId {
+        self.me
+    }
+
+    /// The tables it played to their end, in order.
+    pub fn tables(&self) -> &[TableId] {
+        &self.tables
+    }
+
+    /// Follows the tournament on `client` and plays every game that seats this player, until it is
+    /// finished.
+    ///
+    /// # Errors
+    /// When the connection fails, the server refuses an action, or nothing comes for 15 minutes; the
+    /// player may then go on with [`TournamentPlayer::play`] on a new connection.
+    pub async fn play(&mut self, client: &mut Client) -> Result<TournamentPlay, ClientError> {
+        let (me, id) = (self.me, self.id);
+        client.send_json(&json!({ "type": "tournament_subscribe", "tournament": id.to_string() })).await?;
+        // The tournament's messages that came while a game was played, read after it.
+        let mut later: VecDeque<Value> = VecDeque::new();
+        loop {
+            let msg: Value = match later.pop_front() {
+                Some(msg) => msg,
+                None => client.recv_as(PATIENCE).await?,
+            };
+            let to_play: Vec<TableId> = match msg["type"].as_str() {
+                Some("tournament") => {
+                    let view = &msg["tournament"];
+                    if view["state"] == "finished" {
+                        return Ok(TournamentPlay { tables: self.tables.clone(), last_view: view.clone() });
+                    }
+                    my_open_tables(view, me).into_iter().map(|(table, _)| table).collect()
                 }
-                my_open_tables(view, me).into_iter().map(|(table, _)| table).collect()
-            }
-            Some("tournament_table") => {
-                let seated = msg["seats"].as_array().is_some_and(|s| s.contains(&json!(me.0.to_string())));
-                let table = msg["table"].as_str().and_then(|t| Uuid::parse_str(t).ok()).map(TableId);
-                table.filter(|_| seated).into_iter().collect()
-            }
-            Some("error") => return Err(ClientError::Unexpected(format!("{}: {}", msg["code"], msg["message"]))),
-            _ => Vec::new(),
-        };
-        for table in to_play {
-            if played.insert(table) {
-                play_table(client, table, game, &mut later).await?;
-                tables.push(table);
+                Some("tournament_table") => {
+                    let seated = msg["seats"].as_array().is_some_and(|s| s.contains(&json!(me.0.to_string())));
+                    let table = msg["table"].as_str().and_then(|t| Uuid::parse_str(t).ok()).map(TableId);
+                    table.filter(|_| seated).into_iter().collect()
+                }
+                Some("error") => {
+                    return Err(ClientError::Unexpected(format!("{}: {}", msg["code"], msg["message"])));
+                }
+                _ => Vec::new(),
+            };
+            for table in to_play {
+                if !self.tables.contains(&table) {
+                    play_table(client, table, &self.game, &mut later).await?;
+                    self.tables.push(table);
+                }
             }
         }
     }

@@ -233,7 +233,11 @@ pub(super) trait Tournaments {
     fn unfinished_tournaments(&self) -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
 
     /// The tournaments not finished whose lease ran out or never was, oldest first.
-    fn undirected_tournaments(&self, limit: i64) -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
+    fn undirected_tournaments(&self, limit: i64)
+    -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
+
+    /// The tables of the tournament `id`, oldest first.
+    fn tournament_tables(&self, id: uuid::Uuid) -> impl Future<Output = Result<Vec<TableId>, StoreError>> + Send;
 
     /// How many tournaments `player` created that are not finished.
     fn open_tournaments_by(&self, player: PlayerId) -> impl Future<Output = Result<i64, StoreError>> + Send;

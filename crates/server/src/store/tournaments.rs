@@ -97,6 +97,14 @@ impl Store {
         dispatch!(self, s => s.undirected_tournaments(i64::from(limit)).await)
     }
 
+    /// The tables opened for the tournament `id`, oldest first (for checks: each is one of its director's).
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn tournament_tables(&self, id: Uuid) -> Result<Vec<crate::protocol::TableId>, StoreError> {
+        dispatch!(self, s => s.tournament_tables(id).await)
+    }
+
     /// How many tournaments `player` created that are not finished.
     ///
     /// # Errors

@@ -46,7 +46,7 @@ pub(crate) struct Link {
 struct News {
     /// The node that directs it.
     node: String,
-    /// Its view (the JSON of `GET /api/tournaments/{id}`), when it changed.
+    /// Its `tournament` message (its view), when it changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     view: Option<String>,
     /// A table's call (`tournament_table`), for the players seated at it.
@@ -206,8 +206,8 @@ async fn relay_news(tournaments: Arc<Tournaments>, link: Link, mut news: async_n
             continue;
         }
         tournaments.shared.sealed.apply(&news.sealing);
-        if let Some(view) = news.view {
-            tournaments.shared.followers.send(id, Follow::View(super::view_message(&view)));
+        if let Some(message) = news.view {
+            tournaments.shared.followers.send(id, Follow::View(message.into()));
         }
         if let Some((seats, text)) = news.table {
             tournaments.shared.followers.send(id, Follow::Table { seats, text: text.into() });

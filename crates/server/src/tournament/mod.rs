@@ -225,7 +225,14 @@ impl Tournaments {
     }
 
     /// Starts the runner of `row` here, under `fence` in a cluster.
-    fn direct(&self, row: TournamentRow, director: Director, game: GameChoice, services: Services, fence: Option<Fence>) {
+    fn direct(
+        &self,
+        row: TournamentRow,
+        director: Director,
+        game: GameChoice,
+        services: Services,
+        fence: Option<Fence>,
+    ) {
         let (commands, inbox) = mpsc::channel(COMMAND_QUEUE);
         let id = row.id;
         let mut live = lock(&self.live);

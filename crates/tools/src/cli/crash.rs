@@ -2,7 +2,10 @@
 
 use anyhow::Context;
 
-use crate::crash::{ClusterOptions, CrashOptions, CrashReport, every_game, run};
+use crate::crash::{
+    ClusterOptions, CrashOptions, CrashReport, TournamentCrashOptions, TournamentCrashReport, every_game, run,
+    run_tournament,
+};
 
 /// The arguments of `romirami crash`.
 #[derive(Clone, Debug, clap::Args)]
@@ -33,13 +36,41 @@ pub struct CrashArgs {
     /// Seeds the moments of the kills.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Plays a Swiss tournament of two-player tables of `--game` instead (created and joined over REST),
+    /// every other kill hitting the node that directs it; checks its rounds, tables and records.
+    #[arg(long)]
+    pub tournament: bool,
+    /// The tournament's players (even), with `--tournament`.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(2..=1000))]
+    pub players: u64,
+    /// The tournament's Swiss rounds, with `--tournament`.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub rounds: u32,
+}
+
+/// What a crash run found: games at tables, or a tournament.
+#[derive(Debug)]
+pub enum CrashOutcome {
+    /// Games at tables.
+    Tables(CrashReport),
+    /// A tournament.
+    Tournament(TournamentCrashReport),
+}
+
+impl std::fmt::Display for CrashOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CrashOutcome::Tables(report) => report.fmt(f),
+            CrashOutcome::Tournament(report) => report.fmt(f),
+        }
+    }
 }
 
 /// Runs the harness against this very binary as the server.
 ///
 /// # Errors
 /// When the server cannot be run, a bot fails or a check does not hold.
-pub fn run_crash(args: &CrashArgs) -> anyhow::Result<CrashReport> {
+pub fn run_crash(args: &CrashArgs) -> anyhow::Result<CrashOutcome> {
     let binary = std::env::current_exe().context("finding the romirami binary")?;
     let dir = tempfile::tempdir().context("creating a temporary directory")?;
     let database_url =
@@ -65,6 +96,25 @@ pub fn run_crash(args: &CrashArgs) -> anyhow::Result<CrashReport> {
         name: format!("crash-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
         lease: std::time::Duration::from_millis(args.lease_ms),
     });
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    if args.tournament {
+        let game = match games.as_slice() {
+            [game] => *game,
+            _ => anyhow::bail!("--tournament plays one game: give --game"),
+        };
+        let options = TournamentCrashOptions {
+            binary,
+            database_url,
+            nodes,
+            cluster,
+            game,
+            players: usize::try_from(args.players).unwrap_or(usize::MAX),
+            rounds: args.rounds,
+            kills: args.kills,
+            seed: args.seed,
+        };
+        return Ok(CrashOutcome::Tournament(runtime.block_on(run_tournament(&options))?));
+    }
     let options = CrashOptions {
         nodes,
         cluster,
@@ -76,6 +126,5 @@ pub fn run_crash(args: &CrashArgs) -> anyhow::Result<CrashReport> {
         actions_between_kills: (5, 60),
         seed: args.seed,
     };
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    Ok(runtime.block_on(run(&options))?)
+    Ok(CrashOutcome::Tables(runtime.block_on(run(&options))?))
 }

@@ -29,6 +29,7 @@ mod check;
 mod figures;
 mod nodes;
 mod seat;
+mod tournament;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -49,6 +50,7 @@ use figures::Kill;
 pub use nodes::{ClusterOptions, inherited_settings};
 use nodes::{Nodes, Restart};
 use seat::{SeatBot, open_table};
+pub use tournament::{TournamentCrashOptions, TournamentCrashReport, run_tournament};
 
 /// The table options the harness gives some games, for short matches (one Rommi round or so, two Rami
 /// rounds, Rumino without rebuys), so that a run finishes many games of each and rounds end and begin

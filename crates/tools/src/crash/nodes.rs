@@ -105,6 +105,8 @@ pub(super) struct Nodes {
     /// Each node's id, and how many times it took a new one.
     ids: Vec<(String, usize)>,
     urls: watch::Sender<Vec<Option<String>>>,
+    /// More arguments for every node.
+    extra: Vec<String>,
 }
 
 impl Nodes {
@@ -115,6 +117,17 @@ impl Nodes {
         cluster: Option<ClusterOptions>,
         count: usize,
     ) -> Result<Nodes, CrashError> {
+        Nodes::start_with(binary, database_url, cluster, count, Vec::new()).await
+    }
+
+    /// Starts `count` nodes, each with the arguments `extra` besides.
+    pub(super) async fn start_with(
+        binary: &Path,
+        database_url: &str,
+        cluster: Option<ClusterOptions>,
+        count: usize,
+        extra: Vec<String>,
+    ) -> Result<Nodes, CrashError> {
         let (urls, _) = watch::channel(vec![None; count]);
         let mut nodes = Nodes {
             binary: binary.to_owned(),
@@ -123,6 +136,7 @@ impl Nodes {
             processes: (0..count).map(|_| None).collect(),
             ids: (0..count).map(|n| (format!("n{n}"), 0)).collect(),
             urls,
+            extra,
         };
         for node in 0..count {
             nodes.start_node(node).await?;
@@ -131,7 +145,7 @@ impl Nodes {
     }
 
     async fn start_node(&mut self, node: usize) -> Result<(), CrashError> {
-        let args = match &self.cluster {
+        let mut args = match &self.cluster {
             Some(cluster) => vec![
                 "--cluster".into(),
                 cluster.nats_url.clone(),
@@ -144,6 +158,7 @@ impl Nodes {
             ],
             None => Vec::new(),
         };
+        args.extend(self.extra.iter().cloned());
         let process = ServerProcess::start(&self.binary, &self.database_url, &args).await?;
         let url = process.url.clone();
         self.processes[node] = Some(process);

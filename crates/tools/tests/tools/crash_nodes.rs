@@ -7,7 +7,7 @@
 use crate::common;
 
 use common::PgDatabase;
-use romirami_tools::crash::{ClusterOptions, CrashOptions, every_game, run};
+use romirami_tools::crash::{ClusterOptions, CrashOptions, TournamentCrashOptions, every_game, run, run_tournament};
 
 /// The NATS server the test uses, or `None` (outside CI) when none answers.
 async fn nats_url() -> Option<String> {
@@ -48,5 +48,33 @@ async fn games_survive_sigkill_of_random_nodes_of_a_cluster() {
     }
     assert!(report.checked >= report.acknowledged && report.acknowledged > 0, "{report}");
     assert!(report.failover.resumed > 0 && report.failover.gaps > 0, "the kills hit tables: {report}");
+    database.drop_database().await;
+}
+
+/// The tournament mode: a Swiss of 8 bot players over 3 rounds on three nodes, every other kill hitting the
+/// node that directs it (see `romirami_tools::crash::run_tournament` for what it checks).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_survives_sigkill_of_the_node_directing_it() {
+    let Some(nats_url) = nats_url().await else { return };
+    let Some(database) = PgDatabase::create().await else { return };
+    let options = TournamentCrashOptions {
+        binary: env!("CARGO_BIN_EXE_romirami").into(),
+        database_url: database.url.clone(),
+        nodes: 3,
+        cluster: Some(ClusterOptions {
+            nats_url,
+            name: format!("crash-tournament-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
+            lease: std::time::Duration::from_millis(1500),
+        }),
+        game: "rommi",
+        players: 8,
+        rounds: 3,
+        kills: 6,
+        seed: 5,
+    };
+    let report = run_tournament(&options).await.unwrap_or_else(|e| panic!("{e}"));
+    println!("{report}");
+    assert_eq!((report.rounds, report.games), (3, 12), "{report}");
+    assert!(report.director_kills > 0, "the directing node was killed: {report}");
     database.drop_database().await;
 }

@@ -4,7 +4,7 @@ use sqlx::postgres::PgRow;
 use uuid::Uuid;
 
 use super::PgStore;
-use crate::protocol::PlayerId;
+use crate::protocol::{PlayerId, TableId};
 use crate::store::backend::Tournaments;
 use crate::store::{Fence, StoreError, TournamentRow, codec, rows};
 
@@ -130,6 +130,14 @@ impl Tournaments for PgStore {
         .fetch_all(&self.pool)
         .await?;
         read(found)
+    }
+
+    async fn tournament_tables(&self, id: Uuid) -> Result<Vec<TableId>, StoreError> {
+        let ids: Vec<Uuid> = sqlx::query_scalar("SELECT id FROM tables WHERE tournament = $1 ORDER BY created_at, id")
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(ids.into_iter().map(TableId).collect())
     }
 
     async fn open_tournaments_by(&self, player: PlayerId) -> Result<i64, StoreError> {

@@ -4,7 +4,7 @@ use sqlx::sqlite::SqliteRow;
 use uuid::Uuid;
 
 use super::{SqliteStore, id_text};
-use crate::protocol::PlayerId;
+use crate::protocol::{PlayerId, TableId};
 use crate::store::backend::Tournaments;
 use crate::store::{Fence, StoreError, TournamentRow, codec, rows};
 
@@ -91,6 +91,19 @@ impl Tournaments for SqliteStore {
 
     async fn undirected_tournaments(&self, _limit: i64) -> Result<Vec<TournamentRow>, StoreError> {
         Err(super::leases::needs_postgres())
+    }
+
+    async fn tournament_tables(&self, id: Uuid) -> Result<Vec<TableId>, StoreError> {
+        let ids: Vec<String> =
+            sqlx::query_scalar("SELECT id FROM tables WHERE tournament = ?1 ORDER BY created_at, id")
+                .bind(id_text(id))
+                .fetch_all(&self.pool)
+                .await?;
+        ids.iter()
+            .map(|id| {
+                Uuid::parse_str(id).map(TableId).map_err(|e| StoreError::Corrupt(format!("a table id {id:?}: {e}")))
+            })
+            .collect()
     }
 
     async fn open_tournaments_by(&self, player: PlayerId) -> Result<i64, StoreError> {
