@@ -21,6 +21,7 @@
 //! | `romirami_cluster_takeovers_total` | counter | tables taken over from nodes whose leases ran out |
 //! | `romirami_cluster_forwarded_total{way}` | counter | table commands forwarded to other nodes (`commands_out`) and run for them (`commands_in`), messages sent to other nodes' connections (`messages_out`) and delivered to this node's (`messages_in`) |
 //! | `romirami_cluster_nats_rtt_seconds` | histogram | a round trip to the NATS server, measured at every lease renewal |
+//! | `romirami_tournament_pairing_seconds` | histogram | one step of a tournament's director that seated players (a Swiss round paired, an arena's free players seated), storing excluded |
 //! | `process_*` | | the process's resident memory, CPU time and open files (Linux) |
 
 use std::sync::LazyLock;
@@ -88,6 +89,9 @@ static BOT_THINK_SECONDS: LazyLock<HistogramVec> = LazyLock::new(|| {
     let opts = HistogramOpts::new("romirami_bot_think_seconds", "One decision of the server's bot, by level.")
         .buckets(LATENCY_BUCKETS.to_vec());
     register(HistogramVec::new(opts, &["level"]).expect("constant histogram options are valid"))
+});
+static PAIRING_SECONDS: LazyLock<Histogram> = LazyLock::new(|| {
+    histogram("romirami_tournament_pairing_seconds", "One step of a tournament's director that seated players.")
 });
 static COMMIT_SECONDS: LazyLock<Histogram> =
     LazyLock::new(|| histogram("romirami_db_commit_seconds", "One group-commit transaction of actions."));
@@ -241,6 +245,11 @@ pub fn forwarded(way: &'static str) {
 /// A round trip to the NATS server took `since.elapsed()`.
 pub fn nats_round_trip(since: Instant) {
     NATS_RTT.observe(since.elapsed().as_secs_f64());
+}
+
+/// A tournament's director took `took` for a step that seated players.
+pub fn tournament_pairing(took: std::time::Duration) {
+    PAIRING_SECONDS.observe(took.as_secs_f64());
 }
 
 /// This node took over `count` tables.

@@ -95,7 +95,7 @@ impl Runner {
                     None => return,
                 },
                 _ = tick.tick() => {
-                    let effects = self.director.tick(now_ms());
+                    let effects = timed(|| self.director.tick(now_ms()));
                     self.carry_out(effects).await;
                 }
                 _ = sweep.tick() => self.sweep().await,
@@ -127,9 +127,9 @@ impl Runner {
         let now = now_ms();
         let (before, was_dirty) = (self.director.clone(), self.dirty);
         let (outcome, reply) = match command {
-            Command::Join { player, reply } => (self.director.join(player.id.0, &player.name, now), reply),
-            Command::Withdraw { player, reply } => (self.director.withdraw(player.0), reply),
-            Command::Pause { player, paused, reply } => (self.director.pause(player.0, paused, now), reply),
+            Command::Join { player, reply } => (timed(|| self.director.join(player.id.0, &player.name, now)), reply),
+            Command::Withdraw { player, reply } => (timed(|| self.director.withdraw(player.0)), reply),
+            Command::Pause { player, paused, reply } => (timed(|| self.director.pause(player.0, paused, now)), reply),
         };
         match outcome {
             Ok(effects) => {
@@ -295,7 +295,7 @@ impl Runner {
         let places: Vec<u8> = summary.results.iter().map(|r| r.place).collect();
         let scores: Vec<i64> = summary.results.iter().map(|r| r.score).collect();
         let results = SeatResult::of_game(&places, &scores, absent);
-        match self.director.finished(table.0, &results, now_ms()) {
+        match timed(|| self.director.finished(table.0, &results, now_ms())) {
             Ok(effects) => self.carry_out(effects).await,
             Err(refusal) => warn!(tournament = %self.row.id, %table, %refusal, "a tournament's result does not fit"),
         }
@@ -307,5 +307,32 @@ async fn lease_lost(lost: Option<&Notify>) {
     match lost {
         Some(lost) => lost.notified().await,
         None => std::future::pending().await,
+    }
+}
+
+/// Runs a step of the director, and counts its time when it seated players (`metrics.rs`).
+fn timed<T: Seated>(step: impl FnOnce() -> T) -> T {
+    let began = std::time::Instant::now();
+    let effects = step();
+    if effects.seated() {
+        crate::metrics::tournament_pairing(began.elapsed());
+    }
+    effects
+}
+
+/// What a step of the director returned: whether it opened tables.
+trait Seated {
+    fn seated(&self) -> bool;
+}
+
+impl Seated for Vec<Effect> {
+    fn seated(&self) -> bool {
+        self.iter().any(|effect| matches!(effect, Effect::Open(_)))
+    }
+}
+
+impl<E> Seated for Result<Vec<Effect>, E> {
+    fn seated(&self) -> bool {
+        self.as_ref().is_ok_and(Seated::seated)
     }
 }
