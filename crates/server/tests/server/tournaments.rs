@@ -424,3 +424,72 @@ async fn a_player_who_never_comes_is_played_by_the_bot_and_withdrawn_after_two_g
     assert_eq!(line["games"], 2);
     server.shutdown().await;
 }
+
+/// The next `tournament` view `client` receives in which `done` holds.
+async fn followed_until(client: &mut romirami_client::Client, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let msg: Value = client.recv_as(left).await.expect("the tournament's news in time");
+        if msg["type"] == "tournament" && done(&msg["tournament"]) {
+            return msg["tournament"].clone();
+        }
+    }
+}
+
+#[tokio::test]
+async fn in_a_cluster_any_node_answers_for_a_tournament_that_one_node_directs() {
+    use crate::cluster_support::{cluster_name, nats_url, node};
+    let (Some(nats), Some(db)) = (nats_url().await, common::PgDatabase::create().await) else { return };
+    let name = cluster_name();
+    let a = node(&nats, &name, "a", &db.url, Duration::from_secs(5)).await;
+    let b = node(&nats, &name, "b", &db.url, Duration::from_secs(5)).await;
+    // Created on a, so a directs it; everyone else is on b.
+    let token = director(&a, "Cluster Director").await;
+    let id = create(&a, &token, swiss(4, 1, true)).await;
+    let (mut follower, _, _) = common::guest(&b.url, "Cluster Follower").await;
+    follower.send_json(&json!({ "type": "tournament_subscribe", "tournament": id.to_string() })).await.expect("sends");
+    followed_until(&mut follower, |view| view["state"] == "waiting").await;
+    let mut players = Vec::new();
+    for i in 0..4 {
+        let (client, me, token) = common::guest(&b.url, &format!("Cluster Entrant {i}")).await;
+        join(&b.http(), id, &token).await.expect("joined through b");
+        if i == 0 {
+            // The director's refusal crosses back as it was given.
+            let (status, answer) =
+                post(&b.http(), &format!("/api/tournaments/{id}/join"), &token, None).await.expect("posts");
+            assert_eq!((status, answer["error"]["code"].as_str()), (409, Some("already_joined")), "{answer}");
+        }
+        players.push((client, me));
+    }
+    // b's follower sees the round a paired.
+    let running = followed_until(&mut follower, |view| view["state"] == "running").await;
+    let tables = running["rounds"][0]["tables"].as_array().expect("tables").clone();
+    assert_eq!(tables.len(), 2, "{running}");
+    let first = tables[0]["table"].as_str().expect("an id").to_owned();
+    let (at_first, at_second): (Vec<_>, Vec<_>) =
+        players.into_iter().partition(|(_, me)| strings(&tables[0]["seats"]).contains(&me.id.0.to_string()));
+    let spawn = |group: Vec<(romirami_client::Client, romirami_protocol::PlayerInfo)>| {
+        group
+            .into_iter()
+            .map(|(mut client, me)| {
+                tokio::spawn(async move {
+                    play_tournament(&mut client, PlayerId(me.id.0), id, "romi-rami").await.expect("plays through b")
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    // The first table plays through b; b keeps its game sealed while the round's other table waits.
+    let mut everyone = spawn(at_first);
+    followed_until(&mut follower, |view| view["rounds"][0]["tables"][0].get("places").is_some()).await;
+    let sealed = http_get(&format!("{}/api/games/{first}", b.http()), "application/json").await;
+    assert_eq!(sealed.status, 409, "b seals a's duplicate game: {}", sealed.body);
+    assert!(sealed.body.contains("deal_in_play"), "{}", sealed.body);
+    everyone.extend(spawn(at_second));
+    for bot in everyone {
+        tokio::time::timeout(Duration::from_secs(120), bot).await.expect("in time").expect("no panic");
+    }
+    followed_until(&mut follower, |view| view["state"] == "finished").await;
+    verified_record(&b, &first).await;
+    db.drop_database().await;
+}
