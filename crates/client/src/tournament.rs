@@ -212,6 +212,8 @@ async fn play_table(
             Some("game_over") => return Ok(()),
             // A turn the bot played while the answer was on its way is refused: the next turn comes.
             Some("error") if msg["code"] == "not_your_turn" => {}
+            // An action that crossed the game's end: the game is over.
+            Some("error") if msg["code"] == "game_over" => return Ok(()),
             Some("error") => return Err(ClientError::Unexpected(format!("{}: {}", msg["code"], msg["message"]))),
             _ => {}
         }

@@ -27,6 +27,12 @@ use super::follow::Sealing;
 const TICK: Duration = Duration::from_secs(1);
 /// How often it reads the results of its open tables from the store, and opens again any it planned.
 const SWEEP: Duration = Duration::from_secs(10);
+/// What the followers of one tournament are sent per second at most, in bytes of views (counting one
+/// view per player): a large tournament's view is large and changes at every game's end, so its views
+/// are spaced out (see [`Runner::tell`]).
+const VIEW_BYTES_PER_SECOND: f64 = 5_000_000.0;
+/// The longest a change waits to be told.
+const LONGEST_VIEW_WAIT: Duration = Duration::from_secs(30);
 
 /// A runner's answer: done, refused by the director, or `Err(None)` when the store did not take the
 /// change (then nothing changed).
@@ -57,6 +63,11 @@ pub(crate) struct Runner {
     fence: Option<Fence>,
     /// Whether the lease was lost (another node directs the tournament now): the runner stops.
     gone: bool,
+    /// When the followers were last sent a view, of which phase, and whether a change since waits.
+    told_at: Option<tokio::time::Instant>,
+    told_phase: Option<&'static str>,
+    told_bytes: usize,
+    untold: bool,
 }
 
 /// The time now, as the director counts it.
@@ -74,7 +85,20 @@ impl Runner {
         shared: Arc<super::Shared>,
         fence: Option<Fence>,
     ) -> Runner {
-        Runner { row, director, game, services, dirty: false, shared, fence, gone: false }
+        Runner {
+            row,
+            director,
+            game,
+            services,
+            dirty: false,
+            shared,
+            fence,
+            gone: false,
+            told_at: None,
+            told_phase: None,
+            told_bytes: 0,
+            untold: false,
+        }
     }
 
     /// Runs until the tournament is finished and stored.
@@ -97,6 +121,9 @@ impl Runner {
                 _ = tick.tick() => {
                     let effects = timed(|| self.director.tick(now_ms()));
                     self.carry_out(effects).await;
+                    if self.untold {
+                        self.tell();
+                    }
                 }
                 _ = sweep.tick() => self.sweep().await,
                 game = games.recv() => match game {
@@ -177,9 +204,24 @@ impl Runner {
         }
     }
 
-    /// Tells the followers the tournament as it is.
-    fn tell(&self) {
+    /// Tells the followers the tournament as it is: at once when nothing was told for a while, when it
+    /// starts or ends; else at the next tick that is due. A view goes to every follower and a large
+    /// tournament's is large (its standings, every table), so views are spaced by their size times the
+    /// players, within [`VIEW_BYTES_PER_SECOND`] and at most [`LONGEST_VIEW_WAIT`] apart; a player's
+    /// own table is called at once all the same (`tournament_table`).
+    fn tell(&mut self) {
+        let players = self.director.players.len().max(1) as f64;
+        let spacing = Duration::from_secs_f64(self.told_bytes as f64 * players / VIEW_BYTES_PER_SECOND)
+            .clamp(TICK, LONGEST_VIEW_WAIT);
+        let phase_changed = self.told_phase != Some(self.director.phase.name());
+        let due = self.told_at.is_none_or(|at| at.elapsed() >= spacing);
+        if !(due || phase_changed) {
+            self.untold = true;
+            return;
+        }
         let view = super::view_json(&self.row, &self.director);
+        (self.told_at, self.told_phase, self.told_bytes, self.untold) =
+            (Some(tokio::time::Instant::now()), Some(self.director.phase.name()), view.len(), false);
         self.send(super::Follow::View(super::view_message(&view)));
     }
 
