@@ -91,7 +91,7 @@ id=$(curl -fs -X POST "http://127.0.0.1:$PORT/api/tournaments" -H "Authorization
        \"clock\": {\"turn_ms\": 20000, \"reserve_ms\": 0}, \"start\": \"when_full\",
        \"max_players\": $PLAYERS, \"rated\": false}" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
 "$BIN" bots --server "ws://127.0.0.1:$PORT/ws" --tournament "$id" --players "$PLAYERS" \
-  >"$RESULTS/arena-bots.txt" 2>&1 &
+  >"$RESULTS/arena-bots.log" 2>&1 &
 BOTS=$!
 sleep "$WARM_UP"
 probe with-arena
@@ -107,7 +107,7 @@ stop_server
 log "2. the same $PLAYERS bot players at ordinary tables of 4"
 start_server
 "$BIN" bots --server "ws://127.0.0.1:$PORT/ws" --games $((PLAYERS * 20)) --players 4 --concurrency $((PLAYERS / 4)) \
-  >"$RESULTS/arena-plain-bots.txt" 2>&1 &
+  >"$RESULTS/arena-plain-bots.log" 2>&1 &
 BOTS=$!
 sleep "$WARM_UP"
 probe without-arena

@@ -6,7 +6,9 @@
 //! (after a restart, or on another node) asks for every table the stored director has open, and
 //! nothing is seated twice. Results come from the tables of this node as they are stored (the lobby's
 //! `tournament_games`) and, every [`SWEEP`], from the store for every open table (a table on another
-//! node, or one that finished while no runner listened).
+//! node, or one that finished while no runner listened). The results of one [`TICK`] are stored and
+//! carried out together at its end, and views are spaced by their size (see [`Runner::tell`]): a
+//! 1,000-player arena's games end many times a second (docs/performance.md, "Tournaments").
 
 use std::time::Duration;
 
@@ -68,6 +70,9 @@ pub(crate) struct Runner {
     told_phase: Option<&'static str>,
     told_bytes: usize,
     untold: bool,
+    /// What games' results asked for, carried out at the next tick: a large arena's games end many
+    /// times a second, and each change stores the whole director, so those of one tick are stored once.
+    pending: Vec<Effect>,
 }
 
 /// The time now, as the director counts it.
@@ -98,6 +103,7 @@ impl Runner {
             told_phase: None,
             told_bytes: 0,
             untold: false,
+            pending: Vec::new(),
         }
     }
 
@@ -119,7 +125,8 @@ impl Runner {
                     None => return,
                 },
                 _ = tick.tick() => {
-                    let effects = timed(|| self.director.tick(now_ms()));
+                    let mut effects = std::mem::take(&mut self.pending);
+                    effects.extend(timed(|| self.director.tick(now_ms())));
                     self.carry_out(effects).await;
                     if self.untold {
                         self.tell();
@@ -140,7 +147,7 @@ impl Runner {
                 info!(tournament = %id, "the tournament's lease was lost: another node directs it now");
                 return;
             }
-            if self.director.phase == Phase::Finished && !self.dirty {
+            if self.director.phase == Phase::Finished && !self.dirty && self.pending.is_empty() {
                 info!(tournament = %id, "tournament finished");
                 if let Some(ownership) = &self.services.ownership {
                     ownership.release(TableId(id));
@@ -338,7 +345,8 @@ impl Runner {
         let scores: Vec<i64> = summary.results.iter().map(|r| r.score).collect();
         let results = SeatResult::of_game(&places, &scores, absent);
         match timed(|| self.director.finished(table.0, &results, now_ms())) {
-            Ok(effects) => self.carry_out(effects).await,
+            // Stored and carried out at the next tick, with the other results of this one.
+            Ok(effects) => self.pending.extend(effects),
             Err(refusal) => warn!(tournament = %self.row.id, %table, %refusal, "a tournament's result does not fit"),
         }
     }
