@@ -80,6 +80,9 @@ ARGS+=(--analysis-playouts "${E2E_ANALYSIS_PLAYOUTS:-60}")
 # The `tournaments` scenario's Swiss has one round: the pause between rounds never comes; a short one all
 # the same, should it ever have more.
 ARGS+=(--tournament-round-pause-ms 2000)
+# Its four players' tournament is told live as a large one is (its leaders and counts, docs/tournaments.md),
+# so that the scenario sees both ways: whole on loading and at its end, partial in between.
+ARGS+=(--tournament-live-view-bytes 1)
 
 log "starting the server: romirami ${ARGS[*]}"
 RUST_LOG="${RUST_LOG:-warn}" "$BIN" "${ARGS[@]}" >"$WORK/server.out" 2>"$WORK/server.err" &

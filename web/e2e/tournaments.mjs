@@ -80,6 +80,17 @@ export async function tournaments(browser) {
     (await hanna.getAttribute('#tournament-link', 'href')) === `#/tournaments/${id}`,
     'the table leads back to its tournament',
   );
+  // Jules follows it live as a large tournament is told (scripts/e2e.sh): its leaders and the tables counted.
+  await jules.waitForSelector('#t-partial');
+  await jules.waitForSelector('.in-play');
+  check(
+    /^(2 tables en cours, 0 terminée|1 table en cours, 1 terminée)$/.test(await jules.textContent('.in-play')),
+    `Jules reads the tables in play in French: ${await jules.textContent('.in-play')}`,
+  );
+  check((await jules.locator('#t-standings tbody tr').count()) === 4, 'the four players lead live');
+  await jules.click('#t-show-all');
+  await jules.waitForSelector('.round-tables li');
+  check((await jules.locator('.round-tables li').count()) === 2, 'asked for, every table shows');
   const seats = new Map();
   for (const page of [hanna, ivan]) seats.set((await pageState(page)).role.seat, page);
   const moves = await playByClicks(seats);

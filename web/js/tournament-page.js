@@ -28,6 +28,8 @@ export function mountTournament(root, id) {
   let alive = true;
   /** @type {any} */
   let tour = null;
+  // Whether the person asked to see every player and table of a tournament told live partial.
+  let wantAll = false;
   const box = h('div.tournament-page', { 'data-tournament': id }, h('p.muted', t('loading')));
   const countdown = h('p.countdown', { id: 't-countdown', role: 'timer' });
   root.append(box);
@@ -101,8 +103,9 @@ export function mountTournament(root, id) {
     return h('div.actions', list);
   }
 
-  /** My table still in play, if any. */
+  /** My table still in play, if any (a partial view lists no table: the call takes the player there). */
   function myTable() {
+    if (tour.partial) return null;
     for (const round of tour.rounds)
       for (const table of round.tables) if (!table.places && table.seats.includes(me())) return table.table;
     return null;
@@ -183,7 +186,9 @@ export function mountTournament(root, id) {
           round.seed_commitment
             ? h('p.muted.commitment', t('tour.commitment', { c: round.seed_commitment.slice(0, 16) }))
             : null,
-          h('ul.round-tables', round.tables.map(tableLine)),
+          tour.partial
+            ? h('p.muted.in-play', t('tour.inPlay', { n: round.in_play, done: round.finished }))
+            : h('ul.round-tables', round.tables.map(tableLine)),
           round.byes?.length ? h('p.muted', t('tour.byes', { names: round.byes.map(nameOf).join(', ') })) : null,
         ),
       );
@@ -208,7 +213,7 @@ export function mountTournament(root, id) {
         'p',
         h('span.badge', { id: 't-state', 'data-state': tour.state }, t(`tour.state.${tour.state}`)),
         ' ',
-        t('tour.playersOf', { n: tour.players.length, max: tour.max_players }),
+        t('tour.playersOf', { n: tour.players_total ?? tour.players.length, max: tour.max_players }),
       ),
       countdown,
       buttons(),
@@ -217,6 +222,15 @@ export function mountTournament(root, id) {
         : null,
       h('h2', t('tour.standings')),
       tour.players.length ? standings() : h('p.muted', t('tour.nobody')),
+      tour.partial
+        ? h(
+            'p.muted',
+            { id: 't-partial' },
+            t('tour.partial', { n: tour.standings.length, total: tour.players_total }),
+            ' ',
+            h('button', { id: 't-show-all', type: 'button', onclick: showAll }, t('tour.showAll')),
+          )
+        : null,
       tour.rounds.length ? h('h2', t(tour.format === 'swiss' ? 'tour.rounds' : 'tour.waves')) : null,
       rounds(),
     );
@@ -232,10 +246,18 @@ export function mountTournament(root, id) {
     }
   }
 
+  /** A large tournament is told live partial (its leaders, its tables counted): show everything. */
+  function showAll() {
+    wantAll = true;
+    load();
+  }
+
   const subscribe = () => connection.send({ type: 'tournament_subscribe', tournament: id });
   const offs = [
     connection.on('tournament', (msg) => {
       if (msg.tournament?.id !== id) return;
+      // Whoever asked to see everything gets the whole view at each change, over HTTP.
+      if (msg.tournament.partial && wantAll) return load();
       tour = msg.tournament;
       draw();
     }),

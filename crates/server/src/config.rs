@@ -124,6 +124,9 @@ pub struct Config {
     pub tournament_minute: Duration,
     /// How many tournaments not finished one player may have created (3).
     pub max_open_tournaments_per_player: u32,
+    /// A tournament's view larger than this (in bytes of JSON) is told to its followers live as its
+    /// leaders and counts (`partial`), not whole (64 KiB: about a hundred players; docs/tournaments.md).
+    pub tournament_live_view_bytes: usize,
     /// The most actions one game may take; a game still going after them ends as abandoned (a guard
     /// against bots that could go round in circles where a rule book sets no limit).
     pub max_actions_per_game: u32,
@@ -191,6 +194,7 @@ impl Default for Config {
             tournament_round_pause: Duration::from_secs(30),
             tournament_minute: Duration::from_secs(60),
             max_open_tournaments_per_player: 3,
+            tournament_live_view_bytes: 65_536,
             max_actions_per_game: 20_000,
             commit_queue: 65_536,
             commit_batch: 1024,

@@ -35,9 +35,48 @@ pub(crate) enum Follow {
     },
 }
 
+/// Leaders in a partial view.
+const LEADERS: usize = 50;
+
 /// The `tournament` message of a view.
 pub(crate) fn view_message(view: &str) -> Utf8Bytes {
     let tournament = serde_json::from_str(view).unwrap_or_default();
+    crate::wire::ServerMsg::Tournament { tournament }.to_json().into()
+}
+
+/// The `tournament` message a runner tells its followers: the whole view while it is at most `limit`
+/// bytes, or the tournament is over; else a partial one (`"partial": true`): the view without its tables
+/// and byes, each round with its tables counted (`in_play`, `finished`), the first [`LEADERS`] lines of
+/// the standings and only their players (`players_total` counts them all). A large tournament's view
+/// goes to every one of its many followers at every change it tells: the partial one is a few KB
+/// whatever its size; the whole view is at `GET /api/tournaments/{id}`, and a player's own table is
+/// called to them all the same (`tournament_table`).
+pub(crate) fn live_message(view: &str, limit: usize) -> Utf8Bytes {
+    let Ok(mut tournament) = serde_json::from_str::<serde_json::Value>(view) else { return view_message(view) };
+    if view.len() <= limit || tournament["state"] == "finished" {
+        return crate::wire::ServerMsg::Tournament { tournament }.to_json().into();
+    }
+    if let Some(standings) = tournament["standings"].as_array_mut() {
+        standings.truncate(LEADERS);
+    }
+    let leaders: HashSet<serde_json::Value> =
+        tournament["standings"].as_array().into_iter().flatten().map(|line| line["player"].clone()).collect();
+    let total = tournament["players"].as_array().map_or(0, Vec::len);
+    if let Some(players) = tournament["players"].as_array_mut() {
+        players.retain(|player| leaders.contains(&player["id"]));
+    }
+    tournament["players_total"] = total.into();
+    tournament["partial"] = true.into();
+    for round in tournament["rounds"].as_array_mut().into_iter().flatten() {
+        let tables = round["tables"].as_array().map_or(&[][..], Vec::as_slice);
+        let finished = tables.iter().filter(|table| table.get("places").is_some()).count();
+        round["in_play"] = (tables.len() - finished).into();
+        round["finished"] = finished.into();
+        round["tables"] = serde_json::Value::Array(Vec::new());
+        if let Some(round) = round.as_object_mut() {
+            round.remove("byes");
+        }
+    }
     crate::wire::ServerMsg::Tournament { tournament }.to_json().into()
 }
 

@@ -7,7 +7,7 @@
 //! ordinary games at ordinary tables (`table::tournament`).
 
 mod cluster;
-mod follow;
+pub(crate) mod follow;
 pub(crate) mod runner;
 
 use std::collections::HashMap;

@@ -30,8 +30,8 @@ const TICK: Duration = Duration::from_secs(1);
 /// How often it reads the results of its open tables from the store, and opens again any it planned.
 const SWEEP: Duration = Duration::from_secs(10);
 /// What the followers of one tournament are sent per second at most, in bytes of views (counting one
-/// view per player): a large tournament's view is large and changes at every game's end, so its views
-/// are spaced out (see [`Runner::tell`]).
+/// view per player): a large tournament changes at every game's end, so its views are spaced out (see
+/// [`Runner::tell`]).
 const VIEW_BYTES_PER_SECOND: f64 = 5_000_000.0;
 /// The longest a change waits to be told.
 const LONGEST_VIEW_WAIT: Duration = Duration::from_secs(30);
@@ -212,10 +212,10 @@ impl Runner {
     }
 
     /// Tells the followers the tournament as it is: at once when nothing was told for a while, when it
-    /// starts or ends; else at the next tick that is due. A view goes to every follower and a large
-    /// tournament's is large (its standings, every table), so views are spaced by their size times the
-    /// players, within [`VIEW_BYTES_PER_SECOND`] and at most [`LONGEST_VIEW_WAIT`] apart; a player's
-    /// own table is called at once all the same (`tournament_table`).
+    /// starts or ends; else at the next tick that is due. A view goes to every follower, so views are
+    /// spaced by their size times the players, within [`VIEW_BYTES_PER_SECOND`] and at most
+    /// [`LONGEST_VIEW_WAIT`] apart; a large tournament's is told partial (`follow::live_message`), and a
+    /// player's own table is called at once all the same (`tournament_table`).
     fn tell(&mut self) {
         let players = self.director.players.len().max(1) as f64;
         let spacing = Duration::from_secs_f64(self.told_bytes as f64 * players / VIEW_BYTES_PER_SECOND)
@@ -227,9 +227,10 @@ impl Runner {
             return;
         }
         let view = super::view_json(&self.row, &self.director);
+        let message = super::follow::live_message(&view, self.services.config.tournament_live_view_bytes);
         (self.told_at, self.told_phase, self.told_bytes, self.untold) =
-            (Some(tokio::time::Instant::now()), Some(self.director.phase.name()), view.len(), false);
-        self.send(super::Follow::View(super::view_message(&view)));
+            (Some(tokio::time::Instant::now()), Some(self.director.phase.name()), message.len(), false);
+        self.send(super::Follow::View(message));
     }
 
     /// Tells the followers on every node.

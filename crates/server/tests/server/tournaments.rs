@@ -493,3 +493,38 @@ async fn in_a_cluster_any_node_answers_for_a_tournament_that_one_node_directs() 
     verified_record(&b, &first).await;
     db.drop_database().await;
 }
+
+#[tokio::test]
+async fn a_large_tournament_is_told_live_by_its_leaders_and_counts_and_whole_at_its_end() {
+    // Every view counts as large here.
+    let server = TestServer::start(Config { tournament_live_view_bytes: 1, ..config() }).await;
+    let token = director(&server, "Partial Director").await;
+    let id = create(&server, &token, swiss(4, 1, false)).await;
+    let (mut follower, _, _) = common::guest(&server.url, "Partial Follower").await;
+    follower.send_json(&json!({ "type": "tournament_subscribe", "tournament": id.to_string() })).await.expect("sends");
+    let first = followed_until(&mut follower, |_| true).await;
+    assert!(first.get("partial").is_none(), "the view on subscribing is whole: {first}");
+    let mut players = Vec::new();
+    for i in 0..4 {
+        let (client, me, token) = common::guest(&server.url, &format!("Partial {i}")).await;
+        join(&server.http(), id, &token).await.expect("joins");
+        players.push(tokio::spawn(async move {
+            let mut client = client;
+            play_tournament(&mut client, PlayerId(me.id.0), id, "romi-rami").await.expect("plays")
+        }));
+    }
+    let running = followed_until(&mut follower, |view| view["state"] == "running").await;
+    assert_eq!(running["partial"], true, "{running}");
+    assert_eq!(running["players_total"], 4, "{running}");
+    assert!(running["players"].as_array().expect("players").len() <= 4, "{running}");
+    let round = &running["rounds"][0];
+    assert_eq!((round["in_play"].as_u64(), round["finished"].as_u64()), (Some(2), Some(0)), "{running}");
+    assert_eq!(round["tables"], json!([]), "no table is listed: {running}");
+    for player in players {
+        tokio::time::timeout(Duration::from_secs(120), player).await.expect("in time").expect("no panic");
+    }
+    let end = followed_until(&mut follower, |view| view["state"] == "finished").await;
+    assert!(end.get("partial").is_none(), "the end is told whole: {end}");
+    assert_eq!(end["rounds"][0]["tables"].as_array().map(Vec::len), Some(2), "{end}");
+    assert_eq!(end["standings"].as_array().map(Vec::len), Some(4), "{end}");
+}

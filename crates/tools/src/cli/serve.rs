@@ -88,6 +88,10 @@ pub struct ServeArgs {
     /// players see (docs/tournaments.md).
     #[arg(long, env = "ROMIRAMI_TOURNAMENT_ROUND_PAUSE_MS", default_value_t = 30_000)]
     pub tournament_round_pause_ms: u64,
+    /// A tournament's view larger than this many bytes is told live as its leaders and counts, not whole
+    /// (docs/tournaments.md, "Live").
+    #[arg(long, env = "ROMIRAMI_TOURNAMENT_LIVE_VIEW_BYTES", default_value_t = 65_536)]
+    pub tournament_live_view_bytes: usize,
     /// Run as a node of a cluster that meets on this NATS server (`nats://HOST:PORT`); needs a PostgreSQL
     /// `--database-url` shared by every node (docs/architecture.md, "Several nodes").
     #[arg(long, env = "ROMIRAMI_CLUSTER")]
@@ -146,6 +150,7 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             choice_time: std::time::Duration::from_millis(args.choice_ms),
             rematch_time: std::time::Duration::from_millis(args.rematch_ms),
             tournament_round_pause: std::time::Duration::from_millis(args.tournament_round_pause_ms),
+            tournament_live_view_bytes: args.tournament_live_view_bytes,
             cluster: args.cluster.as_ref().map(|nats| {
                 let mut cluster = ClusterConfig::new(nats.clone(), args.node_id.clone());
                 cluster.name = args.cluster_name.clone();
