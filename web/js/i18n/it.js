@@ -528,7 +528,8 @@ export default {
   'tour.playersOf': '{n} giocatori su {max}',
   'tour.partial': 'I primi {n} dei {total} giocatori, in diretta.',
   'tour.showAll': 'Mostra tutti i giocatori e tutti i tavoli',
-  'tour.inPlay': (p) => `${p.n} ${p.n === 1 ? 'tavolo in gioco' : 'tavoli in gioco'}, ${p.done} ${p.done === 1 ? 'finito' : 'finiti'}`,
+  'tour.inPlay': (p) =>
+    `${p.n} ${p.n === 1 ? 'tavolo in gioco' : 'tavoli in gioco'}, ${p.done} ${p.done === 1 ? 'finito' : 'finiti'}`,
   'tour.startsAt': 'inizio {at}',
   'tour.createTitle': 'Crea un torneo',
   'tour.game': 'Gioco',
