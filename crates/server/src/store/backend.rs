@@ -232,9 +232,12 @@ pub(super) trait Tournaments {
     /// The tournaments not finished, oldest first.
     fn unfinished_tournaments(&self) -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
 
-    /// The tournaments not finished whose lease ran out or never was, oldest first.
-    fn undirected_tournaments(&self, limit: i64)
-    -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
+    /// The tournaments not finished whose lease ran out or never was (or names `node`), oldest first.
+    fn undirected_tournaments(
+        &self,
+        limit: i64,
+        node: Option<&str>,
+    ) -> impl Future<Output = Result<Vec<TournamentRow>, StoreError>> + Send;
 
     /// The tables of the tournament `id`, oldest first.
     fn tournament_tables(&self, id: uuid::Uuid) -> impl Future<Output = Result<Vec<TableId>, StoreError>> + Send;

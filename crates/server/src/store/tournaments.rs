@@ -88,13 +88,18 @@ impl Store {
         dispatch!(self, s => s.unfinished_tournaments().await)
     }
 
-    /// Tournaments not finished that no node directs (never leased, or their lease ran out), oldest
+    /// Tournaments not finished that no node directs (never leased, or their lease ran out), and those
+    /// whose lease names `node` (a node started again under its id takes its own back at once), oldest
     /// first, at most `limit`: for a node of a cluster to take over.
     ///
     /// # Errors
     /// When the store cannot be read, or it is SQLite (leases are PostgreSQL's).
-    pub async fn undirected_tournaments(&self, limit: u32) -> Result<Vec<TournamentRow>, StoreError> {
-        dispatch!(self, s => s.undirected_tournaments(i64::from(limit)).await)
+    pub async fn undirected_tournaments(
+        &self,
+        limit: u32,
+        node: Option<&str>,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        dispatch!(self, s => s.undirected_tournaments(i64::from(limit), node).await)
     }
 
     /// The tables opened for the tournament `id`, oldest first (for checks: each is one of its director's).

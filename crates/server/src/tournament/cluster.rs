@@ -253,10 +253,13 @@ async fn relay_games(link: Link, services: Services, mut others: async_nats::Sub
 }
 
 async fn take_over(tournaments: Arc<Tournaments>, link: Link, services: Services, lease_ttl: Duration) {
+    // At the start, this node's own too: a node started again under its id takes them back at once (a
+    // new grant fences its former life), as it does its tables. Later, its own are directed here already.
+    let mut own = Some(link.node.clone());
     loop {
         // A node cut off from the others does not take their tournaments: it is the one to let go.
         if link.connected() {
-            match services.store.undirected_tournaments(BATCH).await {
+            match services.store.undirected_tournaments(BATCH, own.take().as_deref()).await {
                 Ok(rows) => {
                     let mut taken = 0;
                     for row in rows {

@@ -119,14 +119,16 @@ impl Tournaments for PgStore {
         read(found)
     }
 
-    async fn undirected_tournaments(&self, limit: i64) -> Result<Vec<TournamentRow>, StoreError> {
+    async fn undirected_tournaments(&self, limit: i64, node: Option<&str>) -> Result<Vec<TournamentRow>, StoreError> {
         let found = sqlx::query(&format!(
             "SELECT {COLUMNS} FROM tournaments t
              WHERE state <> 'finished'
-               AND NOT EXISTS (SELECT 1 FROM table_leases l WHERE l.table_id = t.id AND l.expires_at > now())
+               AND NOT EXISTS (SELECT 1 FROM table_leases l
+                               WHERE l.table_id = t.id AND l.expires_at > now() AND l.node IS DISTINCT FROM $2)
              ORDER BY created_at, id LIMIT $1"
         ))
         .bind(limit)
+        .bind(node)
         .fetch_all(&self.pool)
         .await?;
         read(found)

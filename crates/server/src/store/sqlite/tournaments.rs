@@ -89,7 +89,7 @@ impl Tournaments for SqliteStore {
         read(found)
     }
 
-    async fn undirected_tournaments(&self, _limit: i64) -> Result<Vec<TournamentRow>, StoreError> {
+    async fn undirected_tournaments(&self, _limit: i64, _node: Option<&str>) -> Result<Vec<TournamentRow>, StoreError> {
         Err(super::leases::needs_postgres())
     }
 
