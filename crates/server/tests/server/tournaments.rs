@@ -82,6 +82,21 @@ async fn verified_record(server: &TestServer, table: &str) -> Value {
     serde_json::from_str(&answer.body).expect("JSON")
 }
 
+/// Each of `group` plays the Romi Rami tournament `id` on its connection, in a task of its own.
+fn play_all(
+    group: Vec<(romirami_client::Client, romirami_protocol::PlayerInfo)>,
+    id: uuid::Uuid,
+) -> Vec<tokio::task::JoinHandle<romirami_client::tournament::TournamentPlay>> {
+    group
+        .into_iter()
+        .map(|(mut client, me)| {
+            tokio::spawn(async move {
+                play_tournament(&mut client, PlayerId(me.id.0), id, "romi-rami").await.expect("plays")
+            })
+        })
+        .collect()
+}
+
 fn strings(value: &Value) -> Vec<String> {
     value.as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_owned)).collect()
 }
@@ -301,16 +316,7 @@ async fn a_duplicate_round_shows_nothing_of_its_games_until_every_table_of_it_fi
     let seats_of = |t: &Value| strings(&t["seats"]);
     let (at_first, at_second): (Vec<_>, Vec<_>) =
         players.into_iter().partition(|(_, me)| seats_of(&tables[0]).contains(&me.id.0.to_string()));
-    let spawn = |group: Vec<(romirami_client::Client, romirami_protocol::PlayerInfo)>| {
-        group
-            .into_iter()
-            .map(|(mut client, me)| {
-                tokio::spawn(async move {
-                    play_tournament(&mut client, PlayerId(me.id.0), id, "romi-rami").await.expect("plays")
-                })
-            })
-            .collect::<Vec<_>>()
-    };
+    let spawn = |group| play_all(group, id);
     // The first table plays; the second waits for its players.
     let playing = spawn(at_first);
     let mut finished = false;
@@ -469,16 +475,7 @@ async fn in_a_cluster_any_node_answers_for_a_tournament_that_one_node_directs() 
     let first = tables[0]["table"].as_str().expect("an id").to_owned();
     let (at_first, at_second): (Vec<_>, Vec<_>) =
         players.into_iter().partition(|(_, me)| strings(&tables[0]["seats"]).contains(&me.id.0.to_string()));
-    let spawn = |group: Vec<(romirami_client::Client, romirami_protocol::PlayerInfo)>| {
-        group
-            .into_iter()
-            .map(|(mut client, me)| {
-                tokio::spawn(async move {
-                    play_tournament(&mut client, PlayerId(me.id.0), id, "romi-rami").await.expect("plays through b")
-                })
-            })
-            .collect::<Vec<_>>()
-    };
+    let spawn = |group| play_all(group, id);
     // The first table plays through b; b keeps its game sealed while the round's other table waits.
     let mut everyone = spawn(at_first);
     followed_until(&mut follower, |view| view["rounds"][0]["tables"][0].get("places").is_some()).await;
