@@ -92,6 +92,25 @@ export async function caughtUp(pages, n) {
   }
 }
 
+// The page whose turn it is (`seats`: a Map from seat to page, `first` any page at the table) once it
+// offers its moves, with its state; null when the game is over.
+export async function nextTurn(first, seats) {
+  timeLeft();
+  const view = (await pageState(first)).view;
+  if (view.phase.state === 'over') return null;
+  const page = seats.get(view.phase.seat);
+  await page.waitForFunction(
+    () => {
+      const p = window.__romirami.page;
+      return p.legal() != null || p.result() != null;
+    },
+    null,
+    { timeout: Math.min(20000, timeLeft()) },
+  );
+  const state = await pageState(page);
+  return state.over ? null : { page, state };
+}
+
 // Plays the game to its end by clicking, on whichever seat's turn it is (`seats`: a Map from seat to page);
 // every page catches up after each move. `during(moves)` runs between moves (the chat). Returns how many moves were made.
 export async function playByClicks(seats, watchers = [], during = async () => {}) {
@@ -99,20 +118,10 @@ export async function playByClicks(seats, watchers = [], during = async () => {}
   const first = seats.values().next().value;
   let moves = 0;
   for (;;) {
-    timeLeft();
-    const view = (await pageState(first)).view;
-    if (view.phase.state === 'over') return moves;
-    const page = seats.get(view.phase.seat);
-    await page.waitForFunction(
-      () => {
-        const p = window.__romirami.page;
-        return p.legal() != null || p.result() != null;
-      },
-      null,
-      { timeout: Math.min(20000, timeLeft()) },
-    );
-    let state = await pageState(page);
-    if (state.over) return moves;
+    const turn = await nextTurn(first, seats);
+    if (!turn) return moves;
+    const { page } = turn;
+    let { state } = turn;
     const action = choose(state.legal);
     await perform(page, action);
     state = await settled(page, state.n);

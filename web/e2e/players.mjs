@@ -22,7 +22,7 @@ import {
   tabTo,
   timeLeft,
 } from './support.mjs';
-import { caughtUp, choose, pageState, perform, settled } from './moves.mjs';
+import { caughtUp, choose, nextTurn, pageState, perform, settled } from './moves.mjs';
 import { phoneFits, sameAsFresh, speaks } from './table-checks.mjs';
 import { finishedGame } from './finished.mjs';
 
@@ -112,20 +112,12 @@ export async function twoPlayers(browser) {
     let switched = false;
     let keyboard = false;
     for (;;) {
-      timeLeft();
-      const view = (await pageState(ana)).view;
-      if (view.phase.state === 'over') break;
-      const page = seats.get(view.phase.seat);
-      await page.waitForFunction(
-        () => {
-          const p = window.__romirami.page;
-          return p.legal() != null || p.result() != null;
-        },
-        null,
-        { timeout: Math.min(20000, timeLeft()) },
-      );
-      let state = await pageState(page);
-      if (state.over) break;
+      const turn = await nextTurn(ana, seats);
+      if (!turn) break;
+      const { page } = turn;
+      let { state } = turn;
+      // The table as Ana sees it as the turn begins.
+      const { view } = await pageState(ana);
       const legal = state.legal;
 
       // Once: an impossible take cannot be built (a card sharing neither number nor suit with the one
