@@ -46,26 +46,24 @@ log "type-checking the web client (tsc --noEmit --allowJs --checkJs, web/e2e/tsc
 (cd web/e2e && npx --no-install tsc -p .)
 
 log "checking the web client's formatting (prettier --check, web/.prettierrc.json: lines of at most 120)"
-(cd web && e2e/node_modules/.bin/prettier --check 'js/**/*.js' 'e2e/*.mjs' style.css)
+(cd web && e2e/node_modules/.bin/prettier --check 'js/**/*.js' 'e2e/*.mjs' sw.js style.css)
 
 WORK=$(mktemp -d)
-SERVER_PID=
+SERVER_PIDS=()
 cleanup() {
-    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
+    local pid
+    for pid in ${SERVER_PIDS[@]+"${SERVER_PIDS[@]}"}; do
+        if kill -0 "$pid" 2>/dev/null; then
+            kill -TERM "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true
+        fi
+    done
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 
 # The client built into the binary, as a release serves it (the build above embeds web/ as it is now).
 ARGS=(serve --listen 127.0.0.1:0)
-# The server keeps games in a database once it has --database-url: give it a throwaway one (this also
-# keeps a DATABASE_URL exported for other tests from reaching it).
-if "$BIN" serve --help | grep -q -- '--database-url'; then
-    ARGS+=(--database-url "sqlite://$WORK/e2e.db")
-fi
 # A scenario plays one or two rated games: one is enough to put its players on the leaderboard (the
 # server's default asks for 3).
 ARGS+=(--leaderboard-min-games 1)
@@ -76,7 +74,6 @@ ARGS+=(--bot-delay-ms "${E2E_BOT_DELAY_MS:-150}")
 # The analyses the `replays` scenario asks for: a few dozen playouts per decision are enough to show them
 # (the server's default buys a stable judgement, docs/analysis.md, with seconds of a release build per game).
 ARGS+=(--analysis-playouts "${E2E_ANALYSIS_PLAYOUTS:-60}")
-
 # The `tournaments` scenario's Swiss has one round: the pause between rounds never comes; a short one all
 # the same, should it ever have more.
 ARGS+=(--tournament-round-pause-ms 2000)
@@ -84,32 +81,60 @@ ARGS+=(--tournament-round-pause-ms 2000)
 # so that the scenario sees both ways: whole on loading and at its end, partial in between.
 ARGS+=(--tournament-live-view-bytes 1)
 
-log "starting the server: romirami ${ARGS[*]}"
-RUST_LOG="${RUST_LOG:-warn}" "$BIN" "${ARGS[@]}" >"$WORK/server.out" 2>"$WORK/server.err" &
-SERVER_PID=$!
-URL=
-for _ in $(seq 1 300); do
-    URL=$(grep -o 'http://[0-9.]*:[0-9]*' "$WORK/server.out" | head -n1 || true)
-    [[ -n "$URL" ]] && break
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-        cat "$WORK/server.err" >&2
-        log "FAILED: the server did not start"
+# Starts a server for the lane `$1` with a throwaway database of its own (this also keeps a DATABASE_URL
+# exported for other tests from reaching it); sets URL to where it listens.
+start_server() {
+    local lane=$1
+    log "starting the server of lane $lane: romirami ${ARGS[*]} --database-url sqlite://$WORK/$lane.db"
+    RUST_LOG="${RUST_LOG:-warn}" "$BIN" "${ARGS[@]}" --database-url "sqlite://$WORK/$lane.db" \
+        >"$WORK/$lane.out" 2>"$WORK/$lane.err" &
+    local pid=$!
+    SERVER_PIDS+=("$pid")
+    URL=
+    for _ in $(seq 1 300); do
+        URL=$(grep -o 'http://[0-9.]*:[0-9]*' "$WORK/$lane.out" | head -n1 || true)
+        [[ -n "$URL" ]] && break
+        if ! kill -0 "$pid" 2>/dev/null; then
+            cat "$WORK/$lane.err" >&2
+            log "FAILED: the server of lane $lane did not start"
+            exit 1
+        fi
+        sleep 0.1
+    done
+    if [[ -z "$URL" ]]; then
+        log "FAILED: the server of lane $lane did not say where it listens"
         exit 1
     fi
-    sleep 0.1
-done
-if [[ -z "$URL" ]]; then
-    log "FAILED: the server did not say where it listens"
-    exit 1
-fi
-log "server at $URL"
+    log "lane $lane: server at $URL"
+}
 
+# The scenarios run in two lanes at once, each with a server and a database of its own, so that neither
+# sees the other's players, tables or leaderboard: most of a scenario's time is waiting for the page, and
+# two lanes take about half the time of one on two cores. The lanes are balanced by the scenarios' times
+# (printed as they run). E2E_ONLY runs the scenarios it names in one lane.
+if [[ -n "${E2E_ONLY:-}" ]]; then
+    LANES=("$E2E_ONLY")
+else
+    LANES=("players,bots,rummy" "together,again,shell,rummy-board,replays,tournaments")
+fi
 SHOTS="${E2E_SCREENSHOTS:-$WORK/screenshots}"
+SHOTS="$(cd "$ROOT" && mkdir -p "$SHOTS" && cd "$SHOTS" && pwd)"
+LANE_PIDS=()
+for lane in "${!LANES[@]}"; do
+    start_server "lane$lane"
+    (cd web/e2e && E2E_ONLY="${LANES[$lane]}" E2E_LANE="$lane" ROMIRAMI_URL="$URL" ROMIRAMI_BIN="$BIN" \
+        node e2e.mjs --screenshots "$SHOTS") &
+    LANE_PIDS+=($!)
+done
 status=0
-(cd web/e2e && ROMIRAMI_URL="$URL" ROMIRAMI_BIN="$BIN" node e2e.mjs --screenshots "$(cd "$ROOT" && mkdir -p "$SHOTS" && cd "$SHOTS" && pwd)") || status=$?
+for lane in "${!LANES[@]}"; do
+    if ! wait "${LANE_PIDS[$lane]}"; then
+        status=1
+        log "lane $lane (${LANES[$lane]}) FAILED; its server's log:"
+        tail -n 50 "$WORK/lane$lane.err" >&2 || true
+    fi
+done
 if [[ $status -ne 0 ]]; then
-    log "the server's log:"
-    tail -n 50 "$WORK/server.err" >&2 || true
     log "FAILED: the end-to-end test of the web client"
     exit "$status"
 fi

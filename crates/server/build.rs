@@ -7,4 +7,7 @@ fn main() {
     println!("cargo:rerun-if-changed=../../web/index.html");
     println!("cargo:rerun-if-changed=../../web/style.css");
     println!("cargo:rerun-if-changed=../../web/js");
+    println!("cargo:rerun-if-changed=../../web/icons");
+    println!("cargo:rerun-if-changed=../../web/sw.js");
+    println!("cargo:rerun-if-changed=../../web/manifest.webmanifest");
 }

@@ -37,6 +37,8 @@ const SCENARIOS = [
   ['tournaments', tournaments],
 ];
 const ONLY = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : null;
+const unknown = (ONLY ?? []).filter((name) => !SCENARIOS.some(([known]) => known === name));
+if (unknown.length > 0) throw new Error(`E2E_ONLY names no scenario: ${unknown.join(', ')}`);
 
 async function main() {
   log(`server ${BASE}, browser ${CHROME}, seed ${startSeed}`);

@@ -11,9 +11,11 @@ const shotsArg = process.argv.indexOf('--screenshots');
 export const SHOTS = shotsArg > 0 ? process.argv[shotsArg + 1] : (process.env.E2E_SCREENSHOTS ?? null);
 export const LIMIT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 10 * 60 * 1000);
 const started = Date.now();
+/** Which lane of scripts/e2e.sh this run is (the lanes run at once, each against a server of its own). */
+const LANE = process.env.E2E_LANE ? ` L${process.env.E2E_LANE}` : '';
 
 export function log(...args) {
-  console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...args);
+  console.log(`[e2e${LANE} ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...args);
 }
 
 export function check(condition, message) {

@@ -130,7 +130,14 @@ connection.on('status', ({ status, player }) => {
   if (player) replace(me, h('span.dot', { 'aria-hidden': 'true' }), h('span.name', player.name));
   me.classList.toggle('offline', status !== 'open');
   clearTimeout(hideTimer);
-  if (status === 'reconnecting') {
+  if (status !== 'open' && !navigator.onLine) {
+    // No network at all (the page came from the service worker's cache, or the device lost it): say so
+    // rather than "connection lost"; the page reconnects by itself when the browser says it is back.
+    wasLost = true;
+    banner.hidden = false;
+    banner.className = 'conn lost offline';
+    banner.textContent = t('conn.offline');
+  } else if (status === 'reconnecting') {
     wasLost = true;
     banner.hidden = false;
     banner.className = 'conn lost';
@@ -152,6 +159,14 @@ connection.on('status', ({ status, player }) => {
     banner.hidden = true;
   }
 });
+
+window.addEventListener('offline', () => connection.setStatus(connection.status));
+window.addEventListener('online', () => connection.reconnectNow());
+
+// The service worker keeps the client's files for offline use and shows pushed notifications (docs/push.md).
+if ('serviceWorker' in navigator && !embedded) {
+  navigator.serviceWorker.register('/sw.js').catch(() => {});
+}
 
 // A click elsewhere (the top bar, a link) while seated at a game in play asks first: leaving the page keeps
 // the seat, but the player's clock runs and the bot may take over.

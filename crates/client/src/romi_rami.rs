@@ -45,6 +45,8 @@ mod tests {
             options: Some(serde_json::json!({})),
             rated: true,
             tournament: None,
+            to_act: None,
+            turn_ends_at: None,
         };
         let messages = [
             ServerMsg::Table {

@@ -70,12 +70,22 @@ impl Clock {
     pub const FAST: Clock = Clock { turn_ms: 20_000, reserve_ms: 60_000 };
     /// The shortest turn a table may have, in milliseconds.
     pub const MIN_TURN_MS: u64 = 100;
-    /// The longest turn or reserve, in milliseconds (one day).
-    pub const MAX_MS: u64 = 86_400_000;
+    /// The longest turn or reserve, in milliseconds (seven days).
+    pub const MAX_MS: u64 = 7 * 86_400_000;
+    /// A table whose turn is longer than this (ten minutes) is turn-based: it is played over days, and
+    /// sleeps while nobody is at it (docs/architecture.md, "Turn-based tables").
+    pub const TURN_BASED_AFTER_MS: u64 = 600_000;
+    /// A day a turn, two days of reserve: the turn-based clock the web client offers first.
+    pub const DAILY: Clock = Clock { turn_ms: 86_400_000, reserve_ms: 2 * 86_400_000 };
 
     /// Whether the times are within bounds.
     pub fn is_valid(self) -> bool {
         (Clock::MIN_TURN_MS..=Clock::MAX_MS).contains(&self.turn_ms) && self.reserve_ms <= Clock::MAX_MS
+    }
+
+    /// Whether a table with this clock is turn-based: a turn longer than ten minutes.
+    pub fn is_turn_based(self) -> bool {
+        self.turn_ms > Clock::TURN_BASED_AFTER_MS
     }
 }
 
@@ -158,6 +168,14 @@ pub struct TableSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>, format = Uuid)]
     pub tournament: Option<Uuid>,
+    /// In play, the seat whose turn it is (left out between turns and before the start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<u8>)]
+    pub to_act: Option<Seat>,
+    /// With a clock, when the running turn ends, its seat's reserve included (RFC 3339): a turn-based
+    /// table's players plan their day by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_ends_at: Option<String>,
 }
 
 fn yes() -> bool {

@@ -146,6 +146,11 @@ pub struct Config {
     pub leaderboard_min_games: u32,
     /// The web client's files: built in (the default), from a folder, or none.
     pub web: WebClient,
+    /// How often every node looks for sleeping turn-based tables whose running turn has ended, to wake them
+    /// (`table::sleep`): a turn's end is acted on at most this late.
+    pub wake_interval: Duration,
+    /// How pushes are sent (docs/push.md).
+    pub push: crate::push::PushConfig,
 }
 
 impl Default for Config {
@@ -203,6 +208,8 @@ impl Default for Config {
             sign_in: SignInLimits::default(),
             leaderboard_min_games: crate::store::ratings::DEFAULT_LEADERBOARD_MIN_GAMES,
             web: WebClient::Embedded,
+            wake_interval: Duration::from_secs(15),
+            push: crate::push::PushConfig::default(),
             cluster: None,
         }
     }

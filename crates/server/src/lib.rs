@@ -47,6 +47,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod names;
 pub mod players;
+pub mod push;
 pub use romirami_protocol as protocol;
 mod rate;
 pub mod server;

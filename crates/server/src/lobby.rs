@@ -7,7 +7,7 @@
 //! In a cluster, the lobby also lists the other nodes' public tables: the changes of this node's tables
 //! go out to the cluster (`mirror_into`), and the others' come in (`apply_remote`, `remove_remote`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock, RwLock};
 
@@ -61,6 +61,41 @@ pub struct Lobby {
     /// The tournaments' games of this node whose result was just stored, for the tournaments' runners
     /// (which also read the store now and then: a runner that falls behind misses nothing).
     tournament_games: broadcast::Sender<TournamentGame>,
+    /// Every live table of this node by its seated players, public or not: each player's "my games".
+    seated: Mutex<Seated>,
+}
+
+/// The summaries of a node's live tables, found by the players seated at them.
+#[derive(Debug, Default)]
+struct Seated {
+    summaries: HashMap<TableId, TableSummary>,
+    by_player: HashMap<PlayerId, BTreeSet<TableId>>,
+}
+
+impl Seated {
+    fn players(summary: &TableSummary) -> impl Iterator<Item = PlayerId> + '_ {
+        summary.seats.iter().flatten().map(|player| player.id)
+    }
+
+    fn put(&mut self, summary: &TableSummary) {
+        self.remove(summary.id);
+        for player in Seated::players(summary) {
+            self.by_player.entry(player).or_default().insert(summary.id);
+        }
+        self.summaries.insert(summary.id, summary.clone());
+    }
+
+    fn remove(&mut self, id: TableId) {
+        let Some(old) = self.summaries.remove(&id) else { return };
+        for player in Seated::players(&old) {
+            if let Some(tables) = self.by_player.get_mut(&player) {
+                tables.remove(&id);
+                if tables.is_empty() {
+                    self.by_player.remove(&player);
+                }
+            }
+        }
+    }
 }
 
 impl Default for Lobby {
@@ -73,6 +108,7 @@ impl Default for Lobby {
             mirror: OnceLock::new(),
             mirror_behind: AtomicBool::new(false),
             tournament_games: broadcast::channel(UPDATE_BUFFER).0,
+            seated: Mutex::default(),
         }
     }
 }
@@ -103,7 +139,15 @@ impl Lobby {
         self.tables.write().unwrap_or_else(|p| p.into_inner()).insert(handle.id, handle);
     }
 
+    /// The summaries of this node's live tables where `player` sits (finished ones too, until they close).
+    pub fn tables_of(&self, player: PlayerId) -> Vec<TableSummary> {
+        let seated = lock(&self.seated);
+        let ids = seated.by_player.get(&player).into_iter().flatten();
+        ids.filter_map(|id| seated.summaries.get(id).cloned()).collect()
+    }
+
     pub(crate) fn unregister(&self, id: TableId) {
+        lock(&self.seated).remove(id);
         self.tables.write().unwrap_or_else(|p| p.into_inner()).remove(&id);
         self.remove_public(id);
     }
@@ -202,6 +246,7 @@ impl Lobby {
 /// The tables' way in: each publishes its summary and counts its host's open tables here.
 impl LobbyPort for Lobby {
     fn publish(&self, summary: &TableSummary) {
+        lock(&self.seated).put(summary);
         if !summary.public {
             return;
         }

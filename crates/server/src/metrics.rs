@@ -22,6 +22,7 @@
 //! | `romirami_cluster_forwarded_total{way}` | counter | table commands forwarded to other nodes (`commands_out`) and run for them (`commands_in`), messages sent to other nodes' connections (`messages_out`) and delivered to this node's (`messages_in`) |
 //! | `romirami_cluster_nats_rtt_seconds` | histogram | a round trip to the NATS server, measured at every lease renewal |
 //! | `romirami_tournament_pairing_seconds` | histogram | one step of a tournament's director that seated players (a Swiss round paired, an arena's free players seated), storing excluded |
+//! | `romirami_pushes_total{outcome}` | counter | Web Push attempts by outcome: `delivered`, `gone` (the endpoint was forgotten), `retried`, `failed` (given up), `dropped` (the queue was full) |
 //! | `process_*` | | the process's resident memory, CPU time and open files (Linux) |
 
 use std::sync::LazyLock;
@@ -92,6 +93,12 @@ static BOT_THINK_SECONDS: LazyLock<HistogramVec> = LazyLock::new(|| {
 });
 static PAIRING_SECONDS: LazyLock<Histogram> = LazyLock::new(|| {
     histogram("romirami_tournament_pairing_seconds", "One step of a tournament's director that seated players.")
+});
+static PUSHES: LazyLock<IntCounterVec> = LazyLock::new(|| {
+    register(
+        IntCounterVec::new(Opts::new("romirami_pushes_total", "Web Push attempts by outcome."), &["outcome"])
+            .expect("constant counter options are valid"),
+    )
 });
 static COMMIT_SECONDS: LazyLock<Histogram> =
     LazyLock::new(|| histogram("romirami_db_commit_seconds", "One group-commit transaction of actions."));
@@ -250,6 +257,11 @@ pub fn nats_round_trip(since: Instant) {
 /// A tournament's director took `took` for a step that seated players.
 pub fn tournament_pairing(took: std::time::Duration) {
     PAIRING_SECONDS.observe(took.as_secs_f64());
+}
+
+/// A Web Push attempt ended with `outcome` (`delivered`, `gone`, `retried`, `failed`, `dropped`).
+pub fn push(outcome: &'static str) {
+    PUSHES.with_label_values(&[outcome]).inc();
 }
 
 /// This node took over `count` tables.

@@ -17,6 +17,7 @@ use crate::heartbeat::Heartbeat;
 use crate::lobby::Lobby;
 use crate::names::Names;
 use crate::players::Players;
+use crate::push::{Pusher, vapid::VapidError};
 use crate::store::{Committer, Store, StoreError, Writer};
 use crate::table;
 use crate::tournament::Tournaments;
@@ -55,6 +56,8 @@ pub struct AppState {
     pub analyst: Arc<Analyst>,
     /// The tournaments this node directs.
     pub tournaments: Arc<Tournaments>,
+    /// Sends Web Push notifications.
+    pub pusher: Pusher,
 }
 
 /// Why the server could not open.
@@ -66,6 +69,9 @@ pub enum OpenError {
     /// The node could not join its cluster.
     #[error(transparent)]
     Cluster(#[from] ClusterError),
+    /// The VAPID key given or kept is not one.
+    #[error(transparent)]
+    Push(#[from] VapidError),
 }
 
 impl AppState {
@@ -88,6 +94,7 @@ impl AppState {
         let bots = table::BotPool::new(config.bot_threads, config.bot_think_time);
         let analysis = AnalysisSettings { playouts: config.analysis_playouts, seed: 0 };
         let analyst = Analyst::start(store.clone(), config.games.clone(), analysis, config.analysis_queue);
+        let pusher = Pusher::start(&config.push, store.clone()).await?;
         let config = Arc::new(config);
         let players = Arc::new(Players::new(store.clone(), writer.clone()));
         let state = AppState {
@@ -107,11 +114,13 @@ impl AppState {
             cluster,
             analyst,
             tournaments: Arc::default(),
+            pusher,
         };
         let restored = table::restore(&state.services()).await?;
         if restored > 0 {
             info!(restored, "games in play restored from the store");
         }
+        table::sleep::start_waking(state.services(), state.config.wake_interval);
         if let Some(cluster) = &state.cluster {
             cluster.start_takeovers(state.services());
             // In a cluster each tournament is directed by one node under a lease, taken over when it runs out.
@@ -137,6 +146,7 @@ impl AppState {
             writer: self.writer.clone(),
             ownership: self.cluster.as_ref().map(|cluster| Arc::clone(&cluster.ownership)),
             bots: self.bots.clone(),
+            pusher: self.pusher.clone(),
         }
     }
 }

@@ -16,6 +16,7 @@ export default {
   'nav.help': 'How to play',
   'lang.label': 'Language',
   'conn.lost': 'Connection lost. Reconnecting…',
+  'conn.offline': 'You are offline. The page reconnects by itself when the network is back.',
   'conn.refused': '{why} Trying again in a few seconds…',
   'conn.back': 'Reconnected.',
   'conn.too_many': 'Too many connections from this address: close another tab.',

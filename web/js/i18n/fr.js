@@ -16,6 +16,7 @@ export default {
   'nav.help': 'Comment jouer',
   'lang.label': 'Langue',
   'conn.lost': 'Connexion perdue. Reconnexion…',
+  'conn.offline': "Vous êtes hors ligne. La page se reconnectera d'elle-même au retour du réseau.",
   'conn.refused': '{why} Nouvel essai dans quelques secondes…',
   'conn.back': 'Reconnecté.',
   'conn.too_many': 'Trop de connexions depuis cette adresse : fermez un autre onglet.',

@@ -14,6 +14,7 @@ export default {
   'nav.help': 'Come si gioca',
   'lang.label': 'Lingua',
   'conn.lost': 'Connessione persa. Riconnessione in corso…',
+  'conn.offline': 'Sei offline. La pagina si riconnetterà da sola quando la rete tornerà.',
   'conn.refused': '{why} Nuovo tentativo fra qualche secondo…',
   'conn.back': 'Di nuovo connesso.',
   'conn.too_many': 'Troppe connessioni da questo indirizzo: chiudi un’altra scheda.',

@@ -60,6 +60,9 @@ pub enum ApiErrorCode {
     /// The game belongs to a duplicate round whose deal is still being played at other tables: it is
     /// shown once the round is over (409).
     DealInPlay,
+    /// A push subscription the server does not take: keys that are not a device's, or an endpoint that
+    /// is not a known push service's (400).
+    BadPushSubscription,
     /// The database does not answer (503); try again later.
     Unavailable,
     /// Something went wrong on the server (500); nothing about it is shown.

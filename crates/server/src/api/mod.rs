@@ -14,9 +14,11 @@ mod analysis;
 mod error;
 mod games;
 mod live;
+mod me;
 mod names;
 mod openapi;
 mod players;
+mod push;
 mod query;
 mod ratings;
 mod tournaments;
@@ -33,9 +35,11 @@ pub use analysis::{AnalysisJson, DecisionJson, ReplayJson, ReplayStepJson, Summa
 pub use error::{ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail};
 pub use games::{Game, GameList, GamePlayerJson};
 pub use live::{Health, TableInfo, Tables};
+pub use me::{MyTable, MyTables};
 pub use names::{ClaimRequest, Claimed, SignInRequest, SignedIn};
 pub use openapi::ApiDoc;
 pub use players::{PlayerGameStats, PlayerPage};
+pub use push::{PushKey, Subscribed, SubscriptionKeys, SubscriptionRequest, UnsubscribeRequest};
 pub use query::{GAME_QUERY_PARAMETERS, GameQuery};
 pub use ratings::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
 pub use tournaments::{CreateTournament, CreatedTournament, PauseRequest, TournamentList};
@@ -57,6 +61,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/games/{id}/analysis", get(analysis::analysis).layer(CompressionLayer::new()))
         .route("/api/players/claim", post(names::claim).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)))
         .route("/api/sign-in", post(names::sign_in).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)))
+        .route("/api/players/me/tables", get(me::my_tables))
         .route("/api/players/{id}", get(players::player))
         .route("/api/players/{id}/ratings", get(ratings::player_ratings))
         .route("/api/leaderboard", get(ratings::leaderboard))
@@ -72,6 +77,11 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/api/tournaments/{id}/pause",
             post(tournaments::pause).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)),
+        )
+        .route("/api/push/key", get(push::key))
+        .route(
+            "/api/push/subscriptions",
+            post(push::subscribe).delete(push::unsubscribe).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)),
         )
         .route("/api/openapi.json", get(openapi::openapi_json))
 }

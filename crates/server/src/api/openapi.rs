@@ -13,7 +13,9 @@ use super::{
 use super::{ClaimRequest, Claimed, SignInRequest, SignedIn};
 use super::{CreateTournament, CreatedTournament, PauseRequest, TournamentList};
 use super::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
-use super::{analysis, games, live, names, players, ratings, tournaments};
+use super::{MyTable, MyTables};
+use super::{PushKey, Subscribed, SubscriptionKeys, SubscriptionRequest, UnsubscribeRequest};
+use super::{analysis, games, live, me, names, players, push, ratings, tournaments};
 use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState, TableSummary};
 
 /// The OpenAPI document of this API.
@@ -45,7 +47,11 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         tournaments::tournament,
         tournaments::join,
         tournaments::withdraw,
-        tournaments::pause
+        tournaments::pause,
+        me::my_tables,
+        push::key,
+        push::subscribe,
+        push::unsubscribe
     ),
     components(schemas(
         Health,
@@ -89,6 +95,13 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         romirami_tournament::TableView,
         romirami_tournament::StandingView,
         romirami_tournament::Status,
+        MyTables,
+        MyTable,
+        PushKey,
+        SubscriptionRequest,
+        SubscriptionKeys,
+        UnsubscribeRequest,
+        Subscribed,
         ApiErrorBody,
         ApiErrorDetail,
         ApiErrorCode

@@ -140,7 +140,7 @@ impl From<TournamentError> for ApiError {
 }
 
 /// The player whose bearer token this is.
-async fn player_of(state: &AppState, headers: &HeaderMap) -> Result<PlayerInfo, ApiError> {
+pub(super) async fn player_of(state: &AppState, headers: &HeaderMap) -> Result<PlayerInfo, ApiError> {
     let no_token = || ApiError::new(StatusCode::UNAUTHORIZED, ApiErrorCode::BadToken, "no player has this token");
     let token = bearer(headers).ok_or_else(no_token)?;
     match state.players.authenticate(token).await {

@@ -15,6 +15,8 @@
 use std::future::Future;
 use std::time::Duration;
 
+use super::push::PushSubscription;
+use super::sleeping::SleepRow;
 use super::stats::PlaceRow;
 use super::tournaments::TournamentRow;
 use super::types::ChatEntry;
@@ -25,7 +27,9 @@ use super::{
 use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId};
 
 /// A backend of the store: one database.
-pub(super) trait Backend: Reads + Ratings + Claims + Talk + Leases + Analyses + Tournaments {
+pub(super) trait Backend:
+    Reads + Ratings + Claims + Talk + Leases + Analyses + Tournaments + Push + Sleeping
+{
     /// How many transactions of actions the [`Committer`](super::Committer) keeps in flight at once.
     const COMMITS_IN_FLIGHT: usize;
 
@@ -244,4 +248,62 @@ pub(super) trait Tournaments {
 
     /// How many tournaments `player` created that are not finished.
     fn open_tournaments_by(&self, player: PlayerId) -> impl Future<Output = Result<i64, StoreError>> + Send;
+}
+
+/// Web Push: the server's secrets and the players' push subscriptions (`crate::store::push`).
+pub(super) trait Push {
+    /// The secret `name`, if one was kept.
+    fn server_secret(&self, name: &str) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
+
+    /// Keeps `value` as the secret `name` unless one is kept already (the first node to write wins).
+    fn put_server_secret(&self, name: &str, value: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Keeps `subscription`, replacing the row of its endpoint, and forgets the player's oldest beyond
+    /// `most` devices.
+    fn add_push_subscription(
+        &self,
+        subscription: &PushSubscription,
+        most: i64,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Forgets `endpoint` if it is `player`'s; whether it was.
+    fn remove_push_subscription(
+        &self,
+        player: PlayerId,
+        endpoint: &str,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Forgets `endpoint`, whoever's it is (its push service said it is gone).
+    fn forget_push_endpoint(&self, endpoint: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Every subscription of `player`, oldest first.
+    fn push_subscriptions(
+        &self,
+        player: PlayerId,
+    ) -> impl Future<Output = Result<Vec<PushSubscription>, StoreError>> + Send;
+}
+
+/// Turn-based tables asleep (`crate::store::sleeping`).
+pub(super) trait Sleeping {
+    /// Keeps `row`: its table is asleep (a row of the same table is replaced).
+    fn put_sleeping(&self, row: &SleepRow) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The row of `table` if it is asleep.
+    fn sleeping(&self, table: TableId) -> impl Future<Output = Result<Option<SleepRow>, StoreError>> + Send;
+
+    /// Deletes the row of `table`; whether there was one.
+    fn delete_sleeping(&self, table: TableId) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// At most `limit` sleeping tables whose `wake_at` is at or before `now`, earliest first.
+    fn due_sleepers(
+        &self,
+        now: time::OffsetDateTime,
+        limit: i64,
+    ) -> impl Future<Output = Result<Vec<TableId>, StoreError>> + Send;
+
+    /// Every sleeping table.
+    fn sleeping_ids(&self) -> impl Future<Output = Result<Vec<TableId>, StoreError>> + Send;
+
+    /// The sleeping tables `player` sits at.
+    fn sleeping_tables_of(&self, player: PlayerId) -> impl Future<Output = Result<Vec<SleepRow>, StoreError>> + Send;
 }

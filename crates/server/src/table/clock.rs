@@ -55,6 +55,19 @@ impl TurnClock {
         }
     }
 
+    /// When the running turn started.
+    pub(super) fn turn_since(&self) -> Option<Instant> {
+        self.turn.map(|(_, since)| since)
+    }
+
+    /// Lets the running turn have started at `at`, earlier or later (a table woken from its sleep: its turn
+    /// ran on while it slept).
+    pub(super) fn resume_turn_since(&mut self, at: Instant) {
+        if let Some((_, since)) = &mut self.turn {
+            *since = at;
+        }
+    }
+
     /// What `seat` has left of its reserve at `now`, counting the running turn's overrun.
     pub(super) fn reserve_at(&self, seat: Seat, now: Instant) -> u64 {
         let reserve = self.reserves.get(seat.index()).copied().unwrap_or(0);

@@ -105,6 +105,8 @@ pub(crate) async fn answer(
         presence: Vec::new(),
         rated: table.rated,
         tournament: table.tournament,
+        to_act: None,
+        turn_ends_at: None,
     };
     from.out.send_msg(&ServerMsg::Table { table: summary, role, view: Some(game.view(viewer)) });
     true

@@ -36,6 +36,7 @@ pub(crate) mod port;
 mod rematch;
 mod seating;
 mod services;
+pub mod sleep;
 mod task;
 mod thinking;
 pub(crate) mod tournament;
@@ -158,7 +159,7 @@ pub async fn adopt(services: &Services, ids: &[TableId]) -> Result<usize, StoreE
     restore_these(services, Some(ids)).await
 }
 
-/// Restores the open tables among `only` (every one when `None`).
+/// Restores the open tables among `only` (every one when `None`), but those asleep (`sleep.rs`).
 async fn restore_these(services: &Services, only: Option<&[TableId]>) -> Result<usize, StoreError> {
     let store = &services.store;
     let games = match only {
@@ -169,9 +170,11 @@ async fn restore_these(services: &Services, only: Option<&[TableId]>) -> Result<
         None => store.waiting_tables().await?,
         Some(ids) => store.waiting_tables_among(ids).await?,
     };
+    let asleep: std::collections::HashSet<TableId> = store.sleeping_ids().await?.into_iter().collect();
     let mut restored = 0;
-    // A table this node runs already is not restored twice (its lease may have lapsed for a moment).
-    let wanted = |id: TableId| services.lobby.table(id).is_none();
+    // A table this node runs already is not restored twice (its lease may have lapsed for a moment); a
+    // sleeping one waits for its visitor or its timer.
+    let wanted = |id: TableId| services.lobby.table(id).is_none() && !asleep.contains(&id);
     for unfinished in games.into_iter().filter(|game| wanted(game.table.id)) {
         let id = unfinished.table.id;
         let Some(fence) = services.claim(id).await? else { continue };
@@ -202,4 +205,41 @@ async fn restore_these(services: &Services, only: Option<&[TableId]>) -> Result<
         }
     }
     Ok(restored)
+}
+
+/// Brings back the turn-based table `id`, woken from its sleep (its row is deleted, its lease `fence` taken):
+/// its running turn started at `turn_since`.
+///
+/// # Errors
+/// When the store cannot be read.
+async fn restore_woken(
+    services: &Services,
+    id: TableId,
+    fence: Option<crate::store::Fence>,
+    turn_since: OffsetDateTime,
+) -> Result<(), StoreError> {
+    let chat = services.store.chat(id).await?;
+    let now = task::now();
+    let core = if let Some(unfinished) = services.store.unfinished_games_among(&[id]).await?.pop() {
+        TableCore::restored(unfinished, services.shared(), now).map(|mut core| {
+            core.resume_turn(turn_since, now);
+            core
+        })
+    } else if let Some(waiting) = services.store.waiting_tables_among(&[id]).await?.pop() {
+        TableCore::restored_waiting(waiting, services.shared(), now)
+    } else {
+        return Err(StoreError::NotFound);
+    };
+    match core {
+        Ok(mut core) => {
+            core.restore_chat(chat);
+            let effects = core.take_effects();
+            task::launch(core, effects, fence, services);
+            Ok(())
+        }
+        Err(problem) => {
+            error!(table = %id, %problem, "a sleeping table does not replay; it stays in the store");
+            Err(StoreError::Corrupt(problem))
+        }
+    }
 }

@@ -28,6 +28,8 @@ pub struct Services {
     pub(crate) ownership: Option<Arc<Ownership>>,
     /// Where the bots' decisions are made.
     pub(crate) bots: super::BotPool,
+    /// Sends Web Push notifications.
+    pub pusher: crate::push::Pusher,
 }
 
 impl Services {

@@ -51,6 +51,7 @@ async fn run(
     let (thoughts_back, mut thoughts) = mpsc::unbounded_channel();
     let context = Context { services: &services, thoughts: &thoughts_back };
     let mut lease_lost = false;
+    let mut slept = false;
     let lost = services.ownership.as_ref().and_then(|ownership| ownership.lost_signal(core.id()));
     loop {
         let woke = match carry_out(&mut core, &mut log, &context, effects, &mut result_stored).await {
@@ -67,6 +68,10 @@ async fn run(
                 }
             }
             Closing::Yes => break,
+            Closing::Sleep => {
+                slept = true;
+                break;
+            }
             // A write was fenced: the core refused it, and now learns why.
             Closing::LeaseLost => Some(Input::LeaseLost),
         };
@@ -100,9 +105,18 @@ async fn run(
             ownership.release(core.id());
         }
     }
+    inbox.close();
+    if slept {
+        // Whoever sent a command while the table was falling asleep wakes it (it is stored as asleep now).
+        let commands: Vec<TableCommand> = std::iter::from_fn(|| inbox.try_recv().ok()).collect();
+        if !commands.is_empty() {
+            tokio::spawn(super::sleep::wake_for(services.clone(), core.id(), commands));
+        }
+        info!(table = %core.id(), "table asleep");
+        return;
+    }
     // Whoever sent a command while the table was closing learns that it is gone, or reads its finished
     // game from the store.
-    inbox.close();
     while let Ok(command) = inbox.try_recv() {
         let answered = match &command {
             TableCommand::Join { from, invite, .. } => {
@@ -157,6 +171,8 @@ enum Closing {
     Yes,
     /// Its lease is another node's (a write was fenced): it must not act for the table any more.
     LeaseLost,
+    /// A turn-based table nobody is at: its sleep is stored, and the next visitor or timer wakes it.
+    Sleep,
 }
 
 /// What carrying out an effect needs beside the table's core and log.
@@ -199,6 +215,15 @@ async fn carry_out(
             }
             Effect::Think(turn) => services.bots.think(*turn, context.thoughts.clone()),
             Effect::StoreResult(finished) => *result_stored = Some(log.store_result(*finished)),
+            Effect::Notify(notice) => services.pusher.notify(notice),
+            Effect::Sleep(row) => match services.store.put_sleeping(&row).await {
+                Ok(()) if matches!(close, Closing::No) => close = Closing::Sleep,
+                Ok(()) => {}
+                Err(error) => {
+                    tracing::warn!(table = %row.table, %error, "a turn-based table could not go to sleep: it stays awake");
+                    core.stay_awake();
+                }
+            },
             Effect::Close if matches!(close, Closing::No) => close = Closing::Yes,
             Effect::Close => {}
         }

@@ -295,6 +295,12 @@ impl Runner {
             Ok(false) => {}
             Ok(true) => {
                 let seats: Vec<PlayerId> = plan.seats.iter().map(|p| PlayerId(*p)).collect();
+                self.services.pusher.notify(crate::push::Notice {
+                    players: seats.clone(),
+                    kind: crate::push::NoticeKind::TournamentTable,
+                    table: TableId(plan.table),
+                    game: self.row.game.clone(),
+                });
                 let message = crate::wire::ServerMsg::TournamentTable {
                     tournament: self.row.id,
                     table: TableId(plan.table),

@@ -247,6 +247,17 @@ impl Connection {
             // Another node's table: its commands go there (cluster/forward.rs).
             handle = cluster.forwarding.table(table).await;
         }
+        if handle.is_none() {
+            // A turn-based table asleep wakes for its visitor (table/sleep.rs).
+            handle = match table::sleep::wake(&self.state.services(), table).await {
+                Ok(woken) => woken,
+                Err(error) => {
+                    warn!(%table, %error, "a sleeping table could not be woken");
+                    self.send(ServerMsg::error(Some(table), id, ErrorCode::Unavailable, crate::table::UNAVAILABLE));
+                    return Ok(());
+                }
+            };
+        }
         let Some(handle) = handle else {
             if self.answer_from_store(table, &command).await {
                 return Ok(());
@@ -264,6 +275,19 @@ impl Connection {
             Err(command) => {
                 debug!(%table, "the table's task has ended");
                 self.tables.remove(&table);
+                // It may have fallen asleep just now (a turn-based table): then it wakes for this command.
+                if let Ok(Some(woken)) = table::sleep::wake(&self.state.services(), table).await {
+                    if let Err(command) = woken.send_or_return(command).await {
+                        if let Some(from) = command.sender() {
+                            let gone =
+                                ServerMsg::error(Some(table), id, ErrorCode::NoSuchTable, "there is no such table");
+                            from.out.send_msg(&gone);
+                        }
+                    } else if joins {
+                        self.tables.insert(table, woken);
+                    }
+                    return Ok(());
+                }
                 if !self.answer_from_store(table, &command).await {
                     self.send(ServerMsg::error(Some(table), id, ErrorCode::NoSuchTable, "there is no such table"));
                 }

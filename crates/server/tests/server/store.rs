@@ -978,3 +978,94 @@ async fn records_stored_as_jsonb_read_back_after_migration_4() {
     sqlx::query(&format!("DROP DATABASE {database} WITH (FORCE)")).execute(&admin).await.expect("drop it");
     admin.close().await;
 }
+
+/// Sleeping tables and push subscriptions, as both backends keep them.
+async fn sleep_and_push_story(store: &Store) {
+    let (ana, bo) = (player("Ana"), player("Bo"));
+    store.save_player(&ana, &token_hash("s-a")).await.expect("save");
+    store.save_player(&bo, &token_hash("s-b")).await.expect("save");
+    let table = new_table(store, &ana, 2).await;
+    let now = OffsetDateTime::now_utc().replace_nanosecond(0).expect("a time");
+    let summary = romirami_server::protocol::TableSummary {
+        id: table,
+        game: "romi-rami".into(),
+        state: romirami_server::protocol::TableState::Playing,
+        host: ana.id,
+        public: false,
+        spectators: SpectatorPolicy::Link,
+        seats: vec![Some(ana.clone()), Some(bo.clone())],
+        spectator_count: 0,
+        clock: Some(Clock::DAILY),
+        bots: vec![false, false],
+        levels: vec![None, None],
+        shuffle: None,
+        options: None,
+        presence: Vec::new(),
+        rated: true,
+        tournament: None,
+        to_act: Some(Seat(1)),
+        turn_ends_at: Some("2026-11-30T12:00:00Z".into()),
+    };
+    let row = romirami_server::store::SleepRow {
+        table,
+        turn_since: now - Duration::hours(1),
+        wake_at: Some(now + Duration::days(3)),
+        to_act: Some(Seat(1)),
+        players: vec![ana.id, bo.id],
+        summary,
+    };
+    store.put_sleeping(&row).await.expect("asleep");
+    assert_eq!(store.sleeping(table).await.expect("read"), Some(row.clone()));
+    assert_eq!(store.sleeping_tables_of(bo.id).await.expect("read"), [row.clone()]);
+    assert!(store.sleeping_tables_of(PlayerId(Uuid::new_v4())).await.expect("read").is_empty());
+    assert!(store.due_sleepers(now, 10).await.expect("read").is_empty(), "not due yet");
+    assert_eq!(store.due_sleepers(now + Duration::days(4), 10).await.expect("read"), [table]);
+    assert_eq!(store.sleeping_ids().await.expect("read"), [table]);
+    let later = romirami_server::store::SleepRow { wake_at: None, to_act: None, ..row.clone() };
+    store.put_sleeping(&later).await.expect("asleep again, replaced");
+    assert!(store.due_sleepers(now + Duration::days(4), 10).await.expect("read").is_empty(), "woken by visitors only");
+    assert!(store.delete_sleeping(table).await.expect("woken"));
+    assert!(!store.delete_sleeping(table).await.expect("once"));
+    assert_eq!(store.sleeping(table).await.expect("read"), None);
+
+    // Push subscriptions: one row per endpoint (a device subscribing for another player moves), ten
+    // devices at most per player, the oldest forgotten first.
+    let device = |n: usize, player: &PlayerInfo| romirami_server::store::PushSubscription {
+        player: player.id,
+        endpoint: format!("https://fcm.googleapis.com/fcm/send/{n}"),
+        p256dh: "key".into(),
+        auth: "auth".into(),
+        lang: "fr".into(),
+    };
+    for n in 0..12 {
+        store.add_push_subscription(&device(n, &ana)).await.expect("kept");
+    }
+    let kept = store.push_subscriptions(ana.id).await.expect("read");
+    assert_eq!(kept.len(), 10, "ten devices at most");
+    assert!(!kept.contains(&device(0, &ana)) && !kept.contains(&device(1, &ana)), "the oldest are gone");
+    store.add_push_subscription(&device(11, &bo)).await.expect("the device is Bo's now");
+    assert_eq!(store.push_subscriptions(bo.id).await.expect("read"), [device(11, &bo)]);
+    assert_eq!(store.push_subscriptions(ana.id).await.expect("read").len(), 9);
+    assert!(!store.remove_push_subscription(ana.id, &device(11, &bo).endpoint).await.expect("not Ana's"));
+    assert!(store.remove_push_subscription(bo.id, &device(11, &bo).endpoint).await.expect("Bo's"));
+    store.forget_push_endpoint(&device(5, &ana).endpoint).await.expect("forgotten");
+    assert_eq!(store.push_subscriptions(ana.id).await.expect("read").len(), 8);
+    let secret = store.server_secret_or("test", || "first".into()).await.expect("made");
+    assert_eq!(secret, "first");
+    assert_eq!(store.server_secret_or("test", || "second".into()).await.expect("kept"), "first");
+}
+
+#[tokio::test]
+async fn sleeping_tables_and_push_subscriptions_on_sqlite() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let store = Store::connect(&format!("sqlite://{}", dir.path().join("z.db").display())).await.expect("open");
+    sleep_and_push_story(&store).await;
+}
+
+#[tokio::test]
+async fn sleeping_tables_and_push_subscriptions_on_postgres() {
+    let Some((store, database)) = fresh_postgres_store().await else { return };
+    sleep_and_push_story(&store).await;
+    store.close().await;
+    database.drop_database().await;
+}

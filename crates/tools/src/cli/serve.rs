@@ -106,6 +106,18 @@ pub struct ServeArgs {
     /// How long a table's lease lasts unless renewed, in milliseconds: a dead node's tables wait this long.
     #[arg(long, default_value_t = 5000)]
     pub lease_ms: u64,
+    /// The VAPID private key pushes are signed with (base64url of its 32 bytes). Default: the one kept in the
+    /// database, made at the first start (docs/push.md: back it up with the database).
+    #[arg(long, env = "ROMIRAMI_VAPID_PRIVATE_KEY", hide_env_values = true)]
+    pub vapid_private_key: Option<String>,
+    /// Where push services may write about this server's pushes: a `mailto:` or `https:` URL (VAPID's
+    /// subject; some push services refuse pushes without a real one).
+    #[arg(long, env = "ROMIRAMI_PUSH_CONTACT", default_value = "mailto:admin@localhost")]
+    pub push_contact: String,
+    /// An endpoint prefix pushes may be posted to besides the known browser push services (a self-hosted
+    /// push service; a test's local one). May be given more than once.
+    #[arg(long = "push-allow-endpoint", env = "ROMIRAMI_PUSH_ALLOW_ENDPOINTS", value_delimiter = ',')]
+    pub push_allow_endpoints: Vec<String>,
     /// Rated games of a game a player needs to be on its leaderboard.
     #[arg(long, default_value_t = Config::default().leaderboard_min_games)]
     pub leaderboard_min_games: u32,
@@ -151,6 +163,12 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             rematch_time: std::time::Duration::from_millis(args.rematch_ms),
             tournament_round_pause: std::time::Duration::from_millis(args.tournament_round_pause_ms),
             tournament_live_view_bytes: args.tournament_live_view_bytes,
+            push: romirami_server::push::PushConfig {
+                vapid_private_key: args.vapid_private_key.clone(),
+                contact: args.push_contact.clone(),
+                allow_endpoints: args.push_allow_endpoints.clone(),
+                ..romirami_server::push::PushConfig::default()
+            },
             cluster: args.cluster.as_ref().map(|nats| {
                 let mut cluster = ClusterConfig::new(nats.clone(), args.node_id.clone());
                 cluster.name = args.cluster_name.clone();

@@ -191,6 +191,7 @@ impl Leases for PgStore {
         let ids: Vec<Uuid> = sqlx::query_scalar(
             "SELECT l.table_id FROM table_leases l
              WHERE l.expires_at <= now()
+               AND NOT EXISTS (SELECT 1 FROM sleeping_tables z WHERE z.table_id = l.table_id)
                AND (EXISTS (SELECT 1 FROM games g WHERE g.table_id = l.table_id AND g.finished_at IS NULL)
                     OR (NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = l.table_id)
                         AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = l.table_id)

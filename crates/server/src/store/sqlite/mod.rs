@@ -14,8 +14,10 @@ mod chat;
 mod columns;
 mod leases;
 mod names;
+mod push;
 mod rate;
 mod read;
+mod sleeping;
 mod tournaments;
 
 use std::collections::HashSet;

@@ -24,6 +24,7 @@ mod rematch;
 mod restore;
 mod seats;
 mod settings;
+mod sleep;
 mod talk;
 #[cfg(test)]
 mod tests;
@@ -42,6 +43,7 @@ pub(crate) use self::tournament::TournamentTable;
 use romirami_game::commitment::ShuffleProof;
 use romirami_game::{AnyGame, GameKind, Json, ReadAction, Seat};
 use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
 use tokio::time::Instant;
 use tracing::info;
 
@@ -115,6 +117,12 @@ pub(crate) enum Effect {
     /// Have the bot's decision made away from the table's task, on the server's bot pool, and feed it
     /// back as [`Input::Thought`] whenever it comes (other inputs may come first).
     Think(Box<think::BotTurn>),
+    /// Tell these players' devices (Web Push), never waiting: the notice is queued, or dropped.
+    Notify(crate::push::Notice),
+    /// A turn-based table nobody is at: store this row, then stop (the table is woken from the store by
+    /// the next visitor or its timer); if the row cannot be stored, feed nothing and call
+    /// [`TableCore::stay_awake`].
+    Sleep(Box<crate::store::SleepRow>),
     /// The table closes: its task ends, and whoever still writes to it learns that it is gone.
     Close,
 }
@@ -164,6 +172,8 @@ struct Play {
     clock: Option<TurnClock>,
     /// The seat whose turn it is, as of the last action.
     to_act: Option<Seat>,
+    /// When the running turn ends (its reserve included), as of its start; `None` without a clock.
+    turn_ends_at: Option<OffsetDateTime>,
     /// When the bot plays its next action.
     bot_due: Option<Instant>,
     /// Whether the bot's decision is awaited ([`Effect::Think`]).
@@ -355,6 +365,7 @@ impl TableCore {
         if self.result_stored && self.members.is_empty() && !self.closed {
             self.close();
         }
+        self.sleep_if_idle(now);
         self.take_effects()
     }
 
@@ -481,6 +492,14 @@ impl TableCore {
             presence: self.presences(),
             rated: self.options.rated,
             tournament: self.options.tournament,
+            to_act: match &self.phase {
+                Phase::Playing(play) => play.to_act,
+                _ => None,
+            },
+            turn_ends_at: match &self.phase {
+                Phase::Playing(play) => play.turn_ends_at.and_then(|at| at.format(&Rfc3339).ok()),
+                _ => None,
+            },
         }
     }
 

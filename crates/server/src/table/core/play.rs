@@ -191,6 +191,7 @@ impl TableCore {
             if let Some(clock) = &mut play.clock {
                 clock.turn_to(to_act.filter(|_| !choice), now.at, |seat| seating.is_played_by_player(seat));
                 clock.start_turn_at(start);
+                play.turn_ends_at = clock.deadline().map(|(_, at)| now.wall + at.saturating_duration_since(now.at));
             }
             play.choice_due = None;
             play.to_act = to_act;
@@ -218,6 +219,15 @@ impl TableCore {
         if reclaimed {
             // Everyone's summary shows who plays each seat.
             self.send_tables();
+        }
+        if changed && !choice {
+            // A player away from the table is told on their devices that their turn came; at a turn-based
+            // table, every player is (the game is played over days, from wherever they are).
+            if self.turn_based() {
+                self.notify_players(to_act, crate::push::NoticeKind::Turn);
+            } else {
+                self.notify_absent(to_act, crate::push::NoticeKind::Turn);
+            }
         }
         changed
     }
@@ -339,6 +349,10 @@ impl TableCore {
             if players.iter().all(|&seat| left(seat)) {
                 info!(table = %self.id, "every player has left: the game is abandoned");
                 return self.abandon(now);
+            }
+            // A turn-based game is played over days: nobody being here is no reason to end it (it sleeps).
+            if self.turn_based() {
+                return;
             }
             let due = now.at + self.config.abandon_after;
             if let Phase::Playing(play) = &mut self.phase {

@@ -70,6 +70,26 @@ impl TableCore {
         }
     }
 
+    /// Pushes `kind` to the players of `seats` who are not at the table (their own player plays them, and
+    /// no connection of theirs is here): whoever is here sees it already.
+    pub(super) fn notify_absent(&mut self, seats: impl IntoIterator<Item = Seat>, kind: crate::push::NoticeKind) {
+        let absent: Vec<Seat> = seats.into_iter().filter(|seat| !self.members.has_role(Role::Seat(*seat))).collect();
+        self.notify_players(absent, kind);
+    }
+
+    /// Pushes `kind` to the players of `seats` whose own player plays them (not a bot, nor the bot standing in).
+    pub(super) fn notify_players(&mut self, seats: impl IntoIterator<Item = Seat>, kind: crate::push::NoticeKind) {
+        let players: Vec<_> = seats
+            .into_iter()
+            .filter(|seat| self.seating.is_played_by_player(*seat))
+            .filter_map(|seat| self.seating.get(seat).map(|occupant| occupant.player.id))
+            .collect();
+        if !players.is_empty() {
+            let notice = crate::push::Notice { players, kind, table: self.id, game: self.kind.name().to_owned() };
+            self.effects.push(super::Effect::Notify(notice));
+        }
+    }
+
     /// What the members know from now on (the start of a game, or a game restored): every seat as it is.
     pub(super) fn reset_presence(&mut self) {
         self.told_presence = self.presences();

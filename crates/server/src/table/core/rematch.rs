@@ -89,6 +89,8 @@ impl TableCore {
         }
         self.rematch = Some(Rematch::Open { accepted, due: now.at + self.config.rematch_time });
         self.send_rematch(now);
+        let seats: Vec<Seat> = (0..self.seating.len()).map(seat).collect();
+        self.notify_absent(seats, crate::push::NoticeKind::Rematch);
     }
 
     /// Each seat's answer as the bots give it: yes for a seat the bot answers for, no (not yet) for the others.

@@ -72,6 +72,7 @@ impl TableCore {
             pause_until: None,
             game,
             to_act: None,
+            turn_ends_at: None,
             bot_due: None,
             thinking: false,
             choice_due: None,
@@ -93,6 +94,8 @@ impl TableCore {
         } else {
             core.reset_presence();
             core.turn_changed(now);
+            // The turn is the one its player was told of when it started, not a new one: no push again.
+            core.effects.retain(|effect| !matches!(effect, super::Effect::Notify(_)));
             // Nobody is connected yet: the players have the usual while to come back.
             core.check_presence(now);
         }

@@ -211,7 +211,8 @@ impl TableCore {
     /// [`TableConfig::waiting_table_grace`](super::TableConfig::waiting_table_grace).
     pub(super) fn check_waiting(&mut self, now: Now) {
         let anyone_here = self.seating.person_seats().any(|seat| self.members.has_role(Role::Seat(seat)));
-        if anyone_here {
+        // A turn-based table waits for its players as long as they take: it sleeps meanwhile.
+        if anyone_here || self.turn_based() {
             self.waiting_due = None;
         } else {
             self.waiting_due.get_or_insert(now.at + self.config.waiting_table_grace);
@@ -344,6 +345,7 @@ impl TableCore {
             game,
             clock,
             to_act: None,
+            turn_ends_at: None,
             bot_due: None,
             thinking: false,
             choice_due: None,

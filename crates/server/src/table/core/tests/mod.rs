@@ -420,3 +420,4 @@ mod seating;
 mod shuffle;
 mod thinking;
 mod together;
+mod turn_based;
