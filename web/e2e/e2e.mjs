@@ -7,8 +7,8 @@
 // through a whole game of Romi Rami (players.mjs), a host against bots (bots.mjs), the rummy family
 // (rummy.mjs), being at a table together (together.mjs), playing together again (again.mjs), the table
 // shell apart from any game (shell.mjs), the rummy board's harder corners (rummy-board.mjs), and the replays and
-// analyses of the rummy family's matches (replays.mjs), and a tournament played by people and bots
-// (tournaments.mjs). They share
+// analyses of the rummy family's matches (replays.mjs), a tournament played by people and bots
+// (tournaments.mjs), and the installable app, offline, push and a turn-based game (install.mjs). They share
 // ./support.mjs, and the scenarios that play Romi Rami by clicking share ./moves.mjs.
 
 import { chromium } from 'playwright-core';
@@ -22,6 +22,7 @@ import { shell } from './shell.mjs';
 import { rummyBoard } from './rummy-board.mjs';
 import { replays } from './replays.mjs';
 import { tournaments } from './tournaments.mjs';
+import { install } from './install.mjs';
 
 // The scenarios, in the order they run; E2E_ONLY=name[,name] runs only those. A scenario is a function of the
 // browser; a new one lives in a module of its own beside this file and shares ./support.mjs.
@@ -35,6 +36,7 @@ const SCENARIOS = [
   ['rummy-board', rummyBoard],
   ['replays', replays],
   ['tournaments', tournaments],
+  ['install', install],
 ];
 const ONLY = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : null;
 const unknown = (ONLY ?? []).filter((name) => !SCENARIOS.some(([known]) => known === name));

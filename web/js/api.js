@@ -91,13 +91,13 @@ export const getLeaderboard = (params) => get('/api/leaderboard', params);
  * ApiError with the server's code (its sentence is for `accountError` to put in the reader's language).
  * @param {string} path @param {Record<string, any>} body @param {string | null} [token]
  */
-async function post(path, body, token = null) {
+async function post(path, body, token = null, method = 'POST') {
   /** @type {Record<string, string>} */
   const headers = { accept: 'application/json', 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
+    response = await fetch(path, { method, headers, body: JSON.stringify(body) });
   } catch {
     throw new ApiError(0, 'network', t('api.network'));
   }
@@ -116,9 +116,40 @@ async function post(path, body, token = null) {
     error.retryAfter = answer?.error?.retry_after ?? null;
     throw error;
   }
-  if (answer == null) throw new ApiError(response.status, 'bad_body', t('api.body'));
+  if (answer == null && response.status !== 204) throw new ApiError(response.status, 'bad_body', t('api.body'));
   return answer;
 }
+
+/**
+ * The player's tables not over, theirs to play first: {tables: [{table, game, state, turn_based, asleep, seat,
+ * players, to_act, your_turn, turn_ends_at}], your_turn}. @param {string} token
+ */
+export async function myTables(token) {
+  let response;
+  try {
+    response = await fetch('/api/players/me/tables', {
+      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+    });
+  } catch {
+    throw new ApiError(0, 'network', t('api.network'));
+  }
+  const answer = await response.json().catch(() => null);
+  if (!response.ok || !answer) {
+    throw new ApiError(response.status, answer?.error?.code ?? 'http', t('api.status', { status: response.status }));
+  }
+  return answer;
+}
+
+/** The server's VAPID public key, base64url: {public_key}. */
+export const pushKey = () => get('/api/push/key');
+/**
+ * Gives the server this device's push subscription (`PushSubscription.toJSON()` and the language of its
+ * notifications). @param {string} token @param {any} subscription @param {string} lang
+ */
+export const subscribePush = (token, subscription, lang) =>
+  post('/api/push/subscriptions', { ...subscription, lang }, token);
+/** Takes a device's subscription back. @param {string} token @param {string} endpoint */
+export const unsubscribePush = (token, endpoint) => post('/api/push/subscriptions', { endpoint }, token, 'DELETE');
 
 /** {player}: the player whose token this is keeps their name. @param {string} token @param {string} password */
 export const claimName = (token, password) => post('/api/players/claim', { password }, token);

@@ -17,6 +17,7 @@ import { mountHelp } from './help-page.js';
 import { mountLeaderboard } from './ratings.js';
 import { mountTournaments } from './tournaments-page.js';
 import { mountTournament } from './tournament-page.js';
+import { mountMyGames, waitingCount, watchMyTurns } from './my-games-page.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | null} */
@@ -83,6 +84,9 @@ function route() {
   } else if (first === 'tournaments') {
     unmount = mountTournaments(root);
     nav = 'tournaments';
+  } else if (first === 'my-games') {
+    unmount = mountMyGames(root);
+    nav = 'mine';
   } else if (first === 'leaderboard') {
     unmount = mountLeaderboard(root, params);
     nav = 'leaderboard';
@@ -103,7 +107,7 @@ function route() {
 // The frame's words and the language switch.
 const select = /** @type {HTMLSelectElement} */ (document.getElementById('lang-select'));
 function frameWords() {
-  document.title = t('app.title');
+  document.title = waitingCount() > 0 ? `(${waitingCount()}) ${t('app.title')}` : t('app.title');
   for (const el of document.querySelectorAll('[data-i18n]'))
     el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n ?? '');
   document.querySelector('nav[aria-label]')?.setAttribute('aria-label', t('nav.main'));
@@ -193,3 +197,5 @@ route();
 // Greet the server on every page, so the top bar shows who is playing (pages that need a name ask); a replay
 // framed on another site plays nothing and greets nobody.
 if (!embedded) connection.ready().catch(() => {});
+// The games waiting for the player's move, counted in the title and the app's badge on every page.
+if (!embedded) watchMyTurns();

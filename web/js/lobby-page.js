@@ -9,7 +9,7 @@
 import { connection } from './connection.js';
 import { h, replace, toast, icon } from './dom.js';
 import { rememberInvite } from './identity.js';
-import { CLOCK_PRESETS, clockTimes, clockWords, presetName } from './clock.js';
+import { CLOCK_PRESETS, clockTimes, clockWords, isTurnBased, presetName } from './clock.js';
 import { t } from './i18n.js';
 import { explainError } from './errors.js';
 import { nameForm, botBadge, shownName } from './widgets.js';
@@ -207,6 +207,7 @@ export function mountLobby(root) {
           name: 'clock',
           onchange: () => {
             custom.hidden = clock.value !== 'custom';
+            turnBasedHelp.hidden = !isTurnBased(CLOCK_PRESETS.find((p) => p.id === clock.value));
           },
         },
         h('option', { value: 'none' }, t('clock.none')),
@@ -244,6 +245,7 @@ export function mountLobby(root) {
       reserveS,
       h('span', t('create.sReserve')),
     );
+    const turnBasedHelp = h('p.muted.small.turn-based-help', { hidden: true }, t('create.turnBasedHelp'));
     const error = h('p.error', { role: 'alert' });
     const button = h(
       'button.primary',
@@ -312,6 +314,7 @@ export function mountLobby(root) {
         clock,
         custom,
         h('p.muted.small.clock-help', t('create.clockHelp')),
+        turnBasedHelp,
         button,
         error,
       ),

@@ -13,7 +13,7 @@ import { connection } from '../connection.js';
 import { rematch } from './rematch.js';
 import { h, replace, scrollState, restoreScroll } from '../dom.js';
 import { inviteFor, rememberInvite } from '../identity.js';
-import { clocksAt, clockWords } from '../clock.js';
+import { clocksAt, clockWords, isTurnBased } from '../clock.js';
 import { explainError } from '../errors.js';
 import { t, onLanguage } from '../i18n.js';
 import { nameForm, shownName } from '../widgets.js';
@@ -449,8 +449,14 @@ export function mountTable(root, tableId, params) {
   // --- the test hook (read-only, but for one way to send a move the buttons would not build) ------------
   const hook = {
     // What to ask before a click elsewhere takes a player away from their game in play (app.js).
+    // A turn-based game (a day or more a turn) is played over days: going elsewhere is no leaving.
     leaving: () =>
-      !leftOnPurpose && board != null && mySeat() != null && st.summary?.state === 'playing' && !st.result
+      !leftOnPurpose &&
+      board != null &&
+      mySeat() != null &&
+      st.summary?.state === 'playing' &&
+      !st.result &&
+      !isTurnBased(st.summary?.clock)
         ? t('leave.confirmNav')
         : null,
     name: 'table',
@@ -503,6 +509,9 @@ export function mountTable(root, tableId, params) {
     plainTitle();
     announcer.remove();
     for (const off of offs) off();
-    if (st.summary && mode === 'watch') sendLeave(tableId);
+    // A watcher stops watching; a player of a turn-based game in play goes away for now (their seat stays
+    // theirs, and the table sleeps once nobody is at it: docs/architecture.md, "Turn-based tables").
+    const awayFromTurnBased = st.summary?.state === 'playing' && mySeat() != null && isTurnBased(st.summary?.clock);
+    if (st.summary && (mode === 'watch' || awayFromTurnBased)) sendLeave(tableId);
   };
 }

@@ -134,7 +134,10 @@ async fn a_turn_based_game_pushes_its_turns_sleeps_when_nobody_is_there_and_wake
     assert_eq!(listed["seat"].as_u64(), Some(u64::from(ben_seat.0)));
     assert!(listed["turn_ends_at"].is_string());
     let ana_tables = my_tables(&server, &ana_token).await;
-    assert_eq!((ana_tables["your_turn"].as_u64(), ana_tables["tables"][0]["your_turn"].as_bool()), (Some(0), Some(false)));
+    assert_eq!(
+        (ana_tables["your_turn"].as_u64(), ana_tables["tables"][0]["your_turn"].as_bool()),
+        (Some(0), Some(false))
+    );
     let anonymous = reqwest::get(format!("{}/api/players/me/tables", server.http())).await.expect("answered");
     assert_eq!(anonymous.status(), 401);
 

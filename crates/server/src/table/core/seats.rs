@@ -111,6 +111,12 @@ impl TableCore {
                 self.free_seat(seat);
                 freed = true;
             }
+            (Role::Seat(seat), TableState::Playing) if self.turn_based() => {
+                // A turn-based game is played over days: leaving is going away for now. The seat stays its
+                // player's, who plays their turns whenever they come back (their clock decides when the bot
+                // stands in), and the table may sleep meanwhile.
+                self.member_gone(Role::Seat(seat), now);
+            }
             (Role::Seat(seat), TableState::Playing) => {
                 info!(table = %self.id, %seat, "a player left: the bot plays the seat");
                 self.stand_in(seat, true, now);

@@ -103,3 +103,13 @@ fn a_live_table_pushes_a_turn_only_to_a_player_away_from_it() {
     assert_eq!((pushed[0].kind, pushed[0].players.clone()), (NoticeKind::Turn, vec![away.from.player.id]));
     assert!(sleep_row(&table).is_none(), "a live table never sleeps");
 }
+
+#[test]
+fn leaving_a_turn_based_game_is_going_away_for_now_the_seat_stays_its_players() {
+    let (mut table, ana, bruno) = started(Some(DAILY));
+    for player in [&ana, &bruno] {
+        table.command(TableCommand::Leave { from: player.from.clone() });
+    }
+    assert_eq!(table.bots(), [false, false], "no bot takes the seats of players who went away");
+    assert!(sleep_row(&table).is_some(), "nobody is there: the table sleeps");
+}
