@@ -83,6 +83,9 @@ pub struct Config {
     pub exempt_addresses: Vec<IpAddr>,
     /// Tables a player may host at once (waiting or playing).
     pub max_open_tables_per_player: usize,
+    /// The most turn-based tables one player may host that sleep (nobody is at them: they hold no memory,
+    /// only their rows); a new one beyond is refused with `too_many_tables`.
+    pub max_sleeping_tables_per_player: usize,
     /// A reconnecting client that missed more events than this gets a fresh view instead.
     pub catch_up_limit: usize,
     /// How long a table that waits for its game stays open while none of its seated players is
@@ -183,6 +186,7 @@ impl Default for Config {
             exempt_loopback: true,
             exempt_addresses: Vec::new(),
             max_open_tables_per_player: 5,
+            max_sleeping_tables_per_player: 50,
             catch_up_limit: 500,
             waiting_table_grace: Duration::from_secs(60),
             table_queue: 1024,

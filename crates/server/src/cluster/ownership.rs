@@ -71,6 +71,14 @@ impl Ownership {
         });
     }
 
+    /// Gives `table` up now, waiting for the store: a table that fell asleep, which any node may wake at once.
+    pub(crate) async fn release_now(&self, table: TableId) {
+        let Some(Held { fence, .. }) = lock(&self.held).remove(&table) else { return };
+        if let Err(error) = self.store.release_leases(&[(table, fence)]).await {
+            warn!(%table, %error, "a sleeping table's lease was not released; it runs out by itself");
+        }
+    }
+
     /// Releases every lease this node holds, now.
     pub(crate) async fn release_all(&self) {
         let held: Vec<(TableId, Fence)> = lock(&self.held).drain().map(|(table, held)| (table, held.fence)).collect();

@@ -306,4 +306,7 @@ pub(super) trait Sleeping {
 
     /// The sleeping tables `player` sits at.
     fn sleeping_tables_of(&self, player: PlayerId) -> impl Future<Output = Result<Vec<SleepRow>, StoreError>> + Send;
+
+    /// How many sleeping tables `host` hosts.
+    fn sleeping_tables_hosted_by(&self, host: PlayerId) -> impl Future<Output = Result<i64, StoreError>> + Send;
 }

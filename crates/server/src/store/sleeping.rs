@@ -74,4 +74,12 @@ impl Store {
     pub async fn sleeping_tables_of(&self, player: PlayerId) -> Result<Vec<SleepRow>, StoreError> {
         dispatch!(self, s => s.sleeping_tables_of(player).await)
     }
+
+    /// How many sleeping tables `host` hosts.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn sleeping_tables_hosted_by(&self, host: PlayerId) -> Result<i64, StoreError> {
+        dispatch!(self, s => s.sleeping_tables_hosted_by(host).await)
+    }
 }

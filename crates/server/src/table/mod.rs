@@ -97,6 +97,19 @@ pub async fn create(
             ),
         ));
     }
+    if options.clock.is_some_and(Clock::is_turn_based) {
+        // Sleeping turn-based tables hold no memory, but rows: a player hosts a bounded number of them too.
+        match services.store.sleeping_tables_hosted_by(host.id).await {
+            Ok(asleep) if asleep >= config.max_sleeping_tables_per_player as i64 => {
+                return Err((
+                    ErrorCode::TooManyTables,
+                    format!("you already host {asleep} turn-based tables waiting for their players"),
+                ));
+            }
+            Ok(_) => {}
+            Err(_) => return Err((ErrorCode::Unavailable, UNAVAILABLE.into())),
+        }
+    }
     if !lobby.reserve_hosting(host.id, config.max_open_tables_per_player) {
         return Err((
             ErrorCode::TooManyTables,

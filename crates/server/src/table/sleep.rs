@@ -33,11 +33,16 @@ pub async fn wake(services: &Services, id: TableId) -> Result<Option<TableHandle
     if let Some(handle) = services.lobby.table(id) {
         return Ok(Some(handle));
     }
+    // A table that does not sleep (most requests for a table not here: a finished game, a bad id) costs
+    // one read, and never waits for another table's waking.
+    if services.store.sleeping(id).await?.is_none() {
+        return Ok(None);
+    }
     let _turn = WAKING.lock().await;
     if let Some(handle) = services.lobby.table(id) {
         return Ok(Some(handle));
     }
-    let Some(row) = services.store.sleeping(id).await? else { return Ok(None) };
+    let Some(row) = services.store.sleeping(id).await? else { return Ok(services.lobby.table(id)) };
     // In a cluster, the node whose lease it is wakes it; a single server takes it as it is.
     let Some(fence) = services.claim(id).await? else { return Ok(None) };
     if !services.store.delete_sleeping(id).await? {

@@ -101,6 +101,9 @@ async fn run(
             // Another node has the table, or will: its members find it there when they come back.
             warn!(table = %core.id(), "the table's lease is lost: it closes here");
             ownership.forget(core.id());
+        } else if slept {
+            // Asleep: whichever node its next visitor comes to wakes it, at once.
+            ownership.release_now(core.id()).await;
         } else {
             ownership.release(core.id());
         }

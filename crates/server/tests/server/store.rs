@@ -1016,11 +1016,13 @@ async fn sleep_and_push_story(store: &Store) {
     };
     store.put_sleeping(&row).await.expect("asleep");
     assert_eq!(store.sleeping(table).await.expect("read"), Some(row.clone()));
-    assert_eq!(store.sleeping_tables_of(bo.id).await.expect("read"), [row.clone()]);
+    assert_eq!(store.sleeping_tables_of(bo.id).await.expect("read"), std::slice::from_ref(&row));
     assert!(store.sleeping_tables_of(PlayerId(Uuid::new_v4())).await.expect("read").is_empty());
     assert!(store.due_sleepers(now, 10).await.expect("read").is_empty(), "not due yet");
     assert_eq!(store.due_sleepers(now + Duration::days(4), 10).await.expect("read"), [table]);
     assert_eq!(store.sleeping_ids().await.expect("read"), [table]);
+    assert_eq!(store.sleeping_tables_hosted_by(ana.id).await.expect("read"), 1);
+    assert_eq!(store.sleeping_tables_hosted_by(bo.id).await.expect("read"), 0);
     let later = romirami_server::store::SleepRow { wake_at: None, to_act: None, ..row.clone() };
     store.put_sleeping(&later).await.expect("asleep again, replaced");
     assert!(store.due_sleepers(now + Duration::days(4), 10).await.expect("read").is_empty(), "woken by visitors only");

@@ -191,3 +191,55 @@ async fn a_turn_based_game_pushes_its_turns_sleeps_when_nobody_is_there_and_wake
     .await;
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn in_a_cluster_a_sleeping_table_wakes_on_the_node_its_visitor_comes_to() {
+    use crate::cluster_support::{cluster_name, nats_url, node};
+    let (Some(nats), Some(db)) = (nats_url().await, common::PgDatabase::create().await) else { return };
+    let name = cluster_name();
+    let a = node(&nats, &name, "a", &db.url, Duration::from_secs(5)).await;
+    let b = node(&nats, &name, "b", &db.url, Duration::from_secs(5)).await;
+
+    // Ana, on a, plays a turn-based game against a bot until it is her turn, then closes the page.
+    let (mut ana, _, token) = common::guest(&a.url, "Ana").await;
+    let create = ClientMsg::CreateTable {
+        seats: 2,
+        public: false,
+        spectators: SpectatorPolicy::Nobody,
+        clock: Some(DAILY),
+        game: None,
+        options: None,
+        rated: Some(false),
+    };
+    send(&mut ana, create).await;
+    let table = ana
+        .wait_for(|msg| match msg {
+            ServerMsg::TableCreated { table, .. } => Some(table.id),
+            _ => None,
+        })
+        .await
+        .expect("created");
+    send(&mut ana, ClientMsg::AddBot { table, level: romirami_game::Level::Normal }).await;
+    let mut follower = Follower::new(ana, table, 0);
+    follower.until(|f| f.turn.is_some()).await;
+    drop(follower);
+    until(|| async { asleep(&a, table).await.is_some() && a.state.lobby.table(table).is_none() }, "asleep on a").await;
+
+    // She comes back through b: b wakes the table (its lease is b's now) and she plays on.
+    let (ana, _) = Client::returning(&b.url, &token).await.expect("welcome back");
+    let mut ana = Follower::new(ana, table, 0);
+    send(&mut ana.client, ClientMsg::Join { table, invite: None, since: None }).await;
+    ana.until(|f| f.turn.is_some()).await;
+    assert!(b.state.lobby.table(table).is_some(), "the table lives on b");
+    assert!(a.state.lobby.table(table).is_none(), "and not on a");
+    let lease = b.state.store.lease(table).await.expect("read").expect("a lease");
+    assert_eq!(lease.fence.node, "b");
+    let legal = ana.turn.take().expect("her turn");
+    let id = ana.act(choose(&legal).expect("a legal action")).await;
+    ana.until(|f| f.acks.iter().any(|(acked, _)| *acked == id)).await;
+    drop(ana);
+    for server in [a, b] {
+        server.shutdown().await;
+    }
+    db.drop_database().await;
+}

@@ -21,6 +21,7 @@ pub mod load;
 pub mod rummy_simulate;
 pub mod serve;
 pub mod simulate;
+pub mod sleepers;
 mod tournament_bots;
 pub mod verify;
 
@@ -94,6 +95,9 @@ pub enum Command {
     /// Analyse finished games' records: each seat's decisions judged by the strong bot from the seat's
     /// view, as the server's `GET /api/games/{id}/analysis` does.
     Analyse(analyse::AnalyseArgs),
+    /// Measure what turn-based tables cost while nobody is at them: open many on a running server, then
+    /// let them sleep, and report its resident memory.
+    Sleepers(sleepers::SleepersArgs),
 }
 
 /// Runs the command `cli` names, writing its results to standard output.
@@ -122,6 +126,10 @@ pub fn run_with(cli: Cli, games: &romirami_game::Games) -> anyhow::Result<ExitCo
         }
         Command::Serve(args) => {
             serve::run_serve(&args)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Sleepers(args) => {
+            sleepers::run_sleepers(&args)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Bots(args) => {

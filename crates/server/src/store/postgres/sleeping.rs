@@ -80,4 +80,14 @@ impl Sleeping for PgStore {
             .await?;
         rows.into_iter().map(row).collect()
     }
+
+    async fn sleeping_tables_hosted_by(&self, host: PlayerId) -> Result<i64, StoreError> {
+        let count: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM sleeping_tables s JOIN tables t ON t.id = s.table_id WHERE t.host = $1",
+        )
+        .bind(host.0)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(count)
+    }
 }
