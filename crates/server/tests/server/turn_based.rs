@@ -243,3 +243,45 @@ async fn in_a_cluster_a_sleeping_table_wakes_on_the_node_its_visitor_comes_to() 
     }
     db.drop_database().await;
 }
+
+#[tokio::test]
+async fn a_player_hosts_a_bounded_number_of_sleeping_tables() {
+    let (service, _pushes) = push_service().await;
+    let config = Config { max_sleeping_tables_per_player: 1, ..turn_based_config(&service) };
+    let server = TestServer::start(config).await;
+    let (ana, _, token) = common::guest(&server.url, "Ana").await;
+    let create = ClientMsg::CreateTable {
+        seats: 2,
+        public: false,
+        spectators: SpectatorPolicy::Nobody,
+        clock: Some(DAILY),
+        game: None,
+        options: None,
+        rated: Some(false),
+    };
+    let mut ana = Some(ana);
+    let mut first = None;
+    for attempt in 0..2 {
+        let client = ana.as_mut().expect("connected");
+        send(client, create.clone()).await;
+        let answer = client
+            .wait_for(|msg| match msg {
+                ServerMsg::TableCreated { table, .. } => Some(Ok(table.id)),
+                ServerMsg::Error { code, .. } => Some(Err(*code)),
+                _ => None,
+            })
+            .await
+            .expect("an answer");
+        if attempt == 0 {
+            first = Some(answer.expect("the first table opens"));
+            // Ana goes: her waiting table sleeps.
+            drop(ana.take());
+            let table = first.expect("opened");
+            until(|| async { asleep(&server, table).await.is_some() }, "the first table sleeps").await;
+            ana = Some(Client::returning(&server.url, &token).await.expect("welcome back").0);
+        } else {
+            assert_eq!(answer, Err(romirami_server::protocol::ErrorCode::TooManyTables));
+        }
+    }
+    server.shutdown().await;
+}
