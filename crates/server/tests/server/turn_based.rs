@@ -260,7 +260,6 @@ async fn a_player_hosts_a_bounded_number_of_sleeping_tables() {
         rated: Some(false),
     };
     let mut ana = Some(ana);
-    let mut first = None;
     for attempt in 0..2 {
         let client = ana.as_mut().expect("connected");
         send(client, create.clone()).await;
@@ -273,10 +272,9 @@ async fn a_player_hosts_a_bounded_number_of_sleeping_tables() {
             .await
             .expect("an answer");
         if attempt == 0 {
-            first = Some(answer.expect("the first table opens"));
+            let table = answer.expect("the first table opens");
             // Ana goes: her waiting table sleeps.
             drop(ana.take());
-            let table = first.expect("opened");
             until(|| async { asleep(&server, table).await.is_some() }, "the first table sleeps").await;
             ana = Some(Client::returning(&server.url, &token).await.expect("welcome back").0);
         } else {
