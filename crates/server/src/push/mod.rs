@@ -5,7 +5,7 @@
 //! subscription (`POST /api/push/subscriptions`), kept per player in the store (`push_subscriptions`). A
 //! table, a rematch or a tournament hands a [`Notice`] to the [`Pusher`], which never waits: the notice goes
 //! into a bounded queue, and a task of its own reads the players' subscriptions and posts each device its
-//! push ([`deliver`]): the JSON payload `{"kind", "table", "game", "title", "body", "url"}` in the device's
+//! push (`deliver.rs`): the JSON payload `{"kind", "table", "game", "title", "body", "url"}` in the device's
 //! language ([`texts`]), encrypted for the device (RFC 8291, aes128gcm) and signed with the VAPID key (RFC
 //! 8292), to its endpoint (RFC 8030) if the endpoint rules allow it ([`endpoint`]). An endpoint that answers
 //! 404 or 410 is forgotten; a push that fails otherwise is tried again later, a few times. No push

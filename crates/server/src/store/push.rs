@@ -47,7 +47,7 @@ impl Store {
         self.server_secret(name).await?.ok_or_else(|| StoreError::Corrupt(format!("the secret {name} was not kept")))
     }
 
-    /// Keeps `subscription` (replacing its endpoint's row); a player's devices beyond [`MOST_DEVICES`] are
+    /// Keeps `subscription` (replacing its endpoint's row); a player's devices beyond the tenth are
     /// forgotten, oldest first.
     ///
     /// # Errors
