@@ -80,10 +80,16 @@ impl Addresses {
     }
 }
 
+/// Where a client's address is unknown: behind a trusted proxy, the hop that should name it does not parse.
+/// Every such request counts against this one address (it is neither loopback nor exempt), so a made-up
+/// header escapes no per-address limit.
+pub const UNKNOWN_CLIENT: IpAddr = IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED);
+
 /// The address of the client behind a connection from `peer`: the peer itself, unless the peer is one
-/// of the trusted proxies; then the last address in `X-Forwarded-For` that is not a trusted proxy (each
-/// proxy appends the address it was connected from, so the ones before the last untrusted hop are the
-/// client's own word, not to be believed). A header that does not parse leaves the peer.
+/// of the trusted proxies; then the last entry in `X-Forwarded-For` that is not a trusted proxy (each
+/// proxy appends the address it was connected from, so the entries before the last untrusted hop are the
+/// client's own word, not to be believed, whatever they hold). If that entry does not parse as an address,
+/// the client is [`UNKNOWN_CLIENT`]; with no entry but trusted proxies, the peer.
 pub fn client_address(peer: SocketAddr, headers: &HeaderMap, config: &Config) -> IpAddr {
     let peer = peer.ip().to_canonical();
     if !config.trusted_proxies.contains(&peer) {
@@ -91,15 +97,19 @@ pub fn client_address(peer: SocketAddr, headers: &HeaderMap, config: &Config) ->
     }
     let mut hops = Vec::new();
     for value in headers.get_all("x-forwarded-for") {
-        let Ok(value) = value.to_str() else { return peer };
-        for hop in value.split(',') {
-            match hop.trim().parse::<IpAddr>() {
-                Ok(address) => hops.push(address.to_canonical()),
-                Err(_) => return peer,
-            }
+        match value.to_str() {
+            Ok(value) => hops.extend(value.split(',').map(|hop| hop.trim().parse::<IpAddr>().ok())),
+            Err(_) => hops.push(None),
         }
     }
-    hops.into_iter().rev().find(|hop| !config.trusted_proxies.contains(hop)).unwrap_or(peer)
+    for hop in hops.into_iter().rev() {
+        match hop.map(|address| address.to_canonical()) {
+            Some(address) if config.trusted_proxies.contains(&address) => {}
+            Some(address) => return address,
+            None => return UNKNOWN_CLIENT,
+        }
+    }
+    peer
 }
 
 #[cfg(test)]
@@ -133,7 +143,11 @@ mod tests {
         // The client may send its own header: only the hop the proxy appended counts.
         assert_eq!(client_address(proxy, &forwarded("1.2.3.4, 198.51.100.1"), &config), ip("198.51.100.1"));
         assert_eq!(client_address(proxy, &forwarded("198.51.100.1, 10.0.0.1"), &config), ip("198.51.100.1"));
-        assert_eq!(client_address(proxy, &forwarded("not an address"), &config), ip("10.0.0.1"));
+        // Issue 40: a garbage first hop fell back to the proxy's own (exempt) address.
+        assert_eq!(client_address(proxy, &forwarded("garbage, 203.0.113.99"), &config), ip("203.0.113.99"));
+        assert_eq!(client_address(proxy, &forwarded("not an address"), &config), UNKNOWN_CLIENT);
+        assert_eq!(client_address(proxy, &forwarded("203.0.113.99, garbage"), &config), UNKNOWN_CLIENT);
+        assert_eq!(client_address(proxy, &forwarded("garbage, 10.0.0.1"), &config), UNKNOWN_CLIENT);
         assert_eq!(client_address(proxy, &HeaderMap::new(), &config), ip("10.0.0.1"));
         let mapped: SocketAddr = "[::ffff:192.0.2.7]:1".parse().expect("an address");
         assert_eq!(client_address(mapped, &HeaderMap::new(), &config), ip("192.0.2.7"));

@@ -250,6 +250,10 @@ impl LobbyPort for Lobby {
         if !summary.public {
             return;
         }
+        // The lobby's list says nothing of turns: a move does not change it (its subscribers would be told
+        // of every one). Its players' "my games" read them from `seated`.
+        let listed = TableSummary { to_act: None, turn_ends_at: None, ..summary.clone() };
+        let summary = &listed;
         if summary.state == TableState::Finished {
             self.remove_public(summary.id);
             return;

@@ -95,6 +95,12 @@ impl AppState {
         let analysis = AnalysisSettings { playouts: config.analysis_playouts, seed: 0 };
         let analyst = Analyst::start(store.clone(), config.games.clone(), analysis, config.analysis_queue);
         let pusher = Pusher::start(&config.push, store.clone()).await?;
+        // Kept names are compared by their key (`text::name_key`), which became stricter (case folding and
+        // look-alike letters): the stored keys follow it.
+        let rekeyed = store.rekey_claimed_names(crate::text::name_key, crate::text::name_skeleton).await?;
+        if rekeyed > 0 {
+            info!(rekeyed, "kept names given their stricter key");
+        }
         let config = Arc::new(config);
         let players = Arc::new(Players::new(store.clone(), writer.clone()));
         let state = AppState {

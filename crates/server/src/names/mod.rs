@@ -23,7 +23,7 @@ use crate::players::Players;
 use crate::protocol::PlayerInfo;
 use crate::store::{Store, StoreError};
 use crate::sync::lock;
-use crate::text::{clean_name, name_key};
+use crate::text::{clean_name, name_key, name_skeleton};
 use attempts::Attempts;
 use password::{HashError, Hasher, check_password};
 
@@ -107,20 +107,18 @@ impl Names {
         Names { store, players, config, attempts, hasher }
     }
 
-    /// Whether another player keeps `name` (a [`clean_name`]d display name): a new guest may not take it.
+    /// Whether another player keeps `name` (a [`clean_name`]d display name) or a name that looks the same: a new
+    /// guest may not take it.
     ///
     /// # Errors
     /// When the store cannot be asked.
     pub async fn is_kept(&self, name: &str) -> Result<bool, StoreError> {
         // Every new guest asks: in a storm of them, a few at a time, as the hellos with a token do.
         let turn = self.players.store_turn().await?;
-        let claim = self.store.claim(&name_key(name)).await;
+        // The same name in any case, or one that looks the same (text::name_skeleton).
+        let kept = self.store.is_claimed_like(&name_key(name), &name_skeleton(name)).await;
         drop(turn);
-        match claim {
-            Ok(_) => Ok(true),
-            Err(StoreError::NotFound) => Ok(false),
-            Err(error) => Err(error),
-        }
+        kept
     }
 
     /// Whether `player` keeps their name.
@@ -149,7 +147,7 @@ impl Names {
             return Err(NameError::NameTaken);
         }
         let hash = self.hasher.hash(password).await?;
-        match self.store.claim_name(player.id, &key, &hash).await {
+        match self.store.claim_name(player.id, &key, &name_skeleton(&player.name), &hash).await {
             Ok(()) => {
                 tracing::info!(player = %player.id, "a player claimed their name");
                 Ok(player)
@@ -178,9 +176,12 @@ impl Names {
         let password = check_password(password).map_err(NameError::BadPassword)?;
         let key = name_key(&name);
         let counted = (!exempt(address, &self.config)).then_some(address);
-        lock(&self.attempts).may_try(&key, counted, Instant::now()).map_err(|wait| NameError::TooManyAttempts {
+        // Counted before the hash: a burst of guesses checks no more passwords than the same guesses one
+        // by one would (attempts.rs). The guard settles the attempt however this ends.
+        lock(&self.attempts).begin(&key, counted, Instant::now()).map_err(|wait| NameError::TooManyAttempts {
             retry_after: Duration::from_secs(wait.as_secs() + u64::from(wait.subsec_nanos() > 0)),
         })?;
+        let attempt = Attempt { attempts: &self.attempts, key: &key, address: counted, settled: false };
         let claim = match self.store.claim(&key).await {
             Ok(claim) => Some(claim),
             Err(StoreError::NotFound) => None,
@@ -191,13 +192,42 @@ impl Names {
         let player = match player {
             Some(player) if matched => player,
             _ => {
-                lock(&self.attempts).failed(&key, counted, Instant::now());
+                attempt.failed();
                 return Err(NameError::WrongNameOrPassword);
             }
         };
-        lock(&self.attempts).succeeded(&key);
+        attempt.succeeded();
         let token = self.players.issue_token(&player).await?;
         tracing::info!(player = %player.id, "a player signed in");
         Ok((player, token))
+    }
+}
+
+/// A sign-in attempt begun ([`Attempts::begin`]): settled as failed or succeeded, or else abandoned when
+/// dropped (an error, or a client that went before its password was checked).
+struct Attempt<'a> {
+    attempts: &'a Mutex<Attempts>,
+    key: &'a str,
+    address: Option<IpAddr>,
+    settled: bool,
+}
+
+impl Attempt<'_> {
+    fn failed(mut self) {
+        self.settled = true;
+        lock(self.attempts).failed(self.key, self.address, Instant::now());
+    }
+
+    fn succeeded(mut self) {
+        self.settled = true;
+        lock(self.attempts).succeeded(self.key, self.address);
+    }
+}
+
+impl Drop for Attempt<'_> {
+    fn drop(&mut self) {
+        if !self.settled {
+            lock(self.attempts).abandoned(self.key, self.address);
+        }
     }
 }

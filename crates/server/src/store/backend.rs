@@ -15,6 +15,7 @@
 use std::future::Future;
 use std::time::Duration;
 
+use super::names::StoredClaimKeys;
 use super::push::PushSubscription;
 use super::sleeping::SleepRow;
 use super::stats::PlaceRow;
@@ -127,16 +128,24 @@ pub(super) trait Ratings {
 
 /// Names kept with a password, and the tokens of sign-ins.
 pub(super) trait Claims {
-    /// Claims a name (by its key) for `player`.
+    /// Claims a name (by its key and skeleton) for `player`.
     fn claim_name(
         &self,
         player: PlayerId,
         name_key: &str,
+        name_skeleton: &str,
         password_hash: &str,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// The claim on a name, by its key.
     fn claim(&self, name_key: &str) -> impl Future<Output = Result<Claim, StoreError>> + Send;
+
+    /// Whether a claim has this key or this skeleton.
+    fn is_claimed_like(
+        &self,
+        name_key: &str,
+        name_skeleton: &str,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
     /// Whether `player` claimed their name.
     fn has_claimed(&self, player: PlayerId) -> impl Future<Output = Result<bool, StoreError>> + Send;
@@ -144,6 +153,18 @@ pub(super) trait Claims {
     /// Keeps one more token hash of `player`'s.
     fn add_token(&self, player: PlayerId, token_hash: &[u8; 32])
     -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Every claimed name: its player, the name as shown, its stored key and skeleton, oldest claim first.
+    fn claimed_names(&self) -> impl Future<Output = Result<Vec<StoredClaimKeys>, StoreError>> + Send;
+
+    /// Stores `key` and `skeleton` for `player`'s claimed name ([`StoreError::Duplicate`] if another claim has
+    /// either).
+    fn set_name_keys(
+        &self,
+        player: PlayerId,
+        key: &str,
+        skeleton: Option<&str>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
 }
 
 /// What a table keeps beside its game: its chat, and the table where its players play again.

@@ -24,14 +24,34 @@ impl std::fmt::Debug for Claim {
     }
 }
 
+/// A claim's stored keys: its player, the name as shown, its key and its skeleton (none for a claim that
+/// looks like an older one).
+pub(super) type StoredClaimKeys = (PlayerId, String, String, Option<String>);
+
 impl Store {
-    /// Claims the name whose key is `name_key` for `player`, with the hash of their password.
+    /// Claims the name whose key is `name_key` and skeleton `name_skeleton` for `player`, with the hash of
+    /// their password.
     ///
     /// # Errors
-    /// [`StoreError::Duplicate`] when the name is already claimed (by anyone) or the player already
-    /// claimed a name; another error when the write fails, e.g. the player is not stored.
-    pub async fn claim_name(&self, player: PlayerId, name_key: &str, password_hash: &str) -> Result<(), StoreError> {
-        dispatch!(self, s => s.claim_name(player, name_key, password_hash).await)
+    /// [`StoreError::Duplicate`] when a name with that key or skeleton is already claimed (by anyone) or the
+    /// player already claimed a name; another error when the write fails, e.g. the player is not stored.
+    pub async fn claim_name(
+        &self,
+        player: PlayerId,
+        name_key: &str,
+        name_skeleton: &str,
+        password_hash: &str,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, s => s.claim_name(player, name_key, name_skeleton, password_hash).await)
+    }
+
+    /// Whether a kept name has the key `name_key` or the skeleton `name_skeleton`: the same name, or one that
+    /// looks the same.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub async fn is_claimed_like(&self, name_key: &str, name_skeleton: &str) -> Result<bool, StoreError> {
+        dispatch!(self, s => s.is_claimed_like(name_key, name_skeleton).await)
     }
 
     /// The claim on the name whose key is `name_key`.
@@ -57,5 +77,48 @@ impl Store {
     /// When the write fails, e.g. the player is not stored.
     pub async fn add_token(&self, player: PlayerId, token_hash: &[u8; 32]) -> Result<(), StoreError> {
         dispatch!(self, s => s.add_token(player, token_hash).await)
+    }
+
+    /// Gives every claimed name the key `key` makes of it now (names are compared by a stricter key than
+    /// they once were: `text::name_key`), oldest claim first; returns how many keys changed. A claim whose
+    /// new key an older claim has already keeps its old key, and is logged: the older claim keeps the name
+    /// (the two names look alike, which is what the stricter key stops). Every node may run it at its
+    /// start: it changes nothing the second time.
+    ///
+    /// # Errors
+    /// When the store cannot be read or written.
+    pub async fn rekey_claimed_names(
+        &self,
+        key: impl Fn(&str) -> String,
+        skeleton: impl Fn(&str) -> String,
+    ) -> Result<usize, StoreError> {
+        let claims = dispatch!(self, s => s.claimed_names().await)?;
+        let mut changed = 0;
+        for (player, name, stored_key, stored_skeleton) in claims {
+            let (fresh_key, fresh_skeleton) = (key(&name), skeleton(&name));
+            if fresh_key == stored_key && stored_skeleton.as_deref() == Some(fresh_skeleton.as_str()) {
+                continue;
+            }
+            match dispatch!(self, s => s.set_name_keys(player, &fresh_key, Some(&fresh_skeleton)).await) {
+                Ok(()) => changed += 1,
+                Err(StoreError::Duplicate(_)) => {
+                    tracing::warn!(
+                        %player,
+                        "a kept name is the same as or looks like an older kept name: the older claim keeps it"
+                    );
+                    // The key alone, if it is this name's only: the name still signs in by it.
+                    if fresh_key != stored_key && stored_skeleton.is_some() {
+                        continue;
+                    }
+                    match dispatch!(self, s => s.set_name_keys(player, &fresh_key, None).await) {
+                        Ok(()) => changed += 1,
+                        Err(StoreError::Duplicate(_)) => {}
+                        Err(error) => return Err(error),
+                    }
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(changed)
     }
 }

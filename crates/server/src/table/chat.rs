@@ -17,6 +17,10 @@ pub(crate) const CHAT_BURST: usize = 5;
 /// The window of the chat's rate limit.
 pub(crate) const CHAT_WINDOW: Duration = Duration::from_secs(10);
 
+/// How many players one player may mute at a table: any player may be muted, at the table or not (whether
+/// someone is there is not the mute's to tell), so the list is bounded.
+pub(crate) const MAX_MUTES: usize = 64;
+
 /// Who reads: the player, their place at the table, and whether the game is over (the chats are one).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Reader {
@@ -95,19 +99,18 @@ impl Chat {
         self.lines.iter().any(|line| line.channel == ChatChannel::Spectators)
     }
 
-    /// `player` mutes `whom` (or hears them again).
-    pub(crate) fn mute(&mut self, player: PlayerId, whom: PlayerId, muted: bool) {
+    /// `player` mutes `whom` (or hears them again); `false` when they mute as many players as they may.
+    pub(crate) fn mute(&mut self, player: PlayerId, whom: PlayerId, muted: bool) -> bool {
         let mutes = self.mutes.entry(player).or_default();
         if muted {
+            if mutes.len() >= MAX_MUTES && !mutes.contains(&whom) {
+                return false;
+            }
             mutes.insert(whom);
         } else {
             mutes.remove(&whom);
         }
-    }
-
-    /// Whether `player` has said anything that is kept (so that they may be muted after leaving).
-    pub(crate) fn has_spoken(&self, player: PlayerId) -> bool {
-        self.lines.iter().any(|line| line.from.id == player)
+        true
     }
 }
 

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use axum::extract::ws::Utf8Bytes;
 
 use super::outbox::{ConnId, Outbox, Outgoing};
-use crate::protocol::{PlayerId, PlayerInfo, Role};
+use crate::protocol::{PlayerInfo, Role};
 use crate::wire::ServerMsg;
 
 /// A connection at the table.
@@ -92,11 +92,6 @@ impl Members {
     pub(crate) fn send_all(&mut self, msg: &ServerMsg) {
         let text: Utf8Bytes = msg.to_json().into();
         self.send_where(|_| true, &text);
-    }
-
-    /// Whether any connection is `player`'s.
-    pub(crate) fn has_player(&self, player: PlayerId) -> bool {
-        self.members.values().any(|m| m.player.id == player)
     }
 
     /// Sends each member the message `build` makes for it (serialized for each member: for what

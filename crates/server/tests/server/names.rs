@@ -158,9 +158,43 @@ async fn story(server: &TestServer) {
     assert_eq!(doc["paths"]["/api/players/claim"]["post"]["security"][0]["token"], json!([]));
     assert_eq!(doc["components"]["securitySchemes"]["token"]["scheme"], "bearer");
 
+    look_alike_names_are_kept_too(server).await;
     wrong_passwords_lock_the_name(server).await;
     wrong_passwords_lock_the_address(server).await;
+    a_burst_of_guesses_checks_no_more_passwords(server).await;
     hostile_bodies(server, &ana_token).await;
+}
+
+/// Issue 40: with "Anna" kept, "Аnnа" (Cyrillic а) and "Αnna" (Greek Alpha) were welcomed; with "Straße" and
+/// "Ανας" kept, "STRASSE" and "ΑΝΑΣ". Each is the kept name, or looks like it.
+async fn look_alike_names_are_kept_too(server: &TestServer) {
+    for (kept, others) in [
+        ("Anna", &["\u{410}nn\u{430}", "\u{391}nna", "ANNA"][..]),
+        ("Stra\u{df}e", &["STRASSE", "strasse"][..]),
+        ("\u{391}\u{3bd}\u{3b1}\u{3c2}", &["\u{391}\u{39d}\u{391}\u{3a3}"][..]),
+    ] {
+        let (_, _, token) = Client::guest(&server.url, kept).await.expect("welcomed");
+        assert_eq!(claim(server, Some(&token), PASSWORD).await.status, 200, "{kept} is kept");
+        for other in others {
+            guest_refused(server, other).await;
+        }
+    }
+    // The same name in another case signs in; a look-alike is another name, and signs in to nothing.
+    assert_eq!(sign_in(server, "STRASSE", PASSWORD, "198.51.100.3").await.status, 200);
+    refused(&sign_in(server, "\u{410}nn\u{430}", PASSWORD, "198.51.100.3").await, 401, "wrong_name_or_password");
+}
+
+/// Issue 40: 60 concurrent wrong guesses for one kept name were all checked: now only the free ones (2 here)
+/// ones and the one that locks are, the others refused before any hash.
+async fn a_burst_of_guesses_checks_no_more_passwords(server: &TestServer) {
+    let (_, _, token) = Client::guest(&server.url, "Burst").await.expect("welcomed");
+    assert_eq!(claim(server, Some(&token), PASSWORD).await.status, 200);
+    let guesses =
+        (0..60).map(|n| async move { sign_in(server, "Burst", "not the password", &format!("203.0.113.{n}")).await });
+    let answers = futures_util::future::join_all(guesses).await;
+    let checked = answers.iter().filter(|a| a.code() == "wrong_name_or_password").count();
+    let refused = answers.iter().filter(|a| a.code() == "too_many_attempts").count();
+    assert_eq!((checked, refused), (3, 57), "{:?}", answers.iter().map(Answer::code).collect::<Vec<_>>());
 }
 
 async fn wrong_passwords_lock_the_name(server: &TestServer) {

@@ -5,18 +5,27 @@ use time::OffsetDateTime;
 use super::{SqliteStore, id_text};
 use crate::protocol::PlayerId;
 use crate::store::backend::Claims;
+use crate::store::names::{Claim, StoredClaimKeys};
 use crate::store::rows;
-use crate::store::{StoreError, codec, names::Claim};
+use crate::store::{StoreError, codec};
 
 impl Claims for SqliteStore {
-    async fn claim_name(&self, player: PlayerId, name_key: &str, password_hash: &str) -> Result<(), StoreError> {
+    async fn claim_name(
+        &self,
+        player: PlayerId,
+        name_key: &str,
+        name_skeleton: &str,
+        password_hash: &str,
+    ) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO claimed_names (player_id, name_key, password_hash, claimed_at) VALUES (?1, ?2, ?3, ?4)",
+            "INSERT INTO claimed_names (player_id, name_key, password_hash, claimed_at, name_skeleton)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
         )
         .bind(id_text(player.0))
         .bind(name_key)
         .bind(password_hash)
         .bind(codec::micros(OffsetDateTime::now_utc()))
+        .bind(name_skeleton)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -50,5 +59,37 @@ impl Claims for SqliteStore {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    async fn claimed_names(&self) -> Result<Vec<StoredClaimKeys>, StoreError> {
+        let rows: Vec<(String, String, String, Option<String>)> = sqlx::query_as(
+            "SELECT p.id, p.name, c.name_key, c.name_skeleton FROM claimed_names c JOIN players p ON p.id = c.player_id
+             ORDER BY c.claimed_at, p.id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|(id, name, key, skeleton)| Ok((PlayerId(super::uuid_from(&id)?), name, key, skeleton)))
+            .collect()
+    }
+
+    async fn set_name_keys(&self, player: PlayerId, key: &str, skeleton: Option<&str>) -> Result<(), StoreError> {
+        sqlx::query("UPDATE claimed_names SET name_key = ?1, name_skeleton = ?2 WHERE player_id = ?3")
+            .bind(key)
+            .bind(skeleton)
+            .bind(id_text(player.0))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn is_claimed_like(&self, name_key: &str, name_skeleton: &str) -> Result<bool, StoreError> {
+        let found: Option<i64> =
+            sqlx::query_scalar("SELECT 1 FROM claimed_names WHERE name_key = ?1 OR name_skeleton = ?2 LIMIT 1")
+                .bind(name_key)
+                .bind(name_skeleton)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(found.is_some())
     }
 }

@@ -66,12 +66,11 @@ impl TableCore {
         if player == from.player.id {
             return self.error(from, ErrorCode::BadMute, "you cannot mute yourself");
         }
-        let known =
-            self.seating.seat_of(player).is_some() || self.members.has_player(player) || self.chat.has_spoken(player);
-        if !known {
-            return self.error(from, ErrorCode::BadMute, "that player is not at this table");
+        // Any player may be muted, here or not: the answer must not tell a seat who is watching (issue 40).
+        if !self.chat.mute(from.player.id, player, muted) {
+            let most = super::super::chat::MAX_MUTES;
+            return self.error(from, ErrorCode::BadMute, format!("you mute {most} players already"));
         }
-        self.chat.mute(from.player.id, player, muted);
         from.out.send_msg(&ServerMsg::Muted { table: self.id, player, muted });
         // What the member reads changes with whom they mute: their history, without (or with) them.
         self.send_chat_history(from.conn);

@@ -175,10 +175,24 @@ fn a_muted_player_is_not_read_by_whoever_muted_them() {
     assert_eq!(chats(&mut cleo), vec![(false, vec!["second".to_owned()])], "for herself only");
     table.command(TableCommand::Mute { from: ana.from.clone(), player: bruno.from.player.id, muted: false });
     assert_eq!(chats(&mut ana), vec![(true, vec!["first".to_owned(), "second".to_owned()])]);
-    // Nobody mutes themselves, or someone who is not at the table.
+    // Nobody mutes themselves; anyone else may be muted, at the table or not: the answer is the same, so it
+    // tells nobody who is watching (issue 40).
     table.command(TableCommand::Mute { from: ana.from.clone(), player: ana.from.player.id, muted: true });
     assert_eq!(ana.errors(), vec![ErrorCode::BadMute]);
-    table.command(TableCommand::Mute { from: ana.from.clone(), player: PlayerId(Uuid::from_u128(77)), muted: true });
+    let stranger = PlayerId(Uuid::from_u128(77));
+    table.command(TableCommand::Mute { from: ana.from.clone(), player: stranger, muted: true });
+    let msgs = ana.messages();
+    assert!(msgs.contains(&ServerMsg::Muted { table: table.core.id(), player: stranger, muted: true }), "{msgs:?}");
+    // At most 64 muted players.
+    for n in 0..63u128 {
+        table.command(TableCommand::Mute {
+            from: ana.from.clone(),
+            player: PlayerId(Uuid::from_u128(100 + n)),
+            muted: true,
+        });
+    }
+    assert!(ana.errors().is_empty());
+    table.command(TableCommand::Mute { from: ana.from.clone(), player: PlayerId(Uuid::from_u128(999)), muted: true });
     assert_eq!(ana.errors(), vec![ErrorCode::BadMute]);
     // A spectator may mute a player too.
     table.command(TableCommand::Mute { from: cleo.from.clone(), player: ana.from.player.id, muted: true });
