@@ -109,6 +109,11 @@ async fn a_take_from_the_pile_is_taken_back_at_a_real_table() {
         let mut ana = Player::host(JsonWs::guest(&server.url, "Ana").await, game, options, 2, Some(clock)).await;
         let mut cleo = JsonWs::guest(&server.url, "Cleo").await;
         cleo.send(json!({ "type": "watch", "table": ana.table })).await;
+        // Cleo watches before Ana moves: her `watch` and Ana's moves come on two connections, in no set order
+        // (on a loaded machine the take-back could come first, and Cleo would wait for it for ever).
+        while !cleo.texts.iter().any(|t| t.contains("\"type\":\"table\"")) {
+            cleo.recv().await;
+        }
         let legal = ana.turn().await.expect("a turn");
         assert!(legal.iter().all(|a| kind(a) != "take_back"), "{game}: nothing to take back at a turn's start");
         let before = ana.view().await;
