@@ -1,6 +1,7 @@
 //! A player's own page of tables, "my games" (`GET /api/players/me/tables`, their bearer token): every table
-//! they sit at that is not over — live on this node, or asleep in the store (a turn-based table nobody is at)
-//! — with whose turn it is and when it ends, the player's turns first, the most urgent first.
+//! they sit at that is not over — live on this node, or asleep in the store (a turn-based table nobody is at),
+//! or in a cluster live on another node (from the store, without its turn) — with whose turn it is and when it
+//! ends, the player's turns first, the most urgent first.
 
 use axum::Json;
 use axum::extract::{RawQuery, State};
@@ -79,6 +80,41 @@ impl MyTable {
     }
 }
 
+/// The tables `ids`, live on other nodes of the cluster, as the store has them: who sits where, no turn.
+async fn elsewhere_tables(
+    state: &AppState,
+    ids: &[TableId],
+    player: &PlayerInfo,
+) -> Result<Vec<MyTable>, crate::store::StoreError> {
+    let mut found = Vec::new();
+    let seat_of = |seats: &[Option<PlayerInfo>]| {
+        seats.iter().position(|p| p.as_ref().is_some_and(|p| p.id == player.id)).and_then(|s| u8::try_from(s).ok())
+    };
+    let entry = |table: &crate::store::TableRow, state: TableState, players: Vec<Option<PlayerInfo>>| {
+        seat_of(&players).map(|seat| MyTable {
+            table: table.id,
+            game: table.game.clone(),
+            state,
+            turn_based: table.clock.is_some_and(|clock| clock.is_turn_based()),
+            asleep: false,
+            seat,
+            players,
+            to_act: None,
+            your_turn: false,
+            turn_ends_at: None,
+        })
+    };
+    for game in state.store.unfinished_games_among(ids).await? {
+        let players = game.players.iter().map(|p| Some(PlayerInfo { id: p.id, name: p.name.clone() })).collect();
+        found.extend(entry(&game.table, TableState::Playing, players));
+    }
+    for waiting in state.store.waiting_tables_among(ids).await? {
+        let players = waiting.seats.iter().map(|seat| seat.as_ref().map(|(p, _)| p.clone())).collect();
+        found.extend(entry(&waiting.table, TableState::Waiting, players));
+    }
+    Ok(found)
+}
+
 /// The player's tables that are not over, theirs to play first (docs/push.md: what the "my games" page shows).
 #[utoipa::path(
     get,
@@ -101,11 +137,28 @@ pub(super) async fn my_tables(State(state): State<AppState>, RawQuery(raw): RawQ
             .into_iter()
             .filter_map(|summary| MyTable::of(summary, &player, false))
             .collect();
-        let asleep = state.store.sleeping_tables_of(player.id).await.map_err(|e| ApiError::from_store(e, "player"))?;
+        let store_error = |e| ApiError::from_store(e, "player");
+        let asleep = state.store.sleeping_tables_of(player.id).await.map_err(store_error)?;
         for row in asleep {
             // A table woken meanwhile is listed live already.
             if !tables.iter().any(|table| table.table == row.table) {
                 tables.extend(MyTable::of(row.summary, &player, true));
+            }
+        }
+        if state.cluster.is_some() {
+            // In a cluster, a table live on another node is known to this one by the store only: listed
+            // without its turn (its page tells it).
+            let known: Vec<TableId> = tables.iter().map(|table| table.table).collect();
+            let elsewhere: Vec<TableId> = state
+                .store
+                .open_tables_of(player.id)
+                .await
+                .map_err(store_error)?
+                .into_iter()
+                .filter(|id| !known.contains(id))
+                .collect();
+            if !elsewhere.is_empty() {
+                tables.extend(elsewhere_tables(&state, &elsewhere, &player).await.map_err(store_error)?);
             }
         }
         tables.sort_by_key(MyTable::urgency);

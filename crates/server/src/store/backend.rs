@@ -328,6 +328,9 @@ pub(super) trait Sleeping {
     /// The sleeping tables `player` sits at.
     fn sleeping_tables_of(&self, player: PlayerId) -> impl Future<Output = Result<Vec<SleepRow>, StoreError>> + Send;
 
+    /// The tables not over where `player` sits (a seat taken before the start, or a player of a game in play).
+    fn open_tables_of(&self, player: PlayerId) -> impl Future<Output = Result<Vec<TableId>, StoreError>> + Send;
+
     /// How many sleeping tables `host` hosts.
     fn sleeping_tables_hosted_by(&self, host: PlayerId) -> impl Future<Output = Result<i64, StoreError>> + Send;
 }

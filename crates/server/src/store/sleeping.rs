@@ -75,6 +75,14 @@ impl Store {
         dispatch!(self, s => s.sleeping_tables_of(player).await)
     }
 
+    /// The tables not over where `player` sits, on any node, awake or asleep.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn open_tables_of(&self, player: PlayerId) -> Result<Vec<TableId>, StoreError> {
+        dispatch!(self, s => s.open_tables_of(player).await)
+    }
+
     /// How many sleeping tables `host` hosts.
     ///
     /// # Errors

@@ -1026,6 +1026,10 @@ async fn sleep_and_push_story(store: &Store) {
     let later = romirami_server::store::SleepRow { wake_at: None, to_act: None, ..row.clone() };
     store.put_sleeping(&later).await.expect("asleep again, replaced");
     assert!(store.due_sleepers(now + Duration::days(4), 10).await.expect("read").is_empty(), "woken by visitors only");
+    // The tables not over where a player sits: a game in play counts; before its start, none (no seat taken).
+    assert!(store.open_tables_of(bo.id).await.expect("read").is_empty());
+    store.start_game(table, 1, None, &seated(&[&ana, &bo]), EPOCH).await.expect("start");
+    assert_eq!(store.open_tables_of(bo.id).await.expect("read"), [table]);
     assert!(store.delete_sleeping(table).await.expect("woken"));
     assert!(!store.delete_sleeping(table).await.expect("once"));
     assert_eq!(store.sleeping(table).await.expect("read"), None);

@@ -234,6 +234,10 @@ async fn in_a_cluster_a_sleeping_table_wakes_on_the_node_its_visitor_comes_to() 
     assert!(a.state.lobby.table(table).is_none(), "and not on a");
     let lease = b.state.store.lease(table).await.expect("read").expect("a lease");
     assert_eq!(lease.fence.node, "b");
+    // Node a lists it in her games too, live on b.
+    let listed = my_tables(&a, &token).await;
+    assert_eq!(listed["tables"][0]["table"], table.0.to_string(), "{listed}");
+    assert_eq!(listed["tables"][0]["asleep"], false);
     let legal = ana.turn.take().expect("her turn");
     let id = ana.act(choose(&legal).expect("a legal action")).await;
     ana.until(|f| f.acks.iter().any(|(acked, _)| *acked == id)).await;

@@ -90,4 +90,18 @@ impl Sleeping for PgStore {
         .await?;
         Ok(count)
     }
+
+    async fn open_tables_of(&self, player: PlayerId) -> Result<Vec<TableId>, StoreError> {
+        let ids: Vec<Uuid> = sqlx::query_scalar(
+            "SELECT gp.table_id FROM game_players gp JOIN games g ON g.table_id = gp.table_id
+             WHERE gp.player_id = $1 AND g.finished_at IS NULL
+             UNION
+             SELECT s.table_id FROM seats s
+             WHERE s.player_id = $1 AND NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = s.table_id)",
+        )
+        .bind(player.0)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(ids.into_iter().map(TableId).collect())
+    }
 }

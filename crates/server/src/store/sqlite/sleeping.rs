@@ -96,4 +96,18 @@ impl Sleeping for SqliteStore {
         .await?;
         Ok(count)
     }
+
+    async fn open_tables_of(&self, player: PlayerId) -> Result<Vec<TableId>, StoreError> {
+        let ids: Vec<String> = sqlx::query_scalar(
+            "SELECT gp.table_id FROM game_players gp JOIN games g ON g.table_id = gp.table_id
+             WHERE gp.player_id = ?1 AND g.finished_at IS NULL
+             UNION
+             SELECT s.table_id FROM seats s
+             WHERE s.player_id = ?1 AND NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = s.table_id)",
+        )
+        .bind(id_text(player.0))
+        .fetch_all(&self.pool)
+        .await?;
+        ids.iter().map(|id| uuid_from(id).map(TableId)).collect()
+    }
 }
