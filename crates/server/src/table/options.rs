@@ -72,6 +72,7 @@ impl GameChoice {
             return Err(format!("this server has no game {name:?}; it hosts {hosted:?}"));
         };
         let options = kind.options(options, usize::from(seats))?;
+        within_maxima(name, &options)?;
         Ok(GameChoice { kind: kind.clone(), options })
     }
 
@@ -81,5 +82,56 @@ impl GameChoice {
         let options = serde_json::value::RawValue::from_string(table.options.clone())
             .map_err(|e| format!("the table's options do not read: {e}"))?;
         Ok(GameChoice { kind: kind.clone(), options })
+    }
+}
+
+/// The longest games this server seats, per game option (docs/protocol.md, `create_table`): a rule book lets a
+/// Rommi target, a Rami penalty limit or Rumino's rebuys be any number, and a table whose game would run for
+/// ever holds a task, a seat and a log meanwhile. (A record from elsewhere with larger ones still verifies: the
+/// games' crates take any the rule book allows.)
+const MAXIMA: &[(&str, &str, u64)] =
+    &[("rommi", "/target", 10_000), ("rami", "/match_end/limit", 2_000), ("rumino", "/max_rebuys", 5)];
+
+/// Whether the game `name`'s full options (as the game wrote them) are within [`MAXIMA`].
+fn within_maxima(name: &str, options: &serde_json::value::RawValue) -> Result<(), String> {
+    let Ok(options) = serde_json::from_str::<serde_json::Value>(options.get()) else { return Ok(()) };
+    for (game, pointer, most) in MAXIMA.iter().filter(|(game, ..)| *game == name) {
+        if let Some(value) = options.pointer(pointer).and_then(serde_json::Value::as_u64)
+            && value > *most
+        {
+            let option = pointer.trim_start_matches('/').replace('/', ".");
+            return Err(format!("this server seats {game} with `{option}` at most {most}, not {value}"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn choose(game: &str, options: serde_json::Value) -> Result<GameChoice, String> {
+        GameChoice::choose(&crate::games(), Some(game), Some(&options), 2)
+    }
+
+    #[test]
+    fn options_beyond_the_servers_maxima_are_refused() {
+        // Issue 40: a Rommi target, a Rami limit or Rumino rebuys of 2^32 - 1 were taken.
+        let huge = u64::from(u32::MAX);
+        for (game, options) in [
+            ("rommi", serde_json::json!({ "target": huge })),
+            ("rami", serde_json::json!({ "match_end": { "limit": huge } })),
+            ("rumino", serde_json::json!({ "max_rebuys": huge })),
+        ] {
+            let refused = choose(game, options.clone()).expect_err("too long a game");
+            assert!(refused.contains("at most"), "{game} {options}: {refused}");
+        }
+        for (game, options) in [
+            ("rommi", serde_json::json!({ "target": 10_000 })),
+            ("rami", serde_json::json!({ "match_end": { "limit": 2_000 } })),
+            ("rumino", serde_json::json!({ "max_rebuys": 5 })),
+        ] {
+            assert!(choose(game, options.clone()).is_ok(), "{game} {options}");
+        }
     }
 }
