@@ -240,7 +240,8 @@ pub struct SignInLimits {
     pub max_lock: Duration,
     /// How long after its last wrong password a name's or an address's failures are forgotten.
     pub forget_after: Duration,
-    /// Password hashes (argon2id, some 19 MiB of memory each) computed at once; more wait their turn.
+    /// Password hashes (argon2id, some 19 MiB of memory each) computed at once, each on a thread of its own
+    /// (2: the memory a burst of sign-ins takes stays under 64 MiB; docs/reliability.md); more wait their turn.
     pub concurrent_hashes: usize,
 }
 
@@ -252,7 +253,7 @@ impl Default for SignInLimits {
             first_lock: Duration::from_secs(2),
             max_lock: Duration::from_secs(15 * 60),
             forget_after: Duration::from_secs(60 * 60),
-            concurrent_hashes: 4,
+            concurrent_hashes: 2,
         }
     }
 }

@@ -8,6 +8,11 @@ use std::process::ExitCode;
 use clap::Parser;
 use romirami_tools::cli::{self, Cli};
 
+/// mimalloc rather than the system's allocator: glibc's keeps, and keeps growing, the large blocks that each
+/// password check allocates and frees (argon2's 19 MiB), by its dynamic mmap threshold (docs/reliability.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Err(usage) = cli.validate() {

@@ -47,29 +47,62 @@ pub enum HashError {
     Failed(String),
 }
 
-/// Hashes and checks passwords, at most a few at once: each takes some 19 MiB and a core for tens of
-/// milliseconds, so a flood of sign-ins waits its turn rather than filling the memory.
+/// Hashes and checks passwords, at most a few at once, on threads of its own: each hash takes some 19 MiB
+/// (argon2id with OWASP's parameters: 19 MiB, 2 passes, 1 lane, the `argon2` crate's defaults) and a core
+/// for tens of milliseconds, so a flood of sign-ins waits its turn rather than filling the memory. The threads
+/// are a fixed few, not the runtime's blocking pool: the memory allocator keeps what each thread that ever
+/// hashed freed (one arena a thread), and hundreds of blocking threads kept about 1.1 GB after a burst of 400
+/// sign-ins (docs/reliability.md).
 #[derive(Debug)]
 pub struct Hasher {
     turns: Semaphore,
+    jobs: std::sync::mpsc::Sender<Job>,
 }
 
+/// A hash to compute on one of the hasher's threads.
+type Job = Box<dyn FnOnce() + Send>;
+
 impl Hasher {
-    /// A hasher that computes at most `at_once` hashes at a time (at least one).
+    /// A hasher that computes at most `at_once` hashes at a time (at least one), on as many threads of its own.
     pub fn new(at_once: usize) -> Hasher {
-        Hasher { turns: Semaphore::new(at_once.max(1)) }
+        let at_once = at_once.max(1);
+        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+        let queue = std::sync::Arc::new(std::sync::Mutex::new(queue));
+        for n in 0..at_once {
+            let queue = std::sync::Arc::clone(&queue);
+            // A thread that cannot start leaves the others; with none, every hash answers `Failed`.
+            let _ = std::thread::Builder::new().name(format!("romirami-hash-{n}")).spawn(move || {
+                loop {
+                    // The hasher is gone when its sender is: the thread ends.
+                    let job = match queue.lock() {
+                        Ok(queue) => queue.recv(),
+                        Err(poisoned) => poisoned.into_inner().recv(),
+                    };
+                    match job {
+                        Ok(job) => job(),
+                        Err(_) => return,
+                    }
+                }
+            });
+        }
+        Hasher { turns: Semaphore::new(at_once), jobs }
     }
 
-    /// Runs `work` on a blocking thread in its turn, so that no table's task waits for it.
+    /// Runs `work` on one of the hasher's threads in its turn, so that no table's task waits for it.
     async fn in_turn<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, HashError> {
         let turn = match tokio::time::timeout(HASH_TURN_WAIT, self.turns.acquire()).await {
             Ok(Ok(turn)) => turn,
             // The semaphore is never closed: only the wait can fail.
             _ => return Err(HashError::Busy),
         };
-        let done = tokio::task::spawn_blocking(work).await.map_err(|e| HashError::Failed(e.to_string()));
+        let (done, answer) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move || {
+            let _ = done.send(work());
+        });
+        self.jobs.send(job).map_err(|_| HashError::Failed("no hashing thread runs".into()))?;
+        let answer = answer.await.map_err(|_| HashError::Failed("the hashing thread stopped".into()));
         drop(turn);
-        done
+        answer
     }
 
     /// The PHC string of `password` (already [`check_password`]ed) with a new random salt.
