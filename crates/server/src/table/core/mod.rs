@@ -71,6 +71,13 @@ pub(crate) struct Now {
     pub(crate) wall: OffsetDateTime,
 }
 
+impl Now {
+    /// The wall time of the instant `at`, before or after now: what is stored and shown of a clock's instants.
+    pub(crate) fn wall_at(&self, at: Instant) -> OffsetDateTime {
+        if at >= self.at { self.wall + (at - self.at) } else { self.wall - (self.at - at) }
+    }
+}
+
 /// What wakes the core.
 #[derive(Debug)]
 pub(crate) enum Input {

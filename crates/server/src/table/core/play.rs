@@ -191,7 +191,7 @@ impl TableCore {
             if let Some(clock) = &mut play.clock {
                 clock.turn_to(to_act.filter(|_| !choice), now.at, |seat| seating.is_played_by_player(seat));
                 clock.start_turn_at(start);
-                play.turn_ends_at = clock.deadline().map(|(_, at)| now.wall + at.saturating_duration_since(now.at));
+                play.turn_ends_at = clock.deadline().map(|(_, at)| now.wall_at(at));
             }
             play.choice_due = None;
             play.to_act = to_act;

@@ -8,8 +8,6 @@
 //! Nobody being connected is no reason to end a turn-based game (as it is at a live table, after
 //! `abandon_after`), nor to close one that waits for players: it sleeps instead.
 
-use tokio::time::Instant;
-
 use super::{Effect, Now, Phase, TableCore};
 use crate::store::SleepRow;
 
@@ -35,12 +33,9 @@ impl TableCore {
                 if busy {
                     return;
                 }
-                let wall = |at: Instant| {
-                    if at >= now.at { now.wall + (at - now.at) } else { now.wall - (now.at - at) }
-                };
                 let clock = play.clock.as_ref();
-                let since = clock.and_then(|clock| clock.turn_since()).map_or(now.wall, wall);
-                let deadline = clock.and_then(|clock| clock.deadline()).map(|(_, at)| wall(at));
+                let since = clock.and_then(|clock| clock.turn_since()).map_or(now.wall, |at| now.wall_at(at));
+                let deadline = clock.and_then(|clock| clock.deadline()).map(|(_, at)| now.wall_at(at));
                 (since, deadline, play.to_act)
             }
             Phase::Finished(_) => return,
@@ -74,8 +69,6 @@ impl TableCore {
         let slept = (now.wall - since).max(time::Duration::ZERO);
         let slept = std::time::Duration::try_from(slept).unwrap_or_default();
         clock.resume_turn_since(now.at.checked_sub(slept).unwrap_or(now.at));
-        play.turn_ends_at = clock
-            .deadline()
-            .map(|(_, at)| if at >= now.at { now.wall + (at - now.at) } else { now.wall - (now.at - at) });
+        play.turn_ends_at = clock.deadline().map(|(_, at)| now.wall_at(at));
     }
 }
