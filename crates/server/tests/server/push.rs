@@ -178,23 +178,7 @@ async fn a_player_away_from_the_table_is_pushed_their_turn_signed_and_encrypted_
         post_json(&format!("{}/api/push/subscriptions", server.http()), &ben_token, &device.subscription("fr")).await;
     assert_eq!(answer.status(), 201);
 
-    let create = ClientMsg::CreateTable {
-        seats: 2,
-        public: false,
-        spectators: SpectatorPolicy::Link,
-        clock: None,
-        game: None,
-        options: None,
-        rated: Some(false),
-    };
-    send(&mut ana, create).await;
-    let (table, invite) = ana
-        .wait_for(|msg| match msg {
-            ServerMsg::TableCreated { table, invite } => Some((table.id, invite.clone())),
-            _ => None,
-        })
-        .await
-        .expect("created");
+    let (table, invite) = common::create_casual_pair(&mut ana, SpectatorPolicy::Link, None).await;
     send(&mut ben, ClientMsg::Join { table, invite: Some(invite), since: None }).await;
     let (mut ana, mut ben) = (Follower::new(ana, table, 0), Follower::new(ben, table, 0));
 

@@ -62,23 +62,7 @@ async fn finished_game(url: &str) -> ([Client; 3], TableId, String, [String; 2])
     let (mut ana, _, ana_token) = guest(url, "Ana").await;
     let (mut ben, _, ben_token) = guest(url, "Ben").await;
     let (mut cleo, _, _) = guest(url, "Cleo").await;
-    let create = ClientMsg::CreateTable {
-        seats: 2,
-        public: false,
-        spectators: SpectatorPolicy::Link,
-        clock: Some(QUICK),
-        game: None,
-        options: None,
-        rated: Some(false),
-    };
-    send(&mut ana, create).await;
-    let (table, invite) = ana
-        .wait_for(|msg| match msg {
-            ServerMsg::TableCreated { table, invite } => Some((table.id, invite.clone())),
-            _ => None,
-        })
-        .await
-        .expect("created");
+    let (table, invite) = common::create_casual_pair(&mut ana, SpectatorPolicy::Link, Some(QUICK)).await;
     send(&mut ben, ClientMsg::Join { table, invite: Some(invite.clone()), since: None }).await;
     send(&mut cleo, ClientMsg::Watch { table, invite: Some(invite.clone()), since: None }).await;
     for client in [&mut ana, &mut ben, &mut cleo] {

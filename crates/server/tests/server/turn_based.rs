@@ -71,23 +71,7 @@ async fn a_turn_based_game_pushes_its_turns_sleeps_when_nobody_is_there_and_wake
         post_json(&format!("{}/api/push/subscriptions", server.http()), &ben_token, &device.subscription("en")).await;
     assert_eq!(answer.status(), 201);
 
-    let create = ClientMsg::CreateTable {
-        seats: 2,
-        public: false,
-        spectators: SpectatorPolicy::Link,
-        clock: Some(DAILY),
-        game: None,
-        options: None,
-        rated: Some(false),
-    };
-    send(&mut ana, create).await;
-    let (table, invite) = ana
-        .wait_for(|msg| match msg {
-            ServerMsg::TableCreated { table, invite } => Some((table.id, invite.clone())),
-            _ => None,
-        })
-        .await
-        .expect("created");
+    let (table, invite) = common::create_casual_pair(&mut ana, SpectatorPolicy::Link, Some(DAILY)).await;
     send(&mut ben, ClientMsg::Join { table, invite: Some(invite), since: None }).await;
     let mut ana = Follower::new(ana, table, 0);
     let mut ben = Follower::new(ben, table, 0);
@@ -202,23 +186,7 @@ async fn in_a_cluster_a_sleeping_table_wakes_on_the_node_its_visitor_comes_to() 
 
     // Ana, on a, plays a turn-based game against a bot until it is her turn, then closes the page.
     let (mut ana, _, token) = common::guest(&a.url, "Ana").await;
-    let create = ClientMsg::CreateTable {
-        seats: 2,
-        public: false,
-        spectators: SpectatorPolicy::Nobody,
-        clock: Some(DAILY),
-        game: None,
-        options: None,
-        rated: Some(false),
-    };
-    send(&mut ana, create).await;
-    let table = ana
-        .wait_for(|msg| match msg {
-            ServerMsg::TableCreated { table, .. } => Some(table.id),
-            _ => None,
-        })
-        .await
-        .expect("created");
+    let (table, _) = common::create_casual_pair(&mut ana, SpectatorPolicy::Nobody, Some(DAILY)).await;
     send(&mut ana, ClientMsg::AddBot { table, level: romirami_game::Level::Normal }).await;
     let mut follower = Follower::new(ana, table, 0);
     follower.until(|f| f.turn.is_some()).await;

@@ -118,11 +118,34 @@ pub(crate) async fn create_table(
     public: bool,
     spectators: SpectatorPolicy,
 ) -> (TableSummary, String) {
-    send(
-        client,
-        ClientMsg::CreateTable { seats, public, spectators, clock: None, game: None, options: None, rated: None },
-    )
-    .await;
+    let create =
+        ClientMsg::CreateTable { seats, public, spectators, clock: None, game: None, options: None, rated: None };
+    create_table_with(client, create).await
+}
+
+/// Opens a private, casual table of two Romi Rami seats hosted by `client`, with `clock`; returns its id and
+/// invite key. The host's `table` message is left unread.
+pub(crate) async fn create_casual_pair(
+    client: &mut Client,
+    spectators: SpectatorPolicy,
+    clock: Option<romirami_server::protocol::Clock>,
+) -> (TableId, String) {
+    let create = ClientMsg::CreateTable {
+        seats: 2,
+        public: false,
+        spectators,
+        clock,
+        game: None,
+        options: None,
+        rated: Some(false),
+    };
+    let (table, invite) = create_table_with(client, create).await;
+    (table.id, invite)
+}
+
+/// Sends `create` (a `create_table`) from `client`; returns the table's summary and invite key.
+async fn create_table_with(client: &mut Client, create: ClientMsg) -> (TableSummary, String) {
+    send(client, create).await;
     client
         .wait_for(|msg| match msg {
             ServerMsg::TableCreated { table, invite } => Some((table.clone(), invite.clone())),
