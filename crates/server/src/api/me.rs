@@ -6,14 +6,14 @@
 use axum::Json;
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde::Serialize;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use utoipa::ToSchema;
 
 use super::tournaments::player_of;
-use super::{ApiError, ApiErrorBody, no_query};
+use super::{ApiError, ApiErrorBody, no_query, respond};
 use crate::protocol::{PlayerInfo, TableId, TableState, TableSummary};
 use crate::state::AppState;
 
@@ -165,8 +165,5 @@ pub(super) async fn my_tables(State(state): State<AppState>, RawQuery(raw): RawQ
         let your_turn = tables.iter().filter(|table| table.your_turn).count();
         Ok::<_, ApiError>(MyTables { tables, your_turn })
     };
-    match found.await {
-        Ok(tables) => Json(tables).into_response(),
-        Err(error) => error.into_response(),
-    }
+    respond(found.await, Json)
 }

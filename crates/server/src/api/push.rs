@@ -7,13 +7,13 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::names::json_body;
 use super::tournaments::player_of;
-use super::{ApiError, ApiErrorBody, ApiErrorCode, no_query};
+use super::{ApiError, ApiErrorBody, ApiErrorCode, no_query, respond};
 use crate::push::texts;
 use crate::state::AppState;
 use crate::store::PushSubscription;
@@ -83,10 +83,7 @@ fn bad(message: String) -> ApiError {
     )
 )]
 pub(super) async fn key(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Response {
-    match no_query(raw.as_deref()) {
-        Ok(()) => Json(PushKey { public_key: state.pusher.public_key().to_owned() }).into_response(),
-        Err(error) => error.into_response(),
-    }
+    respond(no_query(raw.as_deref()), |()| Json(PushKey { public_key: state.pusher.public_key().to_owned() }))
 }
 
 /// Keeps a device's push subscription for the player: from now on their turns, rematches and tournament
@@ -129,10 +126,7 @@ pub(super) async fn subscribe(
         state.store.add_push_subscription(&subscription).await.map_err(|e| ApiError::from_store(e, "player"))?;
         Ok(Subscribed { endpoint: subscription.endpoint, lang: subscription.lang })
     };
-    match done.await {
-        Ok(subscribed) => (StatusCode::CREATED, Json(subscribed)).into_response(),
-        Err(error) => error.into_response(),
-    }
+    respond(done.await, |subscribed| (StatusCode::CREATED, Json(subscribed)))
 }
 
 /// Forgets one of the player's devices: no more pushes to it.
@@ -169,8 +163,5 @@ pub(super) async fn unsubscribe(
             Err(ApiError::new(StatusCode::NOT_FOUND, ApiErrorCode::NotFound, "the player has no such subscription"))
         }
     };
-    match done.await {
-        Ok(()) => StatusCode::NO_CONTENT.into_response(),
-        Err(error) => error.into_response(),
-    }
+    respond(done.await, |()| StatusCode::NO_CONTENT)
 }
