@@ -183,7 +183,12 @@ async fn restore_these(services: &Services, only: Option<&[TableId]>) -> Result<
         None => store.waiting_tables().await?,
         Some(ids) => store.waiting_tables_among(ids).await?,
     };
-    let asleep: std::collections::HashSet<TableId> = store.sleeping_ids().await?.into_iter().collect();
+    // At the start, every open table is read: the sleeping ones stay asleep. A takeover's tables are none of
+    // them (`expired_leases` leaves sleeping tables out).
+    let asleep: std::collections::HashSet<TableId> = match only {
+        None => store.sleeping_ids().await?.into_iter().collect(),
+        Some(_) => std::collections::HashSet::new(),
+    };
     let mut restored = 0;
     // A table this node runs already is not restored twice (its lease may have lapsed for a moment); a
     // sleeping one waits for its visitor or its timer.
