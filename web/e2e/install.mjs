@@ -146,6 +146,21 @@ export async function install(browser) {
     if (p.url().endsWith('#/my-games')) await p.reload();
     else await p.goto(`${BASE}/#/my-games`);
   };
+  // On the phone the top bar is one row; its links unfold from the menu button, and fold again on the next page.
+  const bar = await kofi.evaluate(() => ({
+    height: document.querySelector('.topbar')?.getBoundingClientRect().height ?? 0,
+    links: [...document.querySelectorAll('.topbar nav a')].filter((a) => a.getClientRects().length > 0).length,
+  }));
+  check(
+    bar.height <= 64 && bar.links === 0,
+    `the phone's top bar is one row, its links folded: ${JSON.stringify(bar)}`,
+  );
+  await kofi.click('#menu-toggle');
+  await kofi.click('nav a[data-nav="mine"]');
+  await kofi.waitForFunction(() => location.hash === '#/my-games');
+  const folded = await kofi.getAttribute('#menu-toggle', 'aria-expanded');
+  check(folded === 'false', `the menu folds on the next page: aria-expanded=${folded}`);
+  log('install: the phone reached My games through the menu button');
   for (let turn = 1; turn <= 2; turn += 1) {
     for (const p of [jana, kofi]) await toMyGames(p);
     const mine = `li.my-table[data-table="${tableId}"]`;

@@ -100,9 +100,20 @@ function route() {
     if (/** @type {HTMLElement} */ (a).dataset.nav === nav) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
+  showMenu(false);
   root.focus({ preventScroll: true });
   if (!anchor) window.scrollTo(0, 0);
 }
+
+// On a phone the links fold behind the menu button, so that the top bar is one row and a table's hand stays on
+// the first screen; every page change folds them again.
+const menuButton = /** @type {HTMLButtonElement} */ (document.getElementById('menu-toggle'));
+/** @param {boolean} open */
+function showMenu(open) {
+  menuButton.setAttribute('aria-expanded', String(open));
+  menuButton.closest('.topbar')?.classList.toggle('menu-open', open);
+}
+menuButton.addEventListener('click', () => showMenu(menuButton.getAttribute('aria-expanded') !== 'true'));
 
 // The frame's words and the language switch.
 const select = /** @type {HTMLSelectElement} */ (document.getElementById('lang-select'));
@@ -111,6 +122,7 @@ function frameWords() {
   for (const el of document.querySelectorAll('[data-i18n]'))
     el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n ?? '');
   document.querySelector('nav[aria-label]')?.setAttribute('aria-label', t('nav.main'));
+  menuButton.setAttribute('aria-label', t('nav.menu'));
   select.setAttribute('aria-label', t('lang.label'));
   replace(
     select,

@@ -157,8 +157,8 @@ function showCount(count) {
   waiting = count;
   const base = t('app.title');
   document.title = count > 0 ? `(${count}) ${base}` : base;
-  const link = document.querySelector('[data-nav="mine"]');
-  if (link) {
+  // The menu button of a phone carries the count too: the link is folded behind it.
+  for (const link of document.querySelectorAll('[data-nav="mine"], #menu-toggle')) {
     link.setAttribute('data-count', count > 0 ? String(count) : '');
     link.setAttribute('title', count > 0 ? t('mine.count', { n: count }) : '');
   }

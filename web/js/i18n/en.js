@@ -11,6 +11,7 @@ export default {
   // The frame of every page.
   'app.title': 'Romi Rami Online',
   'nav.main': 'Main',
+  'nav.menu': 'Menu',
   'nav.play': 'Play',
   'nav.games': 'Past games',
   'nav.help': 'How to play',

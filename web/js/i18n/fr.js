@@ -11,6 +11,7 @@ const v = (who, you, other) => (who === 'Vous' ? you : other);
 export default {
   'app.title': 'Romi Rami Online',
   'nav.main': 'Principal',
+  'nav.menu': 'Menu',
   'nav.play': 'Jouer',
   'nav.games': 'Parties jouées',
   'nav.help': 'Comment jouer',

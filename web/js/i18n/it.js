@@ -9,6 +9,7 @@ const NUM = ['', '', 'due', 'tre', 'quattro', 'cinque'];
 export default {
   'app.title': 'Romi Rami Online',
   'nav.main': 'Principale',
+  'nav.menu': 'Menu',
   'nav.play': 'Gioca',
   'nav.games': 'Partite giocate',
   'nav.help': 'Come si gioca',
