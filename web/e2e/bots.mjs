@@ -94,10 +94,20 @@ async function againstBots(browser) {
     let state = await pageState(dora);
     if (state.over) break;
     if (await dora.locator('#take-seat-back:not([disabled])').count()) {
-      // Out of time (once on purpose, maybe again on a slow machine): take the seat back.
-      await dora.click('#take-seat-back');
-      reclaims += 1;
-      log('Dora takes her seat back');
+      // Out of time (once on purpose, maybe again on a slow machine): take the seat back. The bots keep
+      // playing meanwhile and every move redraws the page, so a pointer click (which waits for the button
+      // to hold still between its checks) may never land: the button's own click is sent.
+      const clicked = await dora.evaluate(() => {
+        const button = /** @type {HTMLButtonElement | null} */ (
+          document.querySelector('#take-seat-back:not([disabled])')
+        );
+        button?.click();
+        return button != null;
+      });
+      if (clicked) {
+        reclaims += 1;
+        log('Dora takes her seat back');
+      }
       continue;
     }
 
