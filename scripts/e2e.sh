@@ -115,7 +115,7 @@ start_server() {
 if [[ -n "${E2E_ONLY:-}" ]]; then
     LANES=("$E2E_ONLY")
 else
-    LANES=("players,bots,rummy,install" "together,again,shell,rummy-board,replays,tournaments")
+    LANES=("players,bots,rummy,install,accounts" "together,again,shell,rummy-board,replays,tournaments")
 fi
 SHOTS="${E2E_SCREENSHOTS:-$WORK/screenshots}"
 SHOTS="$(cd "$ROOT" && mkdir -p "$SHOTS" && cd "$SHOTS" && pwd)"

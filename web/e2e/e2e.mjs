@@ -8,7 +8,8 @@
 // (rummy.mjs), being at a table together (together.mjs), playing together again (again.mjs), the table
 // shell apart from any game (shell.mjs), the rummy board's harder corners (rummy-board.mjs), and the replays and
 // analyses of the rummy family's matches (replays.mjs), a tournament played by people and bots
-// (tournaments.mjs), and the installable app, offline, push and a turn-based game (install.mjs). They share
+// (tournaments.mjs), the installable app, offline, push and a turn-based game (install.mjs), and accounts people
+// control: devices, signing out everywhere, deleting an account (accounts.mjs). They share
 // ./support.mjs, and the scenarios that play Romi Rami by clicking share ./moves.mjs.
 
 import { chromium } from 'playwright-core';
@@ -23,6 +24,7 @@ import { rummyBoard } from './rummy-board.mjs';
 import { replays } from './replays.mjs';
 import { tournaments } from './tournaments.mjs';
 import { install } from './install.mjs';
+import { accounts } from './accounts.mjs';
 
 // The scenarios, in the order they run; E2E_ONLY=name[,name] runs only those. A scenario is a function of the
 // browser; a new one lives in a module of its own beside this file and shares ./support.mjs.
@@ -37,6 +39,7 @@ const SCENARIOS = [
   ['replays', replays],
   ['tournaments', tournaments],
   ['install', install],
+  ['accounts', accounts],
 ];
 const ONLY = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : null;
 const unknown = (ONLY ?? []).filter((name) => !SCENARIOS.some(([known]) => known === name));

@@ -6,7 +6,7 @@
 
 import { claimName, getPlayer, signIn } from './api.js';
 import { h, replace } from './dom.js';
-import { identity, saveIdentity } from './identity.js';
+import { identity, saveIdentity, wasSignedOut } from './identity.js';
 import { t } from './i18n.js';
 
 /** The codes of a refused claim or sign-in that have a sentence of their own. */
@@ -18,12 +18,15 @@ const KNOWN = [
   'name_taken',
   'wrong_name_or_password',
   'too_many_attempts',
+  'wrong_password',
+  'at_a_table',
+  'name_not_kept',
   'unavailable',
   'network',
 ];
 
 /** A refused claim or sign-in in the reader's language. @param {any} error */
-function accountError(error) {
+export function accountError(error) {
   const code = error?.code;
   if (KNOWN.includes(code)) return t(`account.error.${code}`, { seconds: error.retryAfter ?? 60 });
   return error instanceof Error ? error.message : String(error);
@@ -114,6 +117,9 @@ function signInForm() {
   );
 }
 
+/** The link to the account page (#/account). */
+const accountLink = () => h('p', h('a', { id: 'account-link', href: '#/account' }, t('account.manage')));
+
 /**
  * The account area for `player` (null before a name is chosen): the status, the claim form for a guest
  * whose name is not kept yet, and the sign-in form (open when nobody plays in this browser yet).
@@ -140,21 +146,24 @@ export function accountBox(player) {
         ' ',
         t('account.signedIn', { name: player.name }),
       );
-      replace(box, status, signIn);
+      replace(box, status, accountLink(), signIn);
     } else {
       replace(status, t('account.guest', { name: player.name }));
       replace(
         box,
         status,
         claimForm(player.name, () => draw(true)),
+        accountLink(),
         signIn,
       );
     }
   }
 
   if (!player) {
+    const why = wasSignedOut();
     replace(status, t('account.none'));
-    replace(box, status, signIn);
+    const notice = why ? h('p.notice', { id: 'signed-out', role: 'status' }, t(`account.${why}`)) : null;
+    replace(box, notice, status, signIn);
   } else {
     replace(status, t('loading'));
     replace(box, status, signIn);

@@ -157,6 +157,40 @@ export const claimName = (token, password) => post('/api/players/claim', { passw
 export const signIn = (name, password) => post('/api/sign-in', { name, password });
 
 /**
+ * A GET with the player's token: the answer's JSON, or an ApiError with the server's code.
+ * @param {string} path @param {string} token
+ */
+async function getMine(path, token) {
+  let response;
+  try {
+    response = await fetch(path, { headers: { accept: 'application/json', authorization: `Bearer ${token}` } });
+  } catch {
+    throw new ApiError(0, 'network', t('api.network'));
+  }
+  const answer = await response.json().catch(() => null);
+  if (!response.ok || !answer) {
+    const code = answer?.error?.code ?? 'http';
+    throw new ApiError(response.status, code, answer?.error?.message ?? t('api.status', { status: response.status }));
+  }
+  return answer;
+}
+
+/** {id, name, claimed, devices: [{signed_in_at, device, current}]}. @param {string} token */
+export const getMe = (token) => getMine('/api/players/me', token);
+/** Everything the site keeps of the player (romirami-export/1). @param {string} token */
+export const exportMine = (token) => getMine('/api/players/me/export', token);
+/** Ends this browser's token. @param {string} token */
+export const signOut = (token) => post('/api/sign-out', {}, token);
+/** Ends every token of the player's, this one too. @param {string} token */
+export const signOutEverywhere = (token) => post('/api/sign-out-everywhere', {}, token);
+/** A new password; the other devices are signed out. @param {string} token @param {string} old @param {string} next */
+export const changePassword = (token, old, next) =>
+  post('/api/players/me/password', { old_password: old, new_password: next }, token);
+/** Deletes the account (the password, for a kept name). @param {string} token @param {string | null} password */
+export const deleteAccount = (token, password) =>
+  post('/api/players/me', password ? { password } : {}, token, 'DELETE');
+
+/**
  * Tournaments, newest first: {tournaments: [tournament]}; `state` is waiting, running or finished (or all);
  * `winner`, a player's id: only the tournaments they won.
  * @param {string} [state] @param {string} [winner]

@@ -18,6 +18,7 @@ import { mountLeaderboard } from './ratings.js';
 import { mountTournaments } from './tournaments-page.js';
 import { mountTournament } from './tournament-page.js';
 import { mountMyGames, waitingCount, watchMyTurns } from './my-games-page.js';
+import { mountAccount } from './account-page.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | null} */
@@ -84,6 +85,8 @@ function route() {
   } else if (first === 'tournaments') {
     unmount = mountTournaments(root);
     nav = 'tournaments';
+  } else if (first === 'account') {
+    unmount = mountAccount(root);
   } else if (first === 'my-games') {
     unmount = mountMyGames(root);
     nav = 'mine';
@@ -143,7 +146,14 @@ let hideTimer;
 let wasLost = false;
 connection.on('status', ({ status, player }) => {
   const me = /** @type {HTMLElement} */ (document.getElementById('me'));
-  if (player) replace(me, h('span.dot', { 'aria-hidden': 'true' }), h('span.name', player.name));
+  // The name leads to the account page (devices, signing out, password, the player's data).
+  if (player) {
+    replace(
+      me,
+      h('span.dot', { 'aria-hidden': 'true' }),
+      h('a.name', { href: '#/account', title: t('account.title') }, player.name),
+    );
+  }
   me.classList.toggle('offline', status !== 'open');
   clearTimeout(hideTimer);
   if (status !== 'open' && !navigator.onLine) {

@@ -4,7 +4,7 @@
 // reconnects by itself after a dropped connection, telling the page so it can join its table again
 // with `since` (protocol section 9).
 
-import { identity, saveIdentity, forgetToken } from './identity.js';
+import { identity, saveIdentity, forgetToken, signedOutHere } from './identity.js';
 import { rememberCommitment } from './shuffle-proof.js';
 
 const PROTOCOL = 1;
@@ -111,6 +111,12 @@ export class Connection {
       this.setStatus('open');
       for (const w of this.waiters.splice(0)) w.resolve(this.player);
       if (again) this.emit('reconnected', { type: 'reconnected', player: this.player });
+      return;
+    }
+    if (msg.type === 'error' && msg.code === 'signed_out') {
+      // This browser's token was ended (signed out here or everywhere, a new password, a deleted account): it
+      // forgets the player and starts again, signed out, saying why.
+      signedOutHere();
       return;
     }
     if (msg.type === 'error' && msg.code === 'too_many_connections') {

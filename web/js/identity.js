@@ -5,6 +5,7 @@
 
 const KEY = 'romirami.identity';
 const INVITES = 'romirami.invites';
+const SIGNED_OUT = 'romirami.signedOut';
 
 /** @param {string} key @param {any} fallback */
 function read(key, fallback) {
@@ -22,12 +23,34 @@ export function identity() {
 
 /** @param {{name?: string, token?: string, id?: string}} update */
 export function saveIdentity(update) {
+  sessionStorage.removeItem(SIGNED_OUT);
   localStorage.setItem(KEY, JSON.stringify({ ...identity(), ...update }));
 }
 
 export function forgetToken() {
   const { name } = identity();
   localStorage.setItem(KEY, JSON.stringify({ name }));
+}
+
+/** Forgets the player entirely (signed out, or their account deleted): the next visit starts with a name. */
+export function forgetIdentity() {
+  localStorage.removeItem(KEY);
+}
+
+/**
+ * This browser was signed out (here, from another device, or by a deleted account): forget the player and
+ * open the lobby afresh, which says so (`wasSignedOut`) until a name is chosen or a sign-in made. @param {'signed_out' | 'deleted'} [why]
+ */
+export function signedOutHere(why = 'signed_out') {
+  forgetIdentity();
+  sessionStorage.setItem(SIGNED_OUT, why);
+  location.replace(`${location.pathname}#/`);
+  location.reload();
+}
+
+/** Why this browser was signed out, until it is someone again (`saveIdentity`); null when it was not. */
+export function wasSignedOut() {
+  return sessionStorage.getItem(SIGNED_OUT);
 }
 
 /** @param {string} table @param {string | null} key */

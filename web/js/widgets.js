@@ -100,11 +100,13 @@ export const levelSelect = (id, chosen, attributes = {}) =>
 const BOT_PLAYER = /^Bot · (easy|normal|strong)$/;
 
 /**
- * A player's name as shown: a bot's in the reader's language with its level ("Robot · fort"), anyone
- * else's as they chose it.
+ * A player's name as shown: a bot's in the reader's language with its level ("Robot · fort"), a deleted
+ * account's as "deleted player" in the reader's language, anyone else's as they chose it.
  * @param {string | null | undefined} name @param {string | null} [level] the bot's level, when known
  */
 export function shownName(name, level) {
+  // A deleted account's name (the server's DELETED_NAME), in the reader's language.
+  if (name === 'deleted player' && !level) return t('player.deleted');
   const botLevel = level ?? BOT_PLAYER.exec(name ?? '')?.[1];
   return botLevel ? t('bot.named', { level: t(`level.${botLevel}`) }) : (name ?? '');
 }

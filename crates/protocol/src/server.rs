@@ -26,6 +26,9 @@ pub enum ErrorCode {
     AlreadyGreeted,
     /// The token is not a player's.
     BadToken,
+    /// The token this connection said hello with was ended (a sign-out, a sign-out everywhere, a new
+    /// password, a deleted account): the server closes the connection next.
+    SignedOut,
     /// The display name is empty, too long, has invisible or control characters, or reads as a
     /// server bot's.
     BadName,

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
-use tokio::sync::{Semaphore, SemaphorePermit};
+use tokio::sync::{Semaphore, SemaphorePermit, watch};
 use uuid::Uuid;
 
 use crate::protocol::{PlayerId, PlayerInfo};
@@ -48,12 +48,30 @@ pub struct Players {
     writer: Writer,
     by_token_hash: Mutex<HashMap<[u8; 32], PlayerInfo>>,
     store_turns: Semaphore,
+    /// Counts the sign-outs this node heard of (its own and, in a cluster, the other nodes'): each open
+    /// connection watches it and, when it moves, checks that its token still signs in ([`Players::still_signed_in`]).
+    sign_outs: watch::Sender<u64>,
+}
+
+/// Tokens ended: one, or every token of a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SignOut {
+    /// The token with this hash.
+    Token([u8; 32]),
+    /// Every token of this player's.
+    Player(PlayerId),
 }
 
 impl Players {
     /// Players kept in `store`, new ones written through `writer` (a writer of the same store).
     pub fn new(store: Store, writer: Writer) -> Players {
-        Players { store, writer, by_token_hash: Mutex::default(), store_turns: Semaphore::new(STORE_TURNS) }
+        Players {
+            store,
+            writer,
+            by_token_hash: Mutex::default(),
+            store_turns: Semaphore::new(STORE_TURNS),
+            sign_outs: watch::Sender::new(0),
+        }
     }
 
     /// Waits for a turn to ask the store.
@@ -84,15 +102,15 @@ impl Players {
         Ok((player, token))
     }
 
-    /// A new token for `player`, who signed in: it is stored beside the tokens they have, all of
-    /// which keep working.
+    /// A new token for `player`, who signed in from the browser that named itself `device`: it is stored
+    /// beside the tokens they have, all of which keep working.
     ///
     /// # Errors
     /// When the store cannot write it; then there is no such token.
-    pub async fn issue_token(&self, player: &PlayerInfo) -> Result<String, StoreError> {
+    pub async fn issue_token(&self, player: &PlayerInfo, device: Option<&str>) -> Result<String, StoreError> {
         let token = new_token();
         let hash = hash_token(&token);
-        self.store.add_token(player.id, &hash).await?;
+        self.store.add_token(player.id, &hash, device).await?;
         self.remember(hash, player);
         Ok(token)
     }
@@ -121,6 +139,67 @@ impl Players {
     }
 }
 
+impl Players {
+    /// Ends the token `token`: from now on it finds nobody, and the connections that said hello with it
+    /// close. Returns whose it was (`None`: no live token).
+    ///
+    /// # Errors
+    /// When the store cannot be written; then the token still works.
+    pub async fn sign_out(&self, token: &str) -> Result<Option<PlayerId>, StoreError> {
+        let hash = hash_token(token);
+        let player = self.store.remove_token(&hash).await?;
+        self.forget(SignOut::Token(hash));
+        Ok(player)
+    }
+
+    /// Ends every token of `player`'s but `keep` (a token of theirs) when given. Returns how many ended.
+    ///
+    /// # Errors
+    /// When the store cannot be written; then the tokens still work.
+    pub async fn sign_out_everywhere(&self, player: PlayerId, keep: Option<&str>) -> Result<u64, StoreError> {
+        let keep = keep.map(hash_token);
+        let ended = self.store.remove_tokens(player, keep.as_ref()).await?;
+        // The kept token is forgotten too: the store, asked again, still knows it.
+        self.forget(SignOut::Player(player));
+        Ok(ended)
+    }
+
+    /// Forgets ended tokens, which the store no longer has (this node's own sign-outs, or another node's, heard
+    /// over the cluster), and tells the open connections to check theirs.
+    pub fn forget(&self, ended: SignOut) {
+        let mut cache = self.by_token_hash.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        match ended {
+            SignOut::Token(hash) => {
+                cache.remove(&hash);
+            }
+            SignOut::Player(player) => cache.retain(|_, known| known.id != player),
+        }
+        drop(cache);
+        self.sign_outs.send_modify(|count| *count += 1);
+    }
+
+    /// Whether the token whose hash this is still finds its player: from memory, else from the store. A
+    /// store that does not answer leaves the token live (an outage signs nobody out).
+    pub async fn still_signed_in(&self, hash: &[u8; 32]) -> bool {
+        if self.by_token_hash.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).contains_key(hash) {
+            return true;
+        }
+        match self.store.player_by_token_hash(hash).await {
+            Ok(player) => {
+                self.remember(*hash, &player);
+                true
+            }
+            Err(StoreError::NotFound) => false,
+            Err(_) => true,
+        }
+    }
+
+    /// The sign-outs' counter, for a connection to watch.
+    pub(crate) fn watch_sign_outs(&self) -> watch::Receiver<u64> {
+        self.sign_outs.subscribe()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,7 +219,7 @@ mod tests {
         let restarted = Players::new(store.clone(), Writer::spawn(store, 16, 16).0);
         assert_eq!(restarted.authenticate(&token).await, Ok(Some(ana.clone())));
         // A token given at a sign-in finds the same player, and the first one still does.
-        let second = restarted.issue_token(&ana).await.expect("stored");
+        let second = restarted.issue_token(&ana, Some("Test browser")).await.expect("stored");
         assert_ne!(second, token);
         let store = Store::connect(&url).await.expect("the store opens");
         let again = Players::new(store.clone(), Writer::spawn(store, 16, 16).0);

@@ -128,6 +128,7 @@ impl AppState {
         }
         table::sleep::start_waking(state.services(), state.config.wake_interval);
         if let Some(cluster) = &state.cluster {
+            cluster.hear_sign_outs(state.players.clone()).await?;
             cluster.start_takeovers(state.services());
             // In a cluster each tournament is directed by one node under a lease, taken over when it runs out.
             cluster.direct_tournaments(&state.tournaments, &state.services()).await?;
@@ -139,6 +140,13 @@ impl AppState {
             }
         }
         Ok(state)
+    }
+
+    /// Tells the rest of the cluster, if any, that tokens ended here ([`Players`] forgot them on this node).
+    pub(crate) async fn tell_sign_out(&self, ended: crate::players::SignOut) {
+        if let Some(cluster) = &self.cluster {
+            cluster.publish_sign_out(ended).await;
+        }
     }
 
     /// What the tables share with the rest of the server.

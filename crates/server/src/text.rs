@@ -24,7 +24,8 @@ const FILLERS: &[char] = &['\u{115F}', '\u{1160}', '\u{3164}', '\u{FFA0}', '\u{2
 /// must have 1 to [`MAX_NAME_CHARS`] visible characters (combining marks ride on the character before
 /// them). Refused: control, format (bidirectional overrides, zero-width characters, tags),
 /// private-use, unassigned and line-separator characters, which can hide or reorder what others see;
-/// and names that read as one of the server's own bots ("Bot 1", "bot 3"; see [`looks_like_a_bot`]).
+/// names that read as one of the server's own bots ("Bot 1", "bot 3"; see [`looks_like_a_bot`]), and the name
+/// deleted accounts show under ("deleted player", in any case or look-alike letters).
 /// Markup such as `<b>` is plain text to the server: clients show names as text.
 ///
 /// # Errors
@@ -33,6 +34,10 @@ pub fn clean_name(name: &str) -> Result<String, String> {
     let cleaned = clean_text(name, MAX_NAME_CHARS, None, "a display name")?;
     if looks_like_a_bot(&cleaned) {
         return Err("that name reads as one of the server's bots; choose another".into());
+    }
+    // The name a deleted account shows under (`store::DELETED_NAME`), or one that looks like it, is nobody's.
+    if name_skeleton(&cleaned) == name_skeleton(crate::store::DELETED_NAME) {
+        return Err("that name is the one deleted accounts show under; choose another".into());
     }
     Ok(cleaned)
 }
@@ -204,6 +209,9 @@ mod tests {
             "\u{392}ot \u{b7} str\u{43e}ng",
         ] {
             assert!(clean_name(name).is_err(), "{name:?} reads as a bot");
+        }
+        for name in ["deleted player", "Deleted Player", "DELETED  PLAYER", "d\u{435}leted player"] {
+            assert!(clean_name(name).is_err(), "{name:?} is the deleted accounts' name");
         }
         for name in ["Bot", "Bottom 1", "Robot 2", "Bot one", "Abbot 1", "bot3-1", "Bot strongest", "Bot · tough"] {
             assert!(clean_name(name).is_ok(), "{name:?} is a person's name");

@@ -35,6 +35,10 @@ pub enum ApiErrorCode {
     NameTaken,
     /// No player keeps this name, or this is not its password: one answer for both (401).
     WrongNameOrPassword,
+    /// Not the player's password (403).
+    WrongPassword,
+    /// The player sits at a table that is not over (409): they finish or leave their games first.
+    AtATable,
     /// Too many wrong passwords for this name or from this address lately (429): the answer's
     /// `retry_after` (and its `Retry-After` header) says in how many seconds to try again.
     TooManyAttempts,

@@ -10,6 +10,7 @@
 //! `code` is stable ([`ApiErrorCode`]). Query parameters are checked strictly: an unknown one, one given
 //! twice or a value that does not parse is a 400, never ignored.
 
+mod account;
 mod analysis;
 mod error;
 mod games;
@@ -31,6 +32,7 @@ use axum::routing::{get, post};
 use tower_http::compression::CompressionLayer;
 use uuid::Uuid;
 
+pub use account::{ChatLineJson, Deletion, DeviceJson, Export, Me, PasswordChange};
 pub use analysis::{AnalysisJson, DecisionJson, ReplayJson, ReplayStepJson, SummaryJson};
 pub use error::{ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail};
 pub use games::{Game, GameList, GamePlayerJson};
@@ -61,7 +63,15 @@ pub fn routes() -> Router<AppState> {
         .route("/api/games/{id}/analysis", get(analysis::analysis).layer(CompressionLayer::new()))
         .route("/api/players/claim", post(names::claim).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)))
         .route("/api/sign-in", post(names::sign_in).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)))
+        .route("/api/players/me", get(account::me).delete(account::delete_me))
         .route("/api/players/me/tables", get(me::my_tables))
+        .route(
+            "/api/players/me/password",
+            post(account::change_password).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)),
+        )
+        .route("/api/players/me/export", get(account::export))
+        .route("/api/sign-out", post(account::sign_out))
+        .route("/api/sign-out-everywhere", post(account::sign_out_everywhere))
         .route("/api/players/{id}", get(players::player))
         .route("/api/players/{id}/ratings", get(ratings::player_ratings))
         .route("/api/leaderboard", get(ratings::leaderboard))

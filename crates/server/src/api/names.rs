@@ -108,6 +108,8 @@ impl From<NameError> for ApiError {
                 refused.body.error.retry_after = Some(retry_after.as_secs());
                 return refused;
             }
+            NameError::NoKeptName => (StatusCode::CONFLICT, ApiErrorCode::NameNotKept),
+            NameError::WrongPassword => (StatusCode::FORBIDDEN, ApiErrorCode::WrongPassword),
             NameError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, ApiErrorCode::Unavailable),
             NameError::Internal => (StatusCode::INTERNAL_SERVER_ERROR, ApiErrorCode::Internal),
         };
@@ -183,7 +185,8 @@ pub(super) async fn sign_in(
     let signed_in = async {
         let request: SignInRequest = json_body(body)?;
         let address = client_address(peer, &headers, &state.config);
-        Ok::<_, ApiError>(state.names.sign_in(&request.name, &request.password, address).await?)
+        let device = headers.get(header::USER_AGENT).and_then(|agent| agent.to_str().ok());
+        Ok::<_, ApiError>(state.names.sign_in(&request.name, &request.password, address, device).await?)
     };
     match signed_in.await {
         Ok((player, token)) => Json(SignedIn { player, token }).into_response(),

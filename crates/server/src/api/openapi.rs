@@ -10,12 +10,13 @@ use super::{
     ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail, Game, GameList, GamePlayerJson, Health, PlayerGameStats,
     PlayerPage, TableInfo, Tables,
 };
+use super::{ChatLineJson, Deletion, DeviceJson, Export, Me, PasswordChange};
 use super::{ClaimRequest, Claimed, SignInRequest, SignedIn};
 use super::{CreateTournament, CreatedTournament, PauseRequest, TournamentList};
 use super::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
 use super::{MyTable, MyTables};
 use super::{PushKey, Subscribed, SubscriptionKeys, SubscriptionRequest, UnsubscribeRequest};
-use super::{analysis, games, live, me, names, players, push, ratings, tournaments};
+use super::{account, analysis, games, live, me, names, players, push, ratings, tournaments};
 use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState, TableSummary};
 
 /// The OpenAPI document of this API.
@@ -51,7 +52,13 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         me::my_tables,
         push::key,
         push::subscribe,
-        push::unsubscribe
+        push::unsubscribe,
+        account::me,
+        account::sign_out,
+        account::sign_out_everywhere,
+        account::change_password,
+        account::export,
+        account::delete_me
     ),
     components(schemas(
         Health,
@@ -102,6 +109,12 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         SubscriptionKeys,
         UnsubscribeRequest,
         Subscribed,
+        Me,
+        DeviceJson,
+        PasswordChange,
+        Deletion,
+        Export,
+        ChatLineJson,
         ApiErrorBody,
         ApiErrorDetail,
         ApiErrorCode

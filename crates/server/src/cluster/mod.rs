@@ -18,6 +18,7 @@
 mod forward;
 mod lobby;
 pub(crate) mod ownership;
+mod sign_outs;
 mod takeover;
 
 use std::sync::Arc;
@@ -138,6 +139,20 @@ impl Cluster {
     /// takes them at its next round; this node's tables can write nothing more.
     pub async fn hand_over(&self) {
         self.ownership.release_all().await;
+    }
+
+    /// Starts forgetting the tokens the other nodes end (`sign_outs.rs`).
+    ///
+    /// # Errors
+    /// When NATS refuses the subscription.
+    pub(crate) async fn hear_sign_outs(&self, players: Arc<crate::players::Players>) -> Result<(), ClusterError> {
+        let nats_error = |reason: String| ClusterError::Nats { url: "the cluster's NATS".into(), reason };
+        sign_outs::hear(&self.nats, &self.name, &self.node, players).await.map_err(nats_error)
+    }
+
+    /// Tells the other nodes that tokens ended here (this node has forgotten them already).
+    pub(crate) async fn publish_sign_out(&self, ended: crate::players::SignOut) {
+        sign_outs::publish(&self.nats, &self.name, &self.node, ended).await;
     }
 
     /// Whether the node's NATS connection is up.

@@ -48,6 +48,12 @@ pub enum NameError {
     /// No such name, or not its password: one answer for both.
     #[error("wrong name or password")]
     WrongNameOrPassword,
+    /// The player keeps no name, so has no password.
+    #[error("you keep no name, so you have no password")]
+    NoKeptName,
+    /// Not the player's password.
+    #[error("wrong password")]
+    WrongPassword,
     /// Too many wrong passwords for this name or from this address lately.
     #[error("too many wrong passwords; try again in {} s", retry_after.as_secs())]
     TooManyAttempts {
@@ -171,6 +177,7 @@ impl Names {
         name: &str,
         password: &str,
         address: IpAddr,
+        device: Option<&str>,
     ) -> Result<(PlayerInfo, String), NameError> {
         let name = clean_name(name).map_err(NameError::BadName)?;
         let password = check_password(password).map_err(NameError::BadPassword)?;
@@ -197,9 +204,70 @@ impl Names {
             }
         };
         attempt.succeeded();
-        let token = self.players.issue_token(&player).await?;
+        let token = self.players.issue_token(&player, device).await?;
         tracing::info!(player = %player.id, "a player signed in");
         Ok((player, token))
+    }
+}
+
+impl Names {
+    /// Checks `password` against the one `player` keeps their name with, from the client `address`: a wrong
+    /// one counts against the name and the address as a wrong sign-in does, so a stolen token cannot be
+    /// used to guess the password faster than a sign-in can.
+    ///
+    /// # Errors
+    /// [`NameError::NoKeptName`] when they keep no name, [`NameError::TooManyAttempts`],
+    /// [`NameError::WrongPassword`]; [`NameError::Unavailable`] and [`NameError::Internal`].
+    pub async fn check_own_password(
+        &self,
+        player: &PlayerInfo,
+        password: &str,
+        address: IpAddr,
+    ) -> Result<(), NameError> {
+        let key = name_key(&player.name);
+        let claim = match self.store.claim(&key).await {
+            Ok(claim) if claim.player.id == player.id => claim,
+            Ok(_) | Err(StoreError::NotFound) => return Err(NameError::NoKeptName),
+            Err(error) => return Err(error.into()),
+        };
+        // Too long or too short: no kept password is, so it is wrong, without a hash.
+        let Ok(password) = check_password(password) else { return Err(NameError::WrongPassword) };
+        let counted = (!exempt(address, &self.config)).then_some(address);
+        lock(&self.attempts).begin(&key, counted, Instant::now()).map_err(|wait| NameError::TooManyAttempts {
+            retry_after: Duration::from_secs(wait.as_secs() + u64::from(wait.subsec_nanos() > 0)),
+        })?;
+        let attempt = Attempt { attempts: &self.attempts, key: &key, address: counted, settled: false };
+        if self.hasher.verify(password, Some(claim.password_hash)).await? {
+            attempt.succeeded();
+            Ok(())
+        } else {
+            attempt.failed();
+            Err(NameError::WrongPassword)
+        }
+    }
+
+    /// Gives `player`'s kept name the password `new`, once `old` is checked ([`Names::check_own_password`]).
+    ///
+    /// # Errors
+    /// As [`Names::check_own_password`], and [`NameError::BadPassword`] for a new password too short or long.
+    pub async fn change_password(
+        &self,
+        player: &PlayerInfo,
+        old: &str,
+        new: &str,
+        address: IpAddr,
+    ) -> Result<(), NameError> {
+        let new = check_password(new).map_err(NameError::BadPassword)?;
+        self.check_own_password(player, old, address).await?;
+        let hash = self.hasher.hash(new).await?;
+        match self.store.set_password_hash(player.id, &hash).await {
+            Ok(()) => {
+                tracing::info!(player = %player.id, "a player changed their password");
+                Ok(())
+            }
+            Err(StoreError::NotFound) => Err(NameError::NoKeptName),
+            Err(error) => Err(error.into()),
+        }
     }
 }
 

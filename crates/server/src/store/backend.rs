@@ -15,6 +15,7 @@
 use std::future::Future;
 use std::time::Duration;
 
+use super::accounts::{Device, WrittenLine};
 use super::names::StoredClaimKeys;
 use super::push::PushSubscription;
 use super::sleeping::SleepRow;
@@ -29,7 +30,7 @@ use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId};
 
 /// A backend of the store: one database.
 pub(super) trait Backend:
-    Reads + Ratings + Claims + Talk + Leases + Analyses + Tournaments + Push + Sleeping
+    Reads + Ratings + Claims + Accounts + Talk + Leases + Analyses + Tournaments + Push + Sleeping
 {
     /// How many transactions of actions the [`Committer`](super::Committer) keeps in flight at once.
     const COMMITS_IN_FLIGHT: usize;
@@ -150,9 +151,13 @@ pub(super) trait Claims {
     /// Whether `player` claimed their name.
     fn has_claimed(&self, player: PlayerId) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
-    /// Keeps one more token hash of `player`'s.
-    fn add_token(&self, player: PlayerId, token_hash: &[u8; 32])
-    -> impl Future<Output = Result<(), StoreError>> + Send;
+    /// Keeps one more token hash of `player`'s, given to the browser that named itself `device`.
+    fn add_token(
+        &self,
+        player: PlayerId,
+        token_hash: &[u8; 32],
+        device: Option<&str>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// Every claimed name: its player, the name as shown, its stored key and skeleton, oldest claim first.
     fn claimed_names(&self) -> impl Future<Output = Result<Vec<StoredClaimKeys>, StoreError>> + Send;
@@ -165,6 +170,35 @@ pub(super) trait Claims {
         key: &str,
         skeleton: Option<&str>,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
+}
+
+/// Accounts people control: devices, signing out, a new password, a player's lines, deleting an account.
+pub(super) trait Accounts {
+    /// A player's tokens as devices, oldest first.
+    fn devices(&self, player: PlayerId) -> impl Future<Output = Result<Vec<Device>, StoreError>> + Send;
+
+    /// Deletes a token; whose it was.
+    fn remove_token(&self, token_hash: &[u8; 32]) -> impl Future<Output = Result<Option<PlayerId>, StoreError>> + Send;
+
+    /// Deletes a player's tokens but `keep`; how many.
+    fn remove_tokens(
+        &self,
+        player: PlayerId,
+        keep: Option<&[u8; 32]>,
+    ) -> impl Future<Output = Result<u64, StoreError>> + Send;
+
+    /// Replaces the password hash of a player's claim ([`StoreError::NotFound`] without one).
+    fn set_password_hash(
+        &self,
+        player: PlayerId,
+        password_hash: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The chat lines a player wrote.
+    fn lines_of(&self, player: PlayerId) -> impl Future<Output = Result<Vec<WrittenLine>, StoreError>> + Send;
+
+    /// Deletes an account (see [`Store::delete_player`](super::Store::delete_player)).
+    fn delete_player(&self, player: PlayerId) -> impl Future<Output = Result<(), StoreError>> + Send;
 }
 
 /// What a table keeps beside its game: its chat, and the table where its players play again.

@@ -27,6 +27,11 @@ pub(super) fn from_micros(micros: i64) -> Result<OffsetDateTime, StoreError> {
 }
 
 /// A seed as stored: the i64 with the same bits, since SQL has no unsigned 64-bit integer.
+/// A token's hash as stored (32 bytes).
+pub(super) fn token_hash(stored: &[u8]) -> Result<[u8; 32], StoreError> {
+    stored.try_into().map_err(|_| StoreError::Corrupt(format!("a token hash of {} bytes, not 32", stored.len())))
+}
+
 pub(super) fn seed_to_sql(seed: u64) -> i64 {
     i64::from_ne_bytes(seed.to_ne_bytes())
 }

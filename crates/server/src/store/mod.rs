@@ -62,6 +62,7 @@ macro_rules! dispatch {
     };
 }
 
+mod accounts;
 mod analyses;
 mod backend;
 mod batch;
@@ -84,6 +85,7 @@ mod tournaments;
 mod types;
 mod writer;
 
+pub use accounts::{DELETED_NAME, Device, WrittenLine};
 pub use chat::ChatRow;
 pub use committer::{Committer, CommitterStats};
 pub use error::StoreError;

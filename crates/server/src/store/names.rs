@@ -70,13 +70,19 @@ impl Store {
         dispatch!(self, s => s.has_claimed(player).await)
     }
 
-    /// Keeps one more token of `player`'s, as its SHA-256 hash: [`Store::player_by_token_hash`] then finds
-    /// them by it as by their first one.
+    /// Keeps one more token of `player`'s, as its SHA-256 hash, given to the browser that named itself
+    /// `device` (its User-Agent, cut to 200 characters): [`Store::player_by_token_hash`] then finds them by it.
     ///
     /// # Errors
     /// When the write fails, e.g. the player is not stored.
-    pub async fn add_token(&self, player: PlayerId, token_hash: &[u8; 32]) -> Result<(), StoreError> {
-        dispatch!(self, s => s.add_token(player, token_hash).await)
+    pub async fn add_token(
+        &self,
+        player: PlayerId,
+        token_hash: &[u8; 32],
+        device: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let device = device.map(|d| d.chars().take(200).collect::<String>());
+        dispatch!(self, s => s.add_token(player, token_hash, device.as_deref()).await)
     }
 
     /// Gives every claimed name the key `key` makes of it now (names are compared by a stricter key than

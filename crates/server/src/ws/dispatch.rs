@@ -166,8 +166,8 @@ impl Connection {
                 format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}"),
             ));
         }
-        let outcome = match (token, name) {
-            (Some(token), _) => match self.state.players.authenticate(&token).await {
+        let outcome = match (token.as_deref(), name) {
+            (Some(token), _) => match self.state.players.authenticate(token).await {
                 Ok(Some(player)) => Ok((player, None)),
                 Ok(None) => {
                     return self.strike(ServerMsg::error(
@@ -235,8 +235,14 @@ impl Connection {
             messages_per_second: config.messages_per_second,
             message_burst: config.message_burst,
         };
+        let token_hash = match (&new_token, &token) {
+            (Some(given), _) | (None, Some(given)) => Some(crate::players::hash_token(given)),
+            (None, None) => None,
+        };
         self.send(ServerMsg::Welcome { protocol: PROTOCOL_VERSION, player: player.clone(), token: new_token, limits });
         self.player = Some(player);
+        self.token_hash = token_hash;
+        self.sign_outs = Some(self.state.players.watch_sign_outs());
         Ok(())
     }
 

@@ -57,6 +57,9 @@ struct Connection {
     /// The client's address (for its guest allowance).
     address: IpAddr,
     player: Option<PlayerInfo>,
+    /// The hash of the token the player said hello with (or was given), and the sign-outs to check it at.
+    token_hash: Option<[u8; 32]>,
+    sign_outs: Option<watch::Receiver<u64>>,
     outbox: Outbox,
     tables: HashMap<TableId, TableHandle>,
     lobby: Option<broadcast::Receiver<Utf8Bytes>>,
@@ -97,6 +100,8 @@ pub(crate) fn serve(
         id,
         address,
         player: None,
+        token_hash: None,
+        sign_outs: None,
         outbox,
         tables: HashMap::new(),
         lobby: None,
@@ -220,6 +225,16 @@ async fn run(session: &mut Session) {
                     Err(broadcast::error::RecvError::Closed) => { conn.lobby = None; true }
                 };
             }
+            () = sign_out_heard(&mut conn.sign_outs) => {
+                let live = match conn.token_hash {
+                    Some(hash) => conn.state.players.still_signed_in(&hash).await,
+                    None => true,
+                };
+                if !live {
+                    conn.send(ServerMsg::error(None, None, ErrorCode::SignedOut, "you signed out; sign in again to play"));
+                    break Some(Close { code: close_code::POLICY, reason: "signed out", flush: true });
+                }
+            }
             () = too_slow.raised() => {
                 break Some(Close { code: close_code::POLICY, reason: "too slow to keep up", flush: false });
             }
@@ -296,6 +311,18 @@ async fn write_queued(socket: &mut Socket, first: Outgoing, queue: &mut OutboxQu
     }
     socket.flush().await?;
     Ok(frames as u64)
+}
+
+/// Returns when a sign-out was heard (this connection then checks its token), or never before `hello`.
+async fn sign_out_heard(sign_outs: &mut Option<watch::Receiver<u64>>) {
+    let heard = match sign_outs {
+        Some(receiver) => receiver.changed().await.is_ok(),
+        None => false,
+    };
+    // The sender lives as long as the server's players: an error cannot come while the connection does.
+    if !heard {
+        std::future::pending::<()>().await;
+    }
 }
 
 async fn recv_lobby(

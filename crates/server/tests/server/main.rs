@@ -7,6 +7,7 @@ mod support;
 
 use support::{cluster as cluster_support, common, healthy, json_ws, pg, pile, proxy, raw};
 
+mod accounts;
 mod analysis;
 mod any_game;
 mod authorization;

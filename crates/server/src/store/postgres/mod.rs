@@ -8,6 +8,7 @@
 //! Its SQL, by subject: this file (players' tokens, the batches of writes and of actions), `read.rs`,
 //! `rate.rs`, `names.rs`, `chat.rs` (chat and rematches) and `leases.rs` (leases and fenced writes).
 
+mod accounts;
 mod analyses;
 mod chat;
 mod columns;
@@ -76,10 +77,18 @@ impl PgStore {
         let names: Vec<&str> = kinds.players.iter().map(|(p, _, _)| p.name.as_str()).collect();
         let hashes: Vec<Vec<u8>> = kinds.players.iter().map(|(_, hash, _)| hash.to_vec()).collect();
         let created: Vec<OffsetDateTime> = kinds.players.iter().map(|(_, _, at)| *at).collect();
+        // A new player's first token is a live token (`player_tokens`); a player stored again (renamed) keeps
+        // theirs as they are: `xmax = 0` tells the rows this statement inserted from those it updated.
         sqlx::query(
-            "INSERT INTO players (id, name, token_hash, created_at)
-             SELECT * FROM UNNEST($1::uuid[], $2::text[], $3::bytea[], $4::timestamptz[])
-             ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+            "WITH stored AS (
+                 INSERT INTO players (id, name, token_hash, created_at)
+                 SELECT * FROM UNNEST($1::uuid[], $2::text[], $3::bytea[], $4::timestamptz[])
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name
+                 RETURNING id, token_hash, created_at, (xmax = 0) AS inserted
+             )
+             INSERT INTO player_tokens (token_hash, player_id, created_at)
+             SELECT token_hash, id, created_at FROM stored WHERE inserted
+             ON CONFLICT (token_hash) DO NOTHING",
         )
         .bind(ids)
         .bind(names)
@@ -326,9 +335,8 @@ impl Backend for PgStore {
 
     async fn player_by_token_hash(&self, token_hash: &[u8; 32]) -> Result<PlayerInfo, StoreError> {
         let row = sqlx::query(
-            "SELECT id, name FROM players WHERE token_hash = $1
-             UNION ALL
-             SELECT p.id, p.name FROM player_tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = $1
+            "SELECT p.id, p.name FROM player_tokens t JOIN players p ON p.id = t.player_id
+             WHERE t.token_hash = $1 AND p.deleted_at IS NULL
              LIMIT 1",
         )
         .bind(&token_hash[..])

@@ -52,11 +52,12 @@ impl Claims for PgStore {
         Ok(found.is_some())
     }
 
-    async fn add_token(&self, player: PlayerId, token_hash: &[u8; 32]) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO player_tokens (token_hash, player_id, created_at) VALUES ($1, $2, $3)")
+    async fn add_token(&self, player: PlayerId, token_hash: &[u8; 32], device: Option<&str>) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO player_tokens (token_hash, player_id, created_at, device) VALUES ($1, $2, $3, $4)")
             .bind(&token_hash[..])
             .bind(player.0)
             .bind(OffsetDateTime::now_utc())
+            .bind(device)
             .execute(&self.pool)
             .await?;
         Ok(())

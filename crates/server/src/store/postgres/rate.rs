@@ -166,7 +166,7 @@ impl Ratings for PgStore {
     ) -> Result<Vec<BoardEntry>, StoreError> {
         sqlx::query(
             "SELECT r.player_id, p.name, r.mu, r.sigma, r.games FROM ratings r JOIN players p ON p.id = r.player_id
-             WHERE r.game = $1 AND r.games >= $2
+             WHERE p.deleted_at IS NULL AND r.game = $1 AND r.games >= $2
                AND ($3::float8 IS NULL OR r.mu < $3 OR (r.mu = $3 AND r.player_id > $4))
              ORDER BY r.mu DESC, r.player_id
              LIMIT $5",

@@ -9,6 +9,7 @@
 //! `rate.rs`, `names.rs` and `chat.rs` (chat and rematches); `leases.rs` refuses every lease and fenced
 //! write, since a cluster never runs on SQLite.
 
+mod accounts;
 mod analyses;
 mod chat;
 mod columns;
@@ -169,9 +170,8 @@ impl Backend for SqliteStore {
 
     async fn player_by_token_hash(&self, token_hash: &[u8; 32]) -> Result<PlayerInfo, StoreError> {
         let row = sqlx::query(
-            "SELECT id, name FROM players WHERE token_hash = ?1
-             UNION ALL
-             SELECT p.id, p.name FROM player_tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = ?1
+            "SELECT p.id, p.name FROM player_tokens t JOIN players p ON p.id = t.player_id
+             WHERE t.token_hash = ?1 AND p.deleted_at IS NULL
              LIMIT 1",
         )
         .bind(&token_hash[..])
@@ -187,9 +187,11 @@ impl Backend for SqliteStore {
         let mut outcomes = vec![Ok(()); batch.len()];
         let mut tx = self.write_transaction().await?;
         for (player, token_hash, at) in &kinds.players {
-            sqlx::query(
+            // A new player's first token is a live token (`player_tokens`); a player stored again (renamed)
+            // keeps theirs as they are.
+            let inserted = sqlx::query(
                 "INSERT INTO players (id, name, token_hash, created_at) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+                 ON CONFLICT (id) DO NOTHING",
             )
             .bind(id_text(player.id.0))
             .bind(&player.name)
@@ -197,6 +199,22 @@ impl Backend for SqliteStore {
             .bind(codec::micros(*at))
             .execute(&mut *tx)
             .await?;
+            if inserted.rows_affected() == 1 {
+                sqlx::query(
+                    "INSERT OR IGNORE INTO player_tokens (token_hash, player_id, created_at) VALUES (?1, ?2, ?3)",
+                )
+                .bind(&token_hash[..])
+                .bind(id_text(player.id.0))
+                .bind(codec::micros(*at))
+                .execute(&mut *tx)
+                .await?;
+            } else {
+                sqlx::query("UPDATE players SET name = ?1 WHERE id = ?2")
+                    .bind(&player.name)
+                    .bind(id_text(player.id.0))
+                    .execute(&mut *tx)
+                    .await?;
+            }
         }
         for table in &kinds.tables {
             sqlx::query(

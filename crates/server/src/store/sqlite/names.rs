@@ -51,11 +51,12 @@ impl Claims for SqliteStore {
         Ok(found.is_some())
     }
 
-    async fn add_token(&self, player: PlayerId, token_hash: &[u8; 32]) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO player_tokens (token_hash, player_id, created_at) VALUES (?1, ?2, ?3)")
+    async fn add_token(&self, player: PlayerId, token_hash: &[u8; 32], device: Option<&str>) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO player_tokens (token_hash, player_id, created_at, device) VALUES (?1, ?2, ?3, ?4)")
             .bind(&token_hash[..])
             .bind(id_text(player.0))
             .bind(codec::micros(OffsetDateTime::now_utc()))
+            .bind(device)
             .execute(&self.pool)
             .await?;
         Ok(())
