@@ -6,7 +6,7 @@
 //! table while a spectator on a third node watches, and play again, the rematch answered and joined through
 //! the forwarding node); one lobby (a public table of one node is listed live by
 //! every node's lobby and `/api/tables`, and unlisted when it closes); and a cluster on SQLite refused with a
-//! clear error. Failover is cluster_failover.rs.
+//! clear error; and a sign-out on one node ends the token on the others. Failover is cluster_failover.rs.
 
 use crate::cluster_support;
 use crate::common;
@@ -126,6 +126,46 @@ async fn every_node_lists_every_nodes_public_tables_live() {
     // The host leaves her waiting table: it closes on a and leaves every lobby.
     send(&mut ana, ClientMsg::Leave { table: table.id }).await;
     lobby_until(&mut watcher, &mut listed, |l| !l.contains(&table.id)).await;
+
+    a.shutdown().await;
+    b.shutdown().await;
+    db.drop_database().await;
+}
+
+/// `method url` with a bearer token: the status.
+async fn status_of(method: &'static str, url: String, token: String) -> u16 {
+    tokio::task::spawn_blocking(move || {
+        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        let auth = format!("Bearer {token}");
+        let answer = match method {
+            "POST" => agent.post(&url).header("Authorization", &auth).send_empty(),
+            _ => agent.get(&url).header("Authorization", &auth).call(),
+        };
+        answer.unwrap_or_else(|e| panic!("{method} {url}: {e}")).status().as_u16()
+    })
+    .await
+    .expect("the request thread")
+}
+
+/// Issue 40: a token ended on one node is ended on every node. Ana's connection on b and b's memory of her
+/// token (from her hello there) both go when she signs out everywhere through a.
+#[tokio::test]
+async fn signing_out_on_one_node_signs_out_on_the_others() {
+    let (Some(nats), Some(db)) = (nats_url().await, PgDatabase::create().await) else { return };
+    let name = cluster_name();
+    let a = node(&nats, &name, "a", &db.url, Duration::from_secs(5)).await;
+    let b = node(&nats, &name, "b", &db.url, Duration::from_secs(5)).await;
+    let (_ana, _, token) = guest(&a.url, "Ana").await;
+    let (mut on_b, _) = Client::returning(&b.url, &token).await.expect("welcomed on b");
+    let me_on_b = format!("{}/api/players/me", b.http());
+    assert_eq!(status_of("GET", me_on_b.clone(), token.clone()).await, 200);
+
+    let everywhere = format!("{}/api/sign-out-everywhere", a.http());
+    assert_eq!(status_of("POST", everywhere, token.clone()).await, 204);
+    common::expect_error(&mut on_b, None, romirami_server::protocol::ErrorCode::SignedOut).await;
+    assert!(common::closed(&mut on_b).await.is_some(), "b closes her connection");
+    assert_eq!(status_of("GET", me_on_b, token.clone()).await, 401, "b forgot her token");
+    assert!(Client::returning(&b.url, &token).await.is_err(), "the token says hello to nobody on b");
 
     a.shutdown().await;
     b.shutdown().await;
