@@ -115,7 +115,7 @@ start_server() {
 if [[ -n "${E2E_ONLY:-}" ]]; then
     LANES=("$E2E_ONLY")
 else
-    LANES=("players,bots,rummy,install,accounts" "together,again,shell,rummy-board,replays,tournaments")
+    LANES=("players,bots,rummy,install,accounts" "together,again,shell,rummy-board,replays,tournaments,moderation")
 fi
 SHOTS="${E2E_SCREENSHOTS:-$WORK/screenshots}"
 SHOTS="$(cd "$ROOT" && mkdir -p "$SHOTS" && cd "$SHOTS" && pwd)"
@@ -123,7 +123,7 @@ LANE_PIDS=()
 for lane in "${!LANES[@]}"; do
     start_server "lane$lane"
     (cd web/e2e && E2E_ONLY="${LANES[$lane]}" E2E_LANE="$lane" ROMIRAMI_URL="$URL" ROMIRAMI_BIN="$BIN" \
-        node e2e.mjs --screenshots "$SHOTS") &
+        ROMIRAMI_DATABASE_URL="sqlite://$WORK/lane$lane.db" node e2e.mjs --screenshots "$SHOTS") &
     LANE_PIDS+=($!)
 done
 status=0

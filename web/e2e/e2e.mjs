@@ -9,7 +9,8 @@
 // shell apart from any game (shell.mjs), the rummy board's harder corners (rummy-board.mjs), and the replays and
 // analyses of the rummy family's matches (replays.mjs), a tournament played by people and bots
 // (tournaments.mjs), the installable app, offline, push and a turn-based game (install.mjs), and accounts people
-// control: devices, signing out everywhere, deleting an account (accounts.mjs). They share
+// control: devices, signing out everywhere, deleting an account (accounts.mjs), and moderation: a report,
+// a ban, the audit log (moderation.mjs). They share
 // ./support.mjs, and the scenarios that play Romi Rami by clicking share ./moves.mjs.
 
 import { chromium } from 'playwright-core';
@@ -25,6 +26,7 @@ import { replays } from './replays.mjs';
 import { tournaments } from './tournaments.mjs';
 import { install } from './install.mjs';
 import { accounts } from './accounts.mjs';
+import { moderation } from './moderation.mjs';
 
 // The scenarios, in the order they run; E2E_ONLY=name[,name] runs only those. A scenario is a function of the
 // browser; a new one lives in a module of its own beside this file and shares ./support.mjs.
@@ -40,6 +42,7 @@ const SCENARIOS = [
   ['tournaments', tournaments],
   ['install', install],
   ['accounts', accounts],
+  ['moderation', moderation],
 ];
 const ONLY = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : null;
 const unknown = (ONLY ?? []).filter((name) => !SCENARIOS.some(([known]) => known === name));

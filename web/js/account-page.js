@@ -190,6 +190,7 @@ export function mountAccount(root) {
           ' ',
           t(me.claimed ? 'account.signedIn' : 'account.guestHere', { name: me.name }),
         ),
+        me.admin ? h('p', h('a', { id: 'admin-link', href: '#/admin' }, t('admin.title'))) : null,
         devicesSection(me, token),
         me.claimed ? passwordSection(token) : null,
         exportSection(token, me.id),

@@ -186,6 +186,23 @@ export const signOutEverywhere = (token) => post('/api/sign-out-everywhere', {},
 /** A new password; the other devices are signed out. @param {string} token @param {string} old @param {string} next */
 export const changePassword = (token, old, next) =>
   post('/api/players/me/password', { old_password: old, new_password: next }, token);
+/**
+ * Reports a player to the admins: {player, table?, chat?, reason}; {id}.
+ * @param {string} token @param {{player: string, table?: string, chat?: number, reason: string}} report
+ */
+export const reportPlayer = (token, report) => post('/api/reports', report, token);
+/** The open reports (admins only). @param {string} token */
+export const adminReports = (token) => getMine('/api/admin/reports', token);
+/** The bans in force (admins only). @param {string} token */
+export const adminBans = (token) => getMine('/api/admin/bans', token);
+/** The audit log (admins only). @param {string} token */
+export const adminAudit = (token) => getMine('/api/admin/audit', token);
+/** Bans a player (admins only). @param {string} token @param {string} player @param {number} minutes @param {string} reason */
+export const banPlayer = (token, player, minutes, reason) =>
+  post('/api/admin/bans', { player, minutes, reason }, token);
+/** Lifts a ban (admins only). @param {string} token @param {string} player */
+export const unbanPlayer = (token, player) =>
+  post(`/api/admin/bans/${encodeURIComponent(player)}`, {}, token, 'DELETE');
 /** Deletes the account (the password, for a kept name). @param {string} token @param {string | null} password */
 export const deleteAccount = (token, password) =>
   post('/api/players/me', password ? { password } : {}, token, 'DELETE');

@@ -19,6 +19,7 @@ import { mountTournaments } from './tournaments-page.js';
 import { mountTournament } from './tournament-page.js';
 import { mountMyGames, waitingCount, watchMyTurns } from './my-games-page.js';
 import { mountAccount } from './account-page.js';
+import { mountAdmin } from './admin-page.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | null} */
@@ -87,6 +88,10 @@ function route() {
     nav = 'tournaments';
   } else if (first === 'account') {
     unmount = mountAccount(root);
+    nav = 'account';
+  } else if (first === 'admin') {
+    unmount = mountAdmin(root);
+    nav = 'account';
   } else if (first === 'my-games') {
     unmount = mountMyGames(root);
     nav = 'mine';
@@ -139,6 +144,14 @@ onLanguage(() => {
 });
 frameWords();
 
+/** Why the server refused the connection, in the reader's language. */
+function refusalWords() {
+  if (connection.refusalCode !== 'banned') return t('conn.too_many');
+  // "you are banned for N more minute(s): REASON" (the server's sentence): the minutes and the reason.
+  const said = /banned for (\d+) more minute\(s\): ([\s\S]*)$/.exec(connection.refusal ?? '');
+  return t('conn.banned', { minutes: said?.[1] ?? '?', reason: said?.[2] ?? '' });
+}
+
 // The connection banner: says when the connection is lost and when it is back.
 const banner = /** @type {HTMLElement} */ (document.getElementById('conn'));
 /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -172,7 +185,8 @@ connection.on('status', ({ status, player }) => {
     wasLost = true;
     banner.hidden = false;
     banner.className = 'conn lost';
-    banner.textContent = t('conn.refused', { why: t('conn.too_many') });
+    banner.textContent =
+      connection.refusalCode === 'banned' ? refusalWords() : t('conn.refused', { why: refusalWords() });
   } else if (status === 'open' && wasLost) {
     wasLost = false;
     banner.hidden = false;

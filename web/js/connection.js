@@ -19,7 +19,9 @@ export class Connection {
     this.player = null;
     this.status = 'idle'; // idle | connecting | open | reconnecting | need_name | refused
     /** @type {string | null} */
-    this.refusal = null; // why the server refused the connection (too_many_connections), in its words
+    this.refusal = null; // why the server refused the connection (too_many_connections, banned), in its words
+    /** @type {string | null} */
+    this.refusalCode = null;
     /** @type {Map<string, Set<(msg: any) => void>>} */
     this.listeners = new Map();
     this.nextActId = 1;
@@ -119,10 +121,20 @@ export class Connection {
       signedOutHere();
       return;
     }
+    if (msg.type === 'error' && msg.code === 'banned') {
+      // Banned (at hello, or while connected): say why and for how long; the server closes the connection,
+      // and hellos again are refused until the ban ends.
+      this.refusal = msg.message;
+      this.refusalCode = 'banned';
+      this.setStatus('refused');
+      for (const w of this.waiters.splice(0)) w.reject(Object.assign(new Error(msg.message), { code: msg.code }));
+      return;
+    }
     if (msg.type === 'error' && msg.code === 'too_many_connections') {
       // Too many tabs or devices on this address: the server closes this connection next. Say why, and
       // try again later than after a dropped connection (closing another tab makes room).
       this.refusal = msg.message;
+      this.refusalCode = 'too_many_connections';
       this.setStatus('refused');
       return;
     }

@@ -26,6 +26,9 @@ pub enum ErrorCode {
     AlreadyGreeted,
     /// The token is not a player's.
     BadToken,
+    /// The player is banned: refused at `hello` (and their open connections closed); the message says how
+    /// many minutes are left and why.
+    Banned,
     /// The token this connection said hello with was ended (a sign-out, a sign-out everywhere, a new
     /// password, a deleted account): the server closes the connection next.
     SignedOut,

@@ -45,6 +45,7 @@ pub mod frames;
 mod heartbeat;
 pub mod lobby;
 pub mod metrics;
+pub mod moderation;
 pub mod names;
 pub mod players;
 pub mod push;

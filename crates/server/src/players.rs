@@ -194,6 +194,11 @@ impl Players {
         }
     }
 
+    /// Tells the open connections to check their player again (a ban was made).
+    pub fn recheck(&self) {
+        self.sign_outs.send_modify(|count| *count += 1);
+    }
+
     /// The sign-outs' counter, for a connection to watch.
     pub(crate) fn watch_sign_outs(&self) -> watch::Receiver<u64> {
         self.sign_outs.subscribe()

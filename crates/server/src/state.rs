@@ -15,6 +15,7 @@ use crate::cluster::{Cluster, ClusterError};
 use crate::config::Config;
 use crate::heartbeat::Heartbeat;
 use crate::lobby::Lobby;
+use crate::moderation::Moderation;
 use crate::names::Names;
 use crate::players::Players;
 use crate::push::{Pusher, vapid::VapidError};
@@ -31,6 +32,8 @@ pub struct AppState {
     pub players: Arc<Players>,
     /// Names kept with a password, and sign-ins.
     pub names: Arc<Names>,
+    /// The bans in force.
+    pub moderation: Arc<Moderation>,
     /// Live tables.
     pub lobby: Arc<Lobby>,
     /// Where everything is kept.
@@ -103,8 +106,10 @@ impl AppState {
         }
         let config = Arc::new(config);
         let players = Arc::new(Players::new(store.clone(), writer.clone()));
+        let moderation = Moderation::start(store.clone(), players.clone()).await?;
         let state = AppState {
-            names: Arc::new(Names::new(store.clone(), players.clone(), config.clone())),
+            names: Arc::new(Names::new(store.clone(), players.clone(), config.clone(), moderation.clone())),
+            moderation,
             config,
             players,
             lobby,

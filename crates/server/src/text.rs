@@ -52,6 +52,18 @@ pub fn clean_chat(text: &str) -> Result<String, String> {
     clean_text(text, crate::protocol::MAX_CHAT_CHARS, Some(MAX_CHAT_STORED_CHARS), "a chat message")
 }
 
+/// The most characters a report's or a ban's reason has (`migrations/*/…_moderation.sql`).
+pub const MAX_REASON_CHARS: usize = 500;
+
+/// Checks and tidies the reason of a report or a ban by the rules of a chat line ([`clean_chat`]), with up to
+/// [`MAX_REASON_CHARS`] characters.
+///
+/// # Errors
+/// A sentence saying what is wrong, safe to send back.
+pub fn clean_reason(text: &str) -> Result<String, String> {
+    clean_text(text, MAX_REASON_CHARS, Some(MAX_REASON_CHARS), "a reason")
+}
+
 /// The rules [`clean_name`] and [`clean_chat`] share, for `what` with at most `max` visible characters
 /// (and at most `max_stored` scalar values, marks included, when given).
 fn clean_text(text: &str, max: usize, max_stored: Option<usize>, what: &str) -> Result<String, String> {

@@ -8,6 +8,8 @@
 import { h, scrollState, restoreScroll } from '../dom.js';
 import { t } from '../i18n.js';
 import { connection } from '../connection.js';
+import { reportPlayer } from '../api.js';
+import { identity } from '../identity.js';
 
 /** The longest message the server takes, in characters (protocol section 5, `chat`). */
 const MAX_CHARS = 300;
@@ -29,6 +31,8 @@ export function tableChat(ctx) {
   let lines = [];
   /** @type {Set<string>} */
   const muted = new Set();
+  /** The lines this reader reported (by number), each once. @type {Set<number>} */
+  const reported = new Set();
   let error = '';
   let sentAt = -Infinity;
   /** The last message sent, given back to the input if the server refuses it as too fast. */
@@ -89,7 +93,34 @@ export function tableChat(ctx) {
             },
             t(isMuted ? 'chat.unmute' : 'chat.mute'),
           ),
+      me
+        ? null
+        : h(
+            'button.small.chat-report',
+            {
+              type: 'button',
+              'data-key': `report-${line.n}`,
+              disabled: reported.has(line.n),
+              title: t('report.title', { name: line.from.name }),
+              onclick: () => report(line),
+            },
+            t(reported.has(line.n) ? 'report.done' : 'report.button'),
+          ),
     );
+  }
+
+  /** Reports a line to the admins, with the reader's reason. @param {ChatLine} line */
+  async function report(line) {
+    const reason = prompt(t('report.why', { name: line.from.name }))?.trim();
+    const { token } = identity();
+    if (!reason || !token) return;
+    try {
+      await reportPlayer(token, { player: line.from.id, table: ctx.tableId, chat: line.n, reason });
+      reported.add(line.n);
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    ctx.draw();
   }
 
   return {

@@ -54,6 +54,8 @@ pub struct Me {
     pub name: String,
     /// Whether they keep their name with a password.
     pub claimed: bool,
+    /// Whether they may moderate (named from the command line: `romirami admin grant NAME`).
+    pub admin: bool,
     /// Every device they are signed in on, oldest first.
     pub devices: Vec<DeviceJson>,
 }
@@ -122,10 +124,12 @@ async fn me_of(state: &AppState, player: &PlayerInfo, headers: &HeaderMap) -> Re
     let current = bearer(headers).map(hash_token);
     let claimed = state.names.keeps_name(player).await.map_err(store_error)?;
     let devices = state.store.devices(player.id).await.map_err(store_error)?;
+    let admin = state.store.is_admin(player.id).await.map_err(store_error)?;
     Ok(Me {
         id: player.id.0,
         name: player.name.clone(),
         claimed,
+        admin,
         devices: devices
             .into_iter()
             .map(|d| DeviceJson {

@@ -35,6 +35,15 @@ pub enum ApiErrorCode {
     NameTaken,
     /// No player keeps this name, or this is not its password: one answer for both (401).
     WrongNameOrPassword,
+    /// The player is banned (403): `retry_after` says in how many seconds the ban ends; the message says why.
+    Banned,
+    /// Only an admin may do this (403).
+    NotAdmin,
+    /// Not a report that can be made: the player reported is the reporter, or the reason is empty or too
+    /// long (400).
+    BadReport,
+    /// The player made as many reports lately as allowed (10 an hour) (429).
+    TooManyReports,
     /// Not the player's password (403).
     WrongPassword,
     /// The player sits at a table that is not over (409): they finish or leave their games first.

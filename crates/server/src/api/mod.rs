@@ -16,6 +16,7 @@ mod error;
 mod games;
 mod live;
 mod me;
+mod moderation;
 mod names;
 mod openapi;
 mod players;
@@ -38,6 +39,7 @@ pub use error::{ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail};
 pub use games::{Game, GameList, GamePlayerJson};
 pub use live::{Health, TableInfo, Tables};
 pub use me::{MyTable, MyTables};
+pub use moderation::{Audit, AuditJson, BanJson, BanRequest, Bans, ReportJson, ReportRequest, Reported, Reports};
 pub use names::{ClaimRequest, Claimed, SignInRequest, SignedIn};
 pub use openapi::ApiDoc;
 pub use players::{PlayerGameStats, PlayerPage};
@@ -70,6 +72,14 @@ pub fn routes() -> Router<AppState> {
             post(account::change_password).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)),
         )
         .route("/api/players/me/export", get(account::export))
+        .route("/api/reports", post(moderation::report).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)))
+        .route("/api/admin/reports", get(moderation::reports))
+        .route(
+            "/api/admin/bans",
+            get(moderation::bans).post(moderation::ban).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)),
+        )
+        .route("/api/admin/bans/{player}", axum::routing::delete(moderation::unban))
+        .route("/api/admin/audit", get(moderation::audit))
         .route("/api/sign-out", post(account::sign_out))
         .route("/api/sign-out-everywhere", post(account::sign_out_everywhere))
         .route("/api/players/{id}", get(players::player))

@@ -108,6 +108,11 @@ impl From<NameError> for ApiError {
                 refused.body.error.retry_after = Some(retry_after.as_secs());
                 return refused;
             }
+            NameError::Banned(ban) => {
+                let mut refused = ApiError::new(StatusCode::FORBIDDEN, ApiErrorCode::Banned, message);
+                refused.body.error.retry_after = Some(ban.seconds_left);
+                return refused;
+            }
             NameError::NoKeptName => (StatusCode::CONFLICT, ApiErrorCode::NameNotKept),
             NameError::WrongPassword => (StatusCode::FORBIDDEN, ApiErrorCode::WrongPassword),
             NameError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, ApiErrorCode::Unavailable),

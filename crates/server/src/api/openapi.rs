@@ -10,13 +10,14 @@ use super::{
     ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail, Game, GameList, GamePlayerJson, Health, PlayerGameStats,
     PlayerPage, TableInfo, Tables,
 };
+use super::{Audit, AuditJson, BanJson, BanRequest, Bans, ReportJson, ReportRequest, Reported, Reports};
 use super::{ChatLineJson, Deletion, DeviceJson, Export, Me, PasswordChange};
 use super::{ClaimRequest, Claimed, SignInRequest, SignedIn};
 use super::{CreateTournament, CreatedTournament, PauseRequest, TournamentList};
 use super::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
 use super::{MyTable, MyTables};
 use super::{PushKey, Subscribed, SubscriptionKeys, SubscriptionRequest, UnsubscribeRequest};
-use super::{account, analysis, games, live, me, names, players, push, ratings, tournaments};
+use super::{account, analysis, games, live, me, moderation, names, players, push, ratings, tournaments};
 use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState, TableSummary};
 
 /// The OpenAPI document of this API.
@@ -58,7 +59,13 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         account::sign_out_everywhere,
         account::change_password,
         account::export,
-        account::delete_me
+        account::delete_me,
+        moderation::report,
+        moderation::reports,
+        moderation::bans,
+        moderation::ban,
+        moderation::unban,
+        moderation::audit
     ),
     components(schemas(
         Health,
@@ -115,6 +122,15 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         Deletion,
         Export,
         ChatLineJson,
+        ReportRequest,
+        Reported,
+        ReportJson,
+        Reports,
+        BanRequest,
+        BanJson,
+        Bans,
+        AuditJson,
+        Audit,
         ApiErrorBody,
         ApiErrorDetail,
         ApiErrorCode

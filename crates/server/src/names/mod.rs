@@ -19,6 +19,7 @@ use tokio::time::Instant;
 
 use crate::addresses::exempt;
 use crate::config::Config;
+use crate::moderation::{Banned, Moderation};
 use crate::players::Players;
 use crate::protocol::PlayerInfo;
 use crate::store::{Store, StoreError};
@@ -48,6 +49,9 @@ pub enum NameError {
     /// No such name, or not its password: one answer for both.
     #[error("wrong name or password")]
     WrongNameOrPassword,
+    /// The player is banned (after a right password).
+    #[error("{}", .0.sentence())]
+    Banned(Banned),
     /// The player keeps no name, so has no password.
     #[error("you keep no name, so you have no password")]
     NoKeptName,
@@ -103,14 +107,16 @@ pub struct Names {
     config: Arc<Config>,
     attempts: Mutex<Attempts>,
     hasher: Hasher,
+    moderation: Arc<Moderation>,
 }
 
 impl Names {
-    /// Claims and sign-ins over `store`, for the players of `players`, limited as `config` says.
-    pub fn new(store: Store, players: Arc<Players>, config: Arc<Config>) -> Names {
+    /// Claims and sign-ins over `store`, for the players of `players`, limited as `config` says; a player
+    /// `moderation` bans signs in to nothing.
+    pub fn new(store: Store, players: Arc<Players>, config: Arc<Config>, moderation: Arc<Moderation>) -> Names {
         let hasher = Hasher::new(config.sign_in.concurrent_hashes);
         let attempts = Mutex::new(Attempts::new(config.sign_in.clone()));
-        Names { store, players, config, attempts, hasher }
+        Names { store, players, config, attempts, hasher, moderation }
     }
 
     /// Whether another player keeps `name` (a [`clean_name`]d display name) or a name that looks the same: a new
@@ -204,6 +210,10 @@ impl Names {
             }
         };
         attempt.succeeded();
+        // Told only to whoever knows the password: a ban is no one else's business.
+        if let Some(ban) = self.moderation.ban_of(player.id) {
+            return Err(NameError::Banned(ban));
+        }
         let token = self.players.issue_token(&player, device).await?;
         tracing::info!(player = %player.id, "a player signed in");
         Ok((player, token))

@@ -15,7 +15,10 @@
 use std::future::Future;
 use std::time::Duration;
 
+use time::OffsetDateTime;
+
 use super::accounts::{Device, WrittenLine};
+use super::moderation::{AuditEntry, Ban, NewReport, Report};
 use super::names::StoredClaimKeys;
 use super::push::PushSubscription;
 use super::sleeping::SleepRow;
@@ -30,7 +33,7 @@ use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId};
 
 /// A backend of the store: one database.
 pub(super) trait Backend:
-    Reads + Ratings + Claims + Accounts + Talk + Leases + Analyses + Tournaments + Push + Sleeping
+    Reads + Ratings + Claims + Accounts + Moderation + Talk + Leases + Analyses + Tournaments + Push + Sleeping
 {
     /// How many transactions of actions the [`Committer`](super::Committer) keeps in flight at once.
     const COMMITS_IN_FLIGHT: usize;
@@ -199,6 +202,36 @@ pub(super) trait Accounts {
 
     /// Deletes an account (see [`Store::delete_player`](super::Store::delete_player)).
     fn delete_player(&self, player: PlayerId) -> impl Future<Output = Result<(), StoreError>> + Send;
+}
+
+/// Moderation: admins, reports, bans, the audit log (see [`Store::is_admin`](super::Store::is_admin) and on).
+pub(super) trait Moderation {
+    fn is_admin(&self, player: PlayerId) -> impl Future<Output = Result<bool, StoreError>> + Send;
+    fn set_admin(&self, player: PlayerId, admin: bool) -> impl Future<Output = Result<bool, StoreError>> + Send;
+    fn add_report(&self, report: &NewReport<'_>) -> impl Future<Output = Result<i64, StoreError>> + Send;
+    fn reports_by(
+        &self,
+        reporter: PlayerId,
+        since: OffsetDateTime,
+    ) -> impl Future<Output = Result<i64, StoreError>> + Send;
+    fn open_reports(&self, limit: i64) -> impl Future<Output = Result<Vec<Report>, StoreError>> + Send;
+    fn ban(
+        &self,
+        player: PlayerId,
+        until: OffsetDateTime,
+        reason: &str,
+        admin: PlayerId,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+    fn unban(&self, player: PlayerId) -> impl Future<Output = Result<bool, StoreError>> + Send;
+    fn bans(&self, now: OffsetDateTime) -> impl Future<Output = Result<Vec<Ban>, StoreError>> + Send;
+    fn audit(
+        &self,
+        admin: Option<PlayerId>,
+        action: &str,
+        target: Option<PlayerId>,
+        detail: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+    fn audit_log(&self, limit: i64) -> impl Future<Output = Result<Vec<AuditEntry>, StoreError>> + Send;
 }
 
 /// What a table keeps beside its game: its chat, and the table where its players play again.

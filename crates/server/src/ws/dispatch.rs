@@ -229,6 +229,11 @@ impl Connection {
                 return Ok(());
             }
         };
+        if let Some(ban) = self.state.moderation.ban_of(player.id) {
+            // Not a bad message: the client shows why, and the time left.
+            self.send(ServerMsg::error(None, None, ErrorCode::Banned, ban.sentence()));
+            return Ok(());
+        }
         let config = &self.state.config;
         let limits = Limits {
             max_message_bytes: config.max_message_bytes,

@@ -234,6 +234,11 @@ async fn run(session: &mut Session) {
                     conn.send(ServerMsg::error(None, None, ErrorCode::SignedOut, "you signed out; sign in again to play"));
                     break Some(Close { code: close_code::POLICY, reason: "signed out", flush: true });
                 }
+                let ban = conn.player.as_ref().and_then(|player| conn.state.moderation.ban_of(player.id));
+                if let Some(ban) = ban {
+                    conn.send(ServerMsg::error(None, None, ErrorCode::Banned, ban.sentence()));
+                    break Some(Close { code: close_code::POLICY, reason: "banned", flush: true });
+                }
             }
             () = too_slow.raised() => {
                 break Some(Close { code: close_code::POLICY, reason: "too slow to keep up", flush: false });

@@ -23,6 +23,7 @@ mod hostile_transport;
 mod leases;
 mod limits;
 mod lobby;
+mod moderation;
 mod names;
 mod origin;
 mod outage;

@@ -1,4 +1,4 @@
-//! The `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`, `crash`, `duel`, `analyse`): one module per
+//! The `romirami` command line (`serve`, `bots`, `load`, `simulate`, `verify`, `crash`, `duel`, `analyse`, `admin`): one module per
 //! subcommand, each with its clap arguments and a `run` function that returns [`anyhow::Result`], so the
 //! commands can be called and tested without the binary.
 //!
@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
+pub mod admin;
 pub mod analyse;
 pub mod any_game;
 pub mod bots;
@@ -98,6 +99,8 @@ pub enum Command {
     /// Measure what turn-based tables cost while nobody is at them: open many on a running server, then
     /// let them sleep, and report its resident memory.
     Sleepers(sleepers::SleepersArgs),
+    /// Name the players who may moderate (`grant NAME`, `revoke NAME`), on the server's database.
+    Admin(admin::AdminArgs),
 }
 
 /// Runs the command `cli` names, writing its results to standard output.
@@ -126,6 +129,10 @@ pub fn run_with(cli: Cli, games: &romirami_game::Games) -> anyhow::Result<ExitCo
         }
         Command::Serve(args) => {
             serve::run_serve(&args)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Admin(args) => {
+            admin::run_admin(&args, &mut stdout)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Sleepers(args) => {

@@ -14,6 +14,7 @@ mod analyses;
 mod chat;
 mod columns;
 mod leases;
+mod moderation;
 mod names;
 mod push;
 mod rate;
