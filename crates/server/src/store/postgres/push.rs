@@ -31,8 +31,13 @@ impl Push for PgStore {
             .bind(&subscription.endpoint)
             .execute(&mut *transaction)
             .await?;
+        // Each device of a player newer than the last, even within one clock tick: the oldest is then always
+        // the one to forget.
         sqlx::query(
-            "INSERT INTO push_subscriptions (endpoint, player_id, p256dh, auth, lang) VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO push_subscriptions (endpoint, player_id, p256dh, auth, lang, created_at)
+             VALUES ($1, $2, $3, $4, $5,
+                     GREATEST(now(), (SELECT MAX(created_at) + interval '1 microsecond'
+                                      FROM push_subscriptions WHERE player_id = $2)))",
         )
         .bind(&subscription.endpoint)
         .bind(subscription.player.0)

@@ -31,14 +31,19 @@ impl Push for SqliteStore {
             .bind(&subscription.endpoint)
             .execute(&mut *transaction)
             .await?;
+        // Each device of a player newer than the last, even within one clock tick (SQLite's clock counts
+        // milliseconds): the oldest is then always the one to forget.
         sqlx::query(
-            "INSERT INTO push_subscriptions (endpoint, player_id, p256dh, auth, lang) VALUES (?1, ?2, ?3, ?4, ?5)",
+            "INSERT INTO push_subscriptions (endpoint, player_id, p256dh, auth, lang, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5,
+                     MAX(?6, COALESCE((SELECT MAX(created_at) + 1 FROM push_subscriptions WHERE player_id = ?2), 0)))",
         )
         .bind(&subscription.endpoint)
         .bind(id_text(subscription.player.0))
         .bind(&subscription.p256dh)
         .bind(&subscription.auth)
         .bind(&subscription.lang)
+        .bind(crate::store::codec::micros(time::OffsetDateTime::now_utc()))
         .execute(&mut *transaction)
         .await?;
         sqlx::query(
