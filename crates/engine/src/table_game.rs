@@ -84,8 +84,8 @@ impl TableGame for Game {
         Game::event_count(self)
     }
 
-    fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, VisibleEvent)> {
-        Game::events_for(self, viewer, since).collect()
+    fn events_for(&self, viewer: Viewer, since: usize, limit: usize) -> Vec<(usize, VisibleEvent)> {
+        Game::events_for(self, viewer, since).take(limit).collect()
     }
 
     fn is_over(&self) -> bool {

@@ -103,8 +103,8 @@ pub trait AnyGame: Send + fmt::Debug {
     fn event_count(&self) -> usize;
     /// Whether a client can follow the game from its events alone ([`TableGame::EVENTS_CARRY_VIEW`]).
     fn events_carry_view(&self) -> bool;
-    /// The events from `since` on, numbered, as `viewer` may see them.
-    fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, Json)>;
+    /// The events from `since` on (at most `limit`), numbered, as `viewer` may see them.
+    fn events_for(&self, viewer: Viewer, since: usize, limit: usize) -> Vec<(usize, Json)>;
     /// Whether the game is over.
     fn is_over(&self) -> bool;
     /// The round (or hand) being played.
@@ -214,8 +214,8 @@ impl<G: TableGame> AnyGame for G {
         G::EVENTS_CARRY_VIEW
     }
 
-    fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, Json)> {
-        TableGame::events_for(self, viewer, since).into_iter().map(|(n, event)| (n, json(&event))).collect()
+    fn events_for(&self, viewer: Viewer, since: usize, limit: usize) -> Vec<(usize, Json)> {
+        TableGame::events_for(self, viewer, since, limit).into_iter().map(|(n, event)| (n, json(&event))).collect()
     }
 
     fn is_over(&self) -> bool {

@@ -218,8 +218,10 @@ pub trait TableGame: Sized + Send + Clone + fmt::Debug + 'static {
     /// How many events the game has had.
     fn event_count(&self) -> usize;
 
-    /// The events from number `since` on, each with its number, as `viewer` may see them.
-    fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, Self::Event)>;
+    /// The events from number `since` on, at most `limit` of them, each with its number, as `viewer` may see
+    /// them. Its cost is that of what it returns, not of the game's whole history (a table answers a
+    /// client's `history` with it, on the table's own task).
+    fn events_for(&self, viewer: Viewer, since: usize, limit: usize) -> Vec<(usize, Self::Event)>;
 
     /// Whether the game is over.
     fn is_over(&self) -> bool;

@@ -58,7 +58,11 @@ pub fn replay_of<G: TableGame>(record: &G::Record, players: usize) -> Result<Rep
     // end), so that it shows the game after the action before.
     let mut pending: Option<(Seat, Value)> = None;
     let take = |game: &G, acted: Option<(Seat, Value)>, events_seen: &mut usize| {
-        let events = game.events_for(Viewer::Spectator, *events_seen).into_iter().map(|(_, e)| to_value(&e)).collect();
+        let events = game
+            .events_for(Viewer::Spectator, *events_seen, usize::MAX)
+            .into_iter()
+            .map(|(_, e)| to_value(&e))
+            .collect();
         *events_seen = game.event_count();
         let hands = Seat::all(players)
             .map(|seat| to_value(&game.view(Viewer::Seat(seat))).get("hand").cloned().unwrap_or(Value::Null))

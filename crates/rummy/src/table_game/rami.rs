@@ -148,8 +148,8 @@ impl TableGame for RamiMatch {
         RamiMatch::event_count(self)
     }
 
-    fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, RamiEvent)> {
-        RamiMatch::events_for(self, viewer, since).collect()
+    fn events_for(&self, viewer: Viewer, since: usize, limit: usize) -> Vec<(usize, RamiEvent)> {
+        RamiMatch::events_for(self, viewer, since).take(limit).collect()
     }
 
     fn is_over(&self) -> bool {

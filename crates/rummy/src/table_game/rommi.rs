@@ -161,8 +161,8 @@ impl TableGame for RommiMatch {
         RommiMatch::event_count(self)
     }
 
-    fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, RommiEvent)> {
-        RommiMatch::events_for(self, viewer, since).collect()
+    fn events_for(&self, viewer: Viewer, since: usize, limit: usize) -> Vec<(usize, RommiEvent)> {
+        RommiMatch::events_for(self, viewer, since).take(limit).collect()
     }
 
     fn is_over(&self) -> bool {

@@ -154,8 +154,8 @@ impl TableGame for RuminoMatch {
         RuminoMatch::event_count(self)
     }
 
-    fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, RuminoEvent)> {
-        RuminoMatch::events_for(self, viewer, since).collect()
+    fn events_for(&self, viewer: Viewer, since: usize, limit: usize) -> Vec<(usize, RuminoEvent)> {
+        RuminoMatch::events_for(self, viewer, since).take(limit).collect()
     }
 
     fn is_over(&self) -> bool {

@@ -74,7 +74,7 @@ where
     game.apply(seat, &TableAction::TakeBack).expect("taken back");
     assert_eq!(views(&game, players), before, "{}: exactly as before the take", G::NAME);
     assert_eq!(game.event_count(), taken + 1, "{}: one more event, none removed", G::NAME);
-    let took_back = text(&game.events_for(Viewer::Spectator, taken)[0].1);
+    let took_back = text(&game.events_for(Viewer::Spectator, taken, 1)[0].1);
     let TableAction::Play(taken_action) = &take else { unreachable!("a play") };
     let action = serde_json::to_value(taken_action).expect("serializable");
     assert_eq!(

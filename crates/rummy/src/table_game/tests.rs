@@ -127,7 +127,7 @@ fn play<G: Probe>(players: usize, seed: u64, options: Value, cap: usize) -> Meas
 
     // The deal shows spectators the upcard alone.
     if !game.is_over() {
-        let shown = codes_of(&game.events_for(Viewer::Spectator, 0));
+        let shown = codes_of(&game.events_for(Viewer::Spectator, 0, usize::MAX));
         let pile = codes_of(&game.view(Viewer::Spectator));
         assert!(shown.keys().all(|c| pile.contains_key(c)), "{tag}: the deal shows {shown:?}");
     }
@@ -188,7 +188,7 @@ fn play<G: Probe>(players: usize, seed: u64, options: Value, cap: usize) -> Meas
             let mut viewers = vec![Viewer::Spectator];
             viewers.extend(Seat::all(players).filter(|&s| s != seat).map(Viewer::Seat));
             for viewer in viewers {
-                let told = codes_of(&game.events_for(viewer, events));
+                let told = codes_of(&game.events_for(viewer, events, usize::MAX));
                 assert!(!told.contains_key(&card), "{tag}: {viewer:?} is told of the drawn {card}");
             }
             let seen = codes_of(&game.view(Viewer::Spectator));

@@ -235,11 +235,12 @@ impl TableGame for Pile {
         self.events.len()
     }
 
-    fn events_for(&self, viewer: Viewer, since: usize) -> Vec<(usize, PileEvent)> {
+    fn events_for(&self, viewer: Viewer, since: usize, limit: usize) -> Vec<(usize, PileEvent)> {
         self.events
             .iter()
             .enumerate()
             .skip(since)
+            .take(limit)
             .map(|(n, event)| match event {
                 PileEvent::Dealt { seat, .. } if !viewer.is(*seat) => (n, PileEvent::Dealt { seat: *seat, card: None }),
                 other => (n, other.clone()),

@@ -60,7 +60,7 @@ impl Target {
         self.viewers.iter().zip(&self.events).all(|(viewer, stored)| {
             let start = stored.partition_point(|(n, _)| *n < since);
             let end = stored.partition_point(|(n, _)| *n < until);
-            let new = game.events_for(*viewer, since);
+            let new = game.events_for(*viewer, since, usize::MAX);
             new.len() == end - start
                 && new.iter().zip(&stored[start..end]).all(|(a, b)| a.0 == b.0 && a.1.get() == b.1.get())
         })
@@ -87,7 +87,7 @@ pub(super) fn check(
     let options = kind.options(options, players)?;
     let viewers: Vec<Viewer> =
         std::iter::once(Viewer::Spectator).chain((0..players).map(|s| Viewer::Seat(seat(s)))).collect();
-    let events = viewers.iter().map(|v| stored.events_for(*v, 0)).collect();
+    let events = viewers.iter().map(|v| stored.events_for(*v, 0, usize::MAX)).collect();
     let target = Target { viewers, events, count: stored.event_count() };
     let queues: Vec<Vec<Item<'_>>> = lives
         .iter()

@@ -42,7 +42,8 @@ impl TableCore {
             (Some(game), Some(since))
                 if since <= game.event_count() && game.event_count() - since <= self.config.catch_up_limit =>
             {
-                let caught_up = ServerMsg::Events { table: self.id, events: events(game, viewer(role), since) };
+                let caught_up =
+                    ServerMsg::Events { table: self.id, events: events(game, viewer(role), since, usize::MAX) };
                 // A game whose events do not carry its view: the view as it now stands follows them.
                 let view = (!game.events_carry_view())
                     .then(|| ServerMsg::View { table: self.id, view: game.view(viewer(role)) });
@@ -74,8 +75,8 @@ impl TableCore {
         let Some(game) = self.game() else {
             return self.error(from, ErrorCode::NotStarted, "the game has not started");
         };
-        let mut events = events(game, viewer(role), first.min(game.event_count()));
-        events.truncate(self.config.catch_up_limit);
+        // Built only as far as it is sent: a `history` from 0 on a long game costs what it returns.
+        let events = events(game, viewer(role), first.min(game.event_count()), self.config.catch_up_limit);
         self.members.send_to(from.conn, &[ServerMsg::History { table: self.id, events }]);
     }
 
@@ -145,8 +146,9 @@ impl TableCore {
             Phase::Waiting => return,
         };
         debug_assert!(self.state() != TableState::Waiting);
-        self.members
-            .send_by_role(|role| Some(ServerMsg::Events { table: id, events: events(&**game, viewer(role), first) }));
+        self.members.send_by_role(|role| {
+            Some(ServerMsg::Events { table: id, events: events(&**game, viewer(role), first, usize::MAX) })
+        });
         // A game whose events do not carry its view: the view follows them, so that nobody asks for it
         // (once the game is over, after `game_over`: see `send_views`).
         if !game.is_over() {
@@ -168,6 +170,6 @@ impl TableCore {
     }
 }
 
-fn events(game: &dyn AnyGame, viewer: Viewer, since: usize) -> Vec<NumberedEvent<romirami_game::Json>> {
-    game.events_for(viewer, since).into_iter().map(|(n, event)| NumberedEvent { n, event }).collect()
+fn events(game: &dyn AnyGame, viewer: Viewer, since: usize, limit: usize) -> Vec<NumberedEvent<romirami_game::Json>> {
+    game.events_for(viewer, since, limit).into_iter().map(|(n, event)| NumberedEvent { n, event }).collect()
 }

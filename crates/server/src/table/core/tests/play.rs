@@ -357,8 +357,15 @@ fn a_member_rebuilds_a_long_log_page_by_page_and_a_stranger_gets_none() {
     table.command(TableCommand::History { from: cleo.from.clone(), from_event: count + 5 });
     assert!(matches!(&cleo.messages()[..], [ServerMsg::History { events, .. }] if events.is_empty()));
     let game = table.core.game().expect("started");
-    let spectators: Vec<_> = game.events_for(romirami_game::Viewer::Spectator, 0).into_iter().collect();
+    let spectators: Vec<_> = game.events_for(romirami_game::Viewer::Spectator, 0, usize::MAX).into_iter().collect();
     assert_eq!(log.len(), spectators.len());
+    // Issue 40: the events are built only as far as asked (a `history` from 0 cost the whole game before).
+    let viewer = romirami_game::Viewer::Spectator;
+    assert_eq!(game.events_for(viewer, 0, 3).len(), 3);
+    assert_eq!(
+        game.events_for(viewer, count - 2, 5).iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+        [count - 2, count - 1]
+    );
     let same = |a: &romirami_engine::VisibleEvent, b: &romirami_game::Json| {
         serde_json::to_value(a).ok() == serde_json::from_str::<serde_json::Value>(b.get()).ok()
     };
