@@ -4,10 +4,12 @@
 // decisions are analysed from the game page and shown in the replay (marks, the bot's move, the counts), in
 // English, French and on a phone; and the replay framed by another site shows, while the lobby refuses it.
 
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { BASE, check, desktop, hook, log, openPage, phone, shot } from './support.mjs';
 
 const BIN = process.env.ROMIRAMI_BIN;
+const runBin = promisify(execFile);
 
 /** Plays one match of `game` with bots on the server, and returns its id (the newest of its game). */
 async function botMatch(game, options) {
@@ -15,7 +17,11 @@ async function botMatch(game, options) {
   const before = (await newest()).games[0]?.id;
   const args = ['bots', '--server', BASE, '--games', '1', '--players', '2', '--game', game, '--concurrency', '1'];
   if (options) args.push('--options', JSON.stringify(options));
-  execFileSync(BIN, args, { stdio: ['ignore', 'ignore', 'inherit'], timeout: 120_000 });
+  // Run without blocking this process's event loop: a blocked loop keeps the HTTP client's idle connection
+  // past its own keep-alive time, and the server (which closes idle connections after 10 s) may close it just
+  // as the next request takes it ("fetch failed" when a match took long on a busy machine).
+  const { stderr } = await runBin(BIN, args, { timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+  if (stderr.trim()) process.stderr.write(stderr);
   // The server stores a finished game just after its end: the list may not have it at once.
   for (let tries = 0; tries < 100; tries += 1) {
     const id = (await newest()).games[0]?.id;
