@@ -31,8 +31,10 @@ export function tableChat(ctx) {
   let lines = [];
   /** @type {Set<string>} */
   const muted = new Set();
-  /** The lines this reader reported (by number), each once. @type {Set<number>} */
+  /** The lines this reader reported (by chat and number), each once. @type {Set<string>} */
   const reported = new Set();
+  /** A line's key: each chat numbers its own lines. @param {ChatLine} line */
+  const keyOf = (line) => `${line.channel}-${line.n}`;
   let error = '';
   let sentAt = -Infinity;
   /** The last message sent, given back to the input if the server refuses it as too fast. */
@@ -77,7 +79,11 @@ export function tableChat(ctx) {
     return h(
       'li',
       // Not `players`: that class is the players' panel's, whose grid would pull the line apart.
-      { class: line.channel === 'spectators' ? 'chat-spectators' : 'chat-players', 'data-n': line.n },
+      {
+        class: line.channel === 'spectators' ? 'chat-spectators' : 'chat-players',
+        'data-n': line.n,
+        'data-channel': line.channel,
+      },
       h('strong.chat-name', line.from.name),
       line.channel === 'spectators' ? h('span.badge.small', t('chat.spectator')) : null,
       h('span.chat-text', line.text),
@@ -87,7 +93,7 @@ export function tableChat(ctx) {
             'button.small.chat-mute',
             {
               type: 'button',
-              'data-key': `mute-${line.n}`,
+              'data-key': `mute-${keyOf(line)}`,
               title: t(isMuted ? 'chat.unmuteTitle' : 'chat.muteTitle', { name: line.from.name }),
               onclick: () => ctx.send('mute', { player: line.from.id, muted: !isMuted }),
             },
@@ -99,12 +105,12 @@ export function tableChat(ctx) {
             'button.small.chat-report',
             {
               type: 'button',
-              'data-key': `report-${line.n}`,
-              disabled: reported.has(line.n),
+              'data-key': `report-${keyOf(line)}`,
+              disabled: reported.has(keyOf(line)),
               title: t('report.title', { name: line.from.name }),
               onclick: () => report(line),
             },
-            t(reported.has(line.n) ? 'report.done' : 'report.button'),
+            t(reported.has(keyOf(line)) ? 'report.done' : 'report.button'),
           ),
     );
   }
@@ -116,7 +122,7 @@ export function tableChat(ctx) {
     if (!reason || !token) return;
     try {
       await reportPlayer(token, { player: line.from.id, table: ctx.tableId, chat: line.n, reason });
-      reported.add(line.n);
+      reported.add(keyOf(line));
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
     }
@@ -126,8 +132,12 @@ export function tableChat(ctx) {
   return {
     /** New messages. @param {ChatLine[]} more */
     add(more) {
-      const last = lines.at(-1)?.n ?? -1;
-      lines.push(...more.filter((line) => line.n > last));
+      // Each chat numbers its own lines: a line is new when it follows the last one of its chat.
+      for (const line of more) {
+        let last = -1;
+        for (const kept of lines) if (kept.channel === line.channel) last = kept.n;
+        if (line.n > last) lines.push(line);
+      }
       lines = lines.slice(-200);
     },
     /** Every message the reader may read, in place of what the page had. @param {ChatLine[]} all */

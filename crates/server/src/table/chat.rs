@@ -29,13 +29,22 @@ pub(crate) struct Reader {
     pub(crate) merged: bool,
 }
 
+/// Where a chat's count of lines is kept.
+fn index(channel: ChatChannel) -> usize {
+    match channel {
+        ChatChannel::Players => 0,
+        ChatChannel::Spectators => 1,
+    }
+}
+
 /// The chat of one table.
 #[derive(Debug, Default)]
 pub(crate) struct Chat {
     /// The last [`CHAT_HISTORY`] messages, oldest first.
     lines: VecDeque<ChatLine>,
-    /// The number of the next message.
-    next: u64,
+    /// The number of the next message of each chat, the players' first: each chat numbers its own lines, so
+    /// that the players cannot count the spectators' lines from gaps in theirs.
+    next: [u64; 2],
     /// When each player's recent messages were said, within the rate limit's window.
     recent: HashMap<PlayerId, VecDeque<Instant>>,
     /// Whom each player muted.
@@ -45,7 +54,11 @@ pub(crate) struct Chat {
 impl Chat {
     /// The chat as the store kept it (oldest first), after a restart.
     pub(crate) fn restored(lines: Vec<ChatLine>) -> Chat {
-        let next = lines.last().map_or(0, |line| line.n + 1);
+        let mut next = [0; 2];
+        for line in &lines {
+            let slot = &mut next[index(line.channel)];
+            *slot = (*slot).max(line.n + 1);
+        }
         let mut lines = VecDeque::from(lines);
         while lines.len() > CHAT_HISTORY {
             lines.pop_front();
@@ -68,12 +81,13 @@ impl Chat {
 
     /// The message `from` says next, in `channel` (not kept until [`Chat::push`]).
     pub(crate) fn line(&self, from: PlayerInfo, channel: ChatChannel, text: String) -> ChatLine {
-        ChatLine { n: self.next, from, channel, text }
+        ChatLine { n: self.next[index(channel)], from, channel, text }
     }
 
     /// Keeps a message that was stored.
     pub(crate) fn push(&mut self, line: ChatLine) {
-        self.next = self.next.max(line.n + 1);
+        let next = &mut self.next[index(line.channel)];
+        *next = (*next).max(line.n + 1);
         self.lines.push_back(line);
         if self.lines.len() > CHAT_HISTORY {
             self.lines.pop_front();

@@ -97,7 +97,8 @@ async fn presence_and_chat_between_players_and_spectators_and_across_a_restart()
     let (history, lines) = next_chat(&mut back, table).await;
     assert!(history);
     assert_eq!(texts(&lines), ["good luck <b>Ana</b>", "thanks"]);
-    assert_eq!(lines.iter().map(|line| line.n).collect::<Vec<_>>(), [0, 2]);
+    // Numbered in the players' chat alone: no gap tells Ana that a spectator spoke between (issue 40).
+    assert_eq!(lines.iter().map(|line| line.n).collect::<Vec<_>>(), [0, 1]);
 
     // The REST API serves nothing of it.
     let live = http_get(&format!("{}/api/tables", server.http()), "application/json").await;
@@ -143,6 +144,11 @@ async fn chat_story(store: &Store) {
     let kept = store.chat(tables[0]).await.expect("read back");
     assert_eq!(kept, (5..CHAT_HISTORY as u64 + 5).map(line).collect::<Vec<_>>());
     assert_eq!(store.chat(tables[1]).await.expect("read back"), vec![line(0)]);
+    // Each chat numbers its own lines (issue 40): the spectators' line 0 is kept beside the players' line 0, and
+    // both are read back in the order they were said.
+    let spectators_first = ChatLine { channel: ChatChannel::Spectators, text: "psst".into(), ..line(0) };
+    store.append_chat(&ChatRow { table: tables[1], line: spectators_first.clone() }, None).await.expect("stored apart");
+    assert_eq!(store.chat(tables[1]).await.expect("read back"), vec![line(0), spectators_first]);
     let taken = store.append_chat(&ChatRow { table: tables[1], line: line(0) }, None).await;
     assert!(taken.is_err(), "a number is taken once");
     assert!(store.chat(TableId(Uuid::new_v4())).await.expect("read").is_empty());

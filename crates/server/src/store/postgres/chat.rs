@@ -27,8 +27,9 @@ impl Talk for PgStore {
             .bind(entry.text)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM chat WHERE table_id = $1 AND n < $2")
+        sqlx::query("DELETE FROM chat WHERE table_id = $1 AND channel = $2 AND n < $3")
             .bind(entry.table.0)
+            .bind(entry.channel)
             .bind(entry.oldest)
             .execute(&mut *tx)
             .await?;
@@ -37,7 +38,7 @@ impl Talk for PgStore {
     }
 
     async fn chat(&self, table: TableId, limit: i64) -> Result<Vec<ChatLine>, StoreError> {
-        sqlx::query("SELECT n, player_id, name, channel, text FROM chat WHERE table_id = $1 ORDER BY n DESC LIMIT $2")
+        sqlx::query("SELECT n, player_id, name, channel, text FROM chat WHERE table_id = $1 ORDER BY seq DESC LIMIT $2")
             .bind(table.0)
             .bind(limit)
             .fetch_all(&self.pool)

@@ -40,7 +40,8 @@ impl Moderation for PgStore {
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO reports (reporter_id, player_id, table_id, chat_n, line, reason, created_at)
              VALUES ($1, $2, $3, $4,
-                     (SELECT text FROM chat WHERE table_id = $3 AND n = $4 AND player_id = $2), $5, $6)
+                     (SELECT text FROM chat WHERE table_id = $3 AND n = $4 AND player_id = $2
+                      ORDER BY channel LIMIT 1), $5, $6)
              RETURNING id",
         )
         .bind(report.reporter.0)

@@ -24,8 +24,9 @@ impl Talk for SqliteStore {
             .bind(entry.text)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM chat WHERE table_id = ?1 AND n < ?2")
+        sqlx::query("DELETE FROM chat WHERE table_id = ?1 AND channel = ?2 AND n < ?3")
             .bind(&id)
+            .bind(entry.channel)
             .bind(entry.oldest)
             .execute(&mut *tx)
             .await?;
@@ -34,14 +35,16 @@ impl Talk for SqliteStore {
     }
 
     async fn chat(&self, table: TableId, limit: i64) -> Result<Vec<ChatLine>, StoreError> {
-        sqlx::query("SELECT n, player_id, name, channel, text FROM chat WHERE table_id = ?1 ORDER BY n DESC LIMIT ?2")
-            .bind(id_text(table.0))
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await?
-            .iter()
-            .map(rows::chat_line)
-            .collect()
+        sqlx::query(
+            "SELECT n, player_id, name, channel, text FROM chat WHERE table_id = ?1 ORDER BY rowid DESC LIMIT ?2",
+        )
+        .bind(id_text(table.0))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(rows::chat_line)
+        .collect()
     }
 
     async fn set_rematch(&self, table: TableId, rematch: TableId) -> Result<bool, StoreError> {

@@ -113,13 +113,23 @@ fn the_players_do_not_read_the_spectators_chat_until_the_game_is_over() {
     let mut all = merged;
     all.push("well played".into());
     assert_eq!(chats(&mut bruno_again), vec![(true, all[..2].to_vec()), (false, vec!["well played".into()])]);
-    // What each said is stored, in its chat.
+    // What each said is stored, in its chat, numbered in that chat (issue 40: one number for both chats let the
+    // players count the spectators' lines from the gaps in theirs).
+    say(&mut table, &ana, "thanks");
     let stored: Vec<(u64, ChatChannel)> = table
         .writes
         .iter()
         .filter_map(|w| if let Durable::Chat(row) = w { Some((row.line.n, row.line.channel)) } else { None })
         .collect();
-    assert_eq!(stored, vec![(0, ChatChannel::Players), (1, ChatChannel::Spectators), (2, ChatChannel::Spectators)]);
+    assert_eq!(
+        stored,
+        vec![
+            (0, ChatChannel::Players),
+            (0, ChatChannel::Spectators),
+            (1, ChatChannel::Spectators),
+            (1, ChatChannel::Players)
+        ]
+    );
 }
 
 #[test]
@@ -216,4 +226,12 @@ fn the_chat_comes_back_with_a_restored_table_and_keeps_its_last_messages() {
     ana.messages();
     let n = table.writes.iter().rev().find_map(|w| if let Durable::Chat(row) = w { Some(row.line.n) } else { None });
     assert_eq!(n, Some(CHAT_HISTORY as u64 + 3), "numbers go on after the restored ones");
+    // The spectators' chat numbers its own lines, from 0, beside the restored players' chat.
+    let mut cleo = Client::new(9, "Cleo");
+    watch(&mut table, &cleo);
+    cleo.messages();
+    say(&mut table, &cleo, "hello");
+    let last =
+        table.writes.iter().rev().find_map(|w| if let Durable::Chat(row) = w { Some(row.line.clone()) } else { None });
+    assert_eq!(last.map(|line| (line.n, line.channel)), Some((0, ChatChannel::Spectators)));
 }
