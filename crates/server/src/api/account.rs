@@ -269,7 +269,8 @@ pub(super) async fn export(State(state): State<AppState>, headers: HeaderMap) ->
                 .list_games(&filter, Some(crate::store::MAX_LIST_LIMIT), cursor)
                 .await
                 .map_err(store_error)?;
-            games.extend(page.games.into_iter().map(Game::from));
+            // A duplicate round's game is shown once its round is over, here as in `GET /api/games`.
+            games.extend(page.games.into_iter().filter(|g| !state.tournaments.is_sealed(g.id)).map(Game::from));
             match page.next {
                 Some(next) => cursor = Some(next),
                 None => break,
