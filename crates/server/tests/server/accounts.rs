@@ -9,14 +9,12 @@
 
 use crate::common;
 
-use common::{PgDatabase, TestServer, closed, expect_error, fast, http_get_stored};
+use common::{TestServer, closed, expect_error, fast, http_get_stored};
 use romirami_client::Client;
 use romirami_client::bots::play_table;
 use romirami_server::config::Config;
 use romirami_server::protocol::ErrorCode;
-use romirami_server::store::Store;
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
 
 const PASSWORD: &str = "correct horse battery";
 const NEW_PASSWORD: &str = "a staple of batteries";
@@ -176,12 +174,7 @@ async fn accounts_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn accounts_on_postgres() {
-    let Some(database) = PgDatabase::create().await else { return };
-    let store = Store::connect(&database.url).await.expect("the database opens");
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-    let server = TestServer::start_with(listener, config(), store.clone()).await;
+    let Some((server, store, database)) = TestServer::start_on_postgres(config()).await else { return };
     story(&server).await;
-    server.shutdown().await;
-    store.close().await;
-    database.drop_database().await;
+    server.stop_on_postgres(store, database).await;
 }

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::{PgDatabase, TestServer, closed, expect_error, fast, send};
+use common::{TestServer, closed, expect_error, fast, send};
 use romirami_client::Client;
 use romirami_client::romi_rami::ClientMsg;
 use romirami_server::config::Config;
@@ -138,12 +138,7 @@ async fn moderation_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn moderation_on_postgres() {
-    let Some(database) = PgDatabase::create().await else { return };
-    let store = Store::connect(&database.url).await.expect("the database opens");
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-    let server = TestServer::start_with(listener, config(), store.clone()).await;
+    let Some((server, store, database)) = TestServer::start_on_postgres(config()).await else { return };
     story(&server, &store).await;
-    server.shutdown().await;
-    store.close().await;
-    database.drop_database().await;
+    server.stop_on_postgres(store, database).await;
 }

@@ -12,15 +12,13 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{PgDatabase, TestServer, expect_error, fast, http_get, http_get_stored, send};
+use common::{TestServer, expect_error, fast, http_get, http_get_stored, send};
 use romirami_client::Client;
 use romirami_client::bots::play_table;
 use romirami_client::romi_rami::ClientMsg;
 use romirami_server::config::{Config, SignInLimits};
 use romirami_server::protocol::{ErrorCode, PROTOCOL_VERSION, PlayerInfo};
-use romirami_server::store::Store;
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
 
 const PASSWORD: &str = "correct horse battery";
 
@@ -267,12 +265,7 @@ async fn names_you_keep_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn names_you_keep_on_postgres() {
-    let Some(database) = PgDatabase::create().await else { return };
-    let store = Store::connect(&database.url).await.expect("the database opens");
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-    let server = TestServer::start_with(listener, config(), store.clone()).await;
+    let Some((server, store, database)) = TestServer::start_on_postgres(config()).await else { return };
     story(&server).await;
-    server.shutdown().await;
-    store.close().await;
-    database.drop_database().await;
+    server.stop_on_postgres(store, database).await;
 }

@@ -7,14 +7,12 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{HttpAnswer, PgDatabase, TestServer, fast, http_get, http_get_stored};
+use common::{HttpAnswer, TestServer, fast, http_get, http_get_stored};
 use romirami_client::Client;
 use romirami_client::{bots, family};
 use romirami_server::config::Config;
 use romirami_server::protocol::TableId;
-use romirami_server::store::Store;
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
 
 const JSON: &str = "application/json";
 
@@ -188,12 +186,7 @@ async fn statistics_per_game_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn statistics_per_game_on_postgres() {
-    let Some(database) = PgDatabase::create().await else { return };
-    let store = Store::connect(&database.url).await.expect("the database opens");
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-    let server = TestServer::start_with(listener, config(), store.clone()).await;
+    let Some((server, store, database)) = TestServer::start_on_postgres(config()).await else { return };
     story(&server).await;
-    server.shutdown().await;
-    store.close().await;
-    database.drop_database().await;
+    server.stop_on_postgres(store, database).await;
 }

@@ -62,6 +62,24 @@ impl TestServer {
         TestServer { url, addr, state, dir: None, stop: Some(stop), task: Some(task) }
     }
 
+    /// Starts a server with `config` on a fresh PostgreSQL database of its own (`DATABASE_URL`; `None` without
+    /// one, outside CI): the server, its store (for a test to look into) and the database, for
+    /// [`TestServer::stop_on_postgres`].
+    pub(crate) async fn start_on_postgres(config: Config) -> Option<(TestServer, Store, PgDatabase)> {
+        let database = PgDatabase::create().await?;
+        let store = Store::connect(&database.url).await.expect("the database opens");
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+        let server = TestServer::start_with(listener, config, store.clone()).await;
+        Some((server, store, database))
+    }
+
+    /// Stops a server [`TestServer::start_on_postgres`] started, and drops its database.
+    pub(crate) async fn stop_on_postgres(self, store: Store, database: PgDatabase) {
+        self.shutdown().await;
+        store.close().await;
+        database.drop_database().await;
+    }
+
     /// `http://127.0.0.1:PORT`
     pub(crate) fn http(&self) -> String {
         format!("http://{}", self.addr)
