@@ -110,8 +110,12 @@ async fn run(
     }
     inbox.close();
     if slept {
-        // Whoever sent a command while the table was falling asleep wakes it (it is stored as asleep now).
-        let commands: Vec<TableCommand> = std::iter::from_fn(|| inbox.try_recv().ok()).collect();
+        // Whoever sent a command while the table was falling asleep wakes it (it is stored as asleep now). A
+        // connection that closed meanwhile (`Detach`) asks nothing of it: woken for that, the table would go back
+        // to sleep at once, its row deleted and written again under whoever reads it.
+        let commands: Vec<TableCommand> = std::iter::from_fn(|| inbox.try_recv().ok())
+            .filter(|command| !matches!(command, TableCommand::Detach { .. }))
+            .collect();
         if !commands.is_empty() {
             tokio::spawn(super::sleep::wake_for(services.clone(), core.id(), commands));
         }

@@ -111,7 +111,7 @@ async fn a_turn_based_game_pushes_its_turns_sleeps_when_nobody_is_there_and_wake
 
     // Each player's "my games" lists it, asleep: Ben's to play, with its turn's end.
     let ben_tables = my_tables(&server, &ben_token).await;
-    assert_eq!(ben_tables["your_turn"], 1);
+    assert_eq!(ben_tables["your_turn"], 1, "{ben_tables}");
     let listed = &ben_tables["tables"][0];
     assert_eq!(listed["table"], table.0.to_string());
     assert_eq!((listed["asleep"].as_bool(), listed["turn_based"].as_bool()), (Some(true), Some(true)));
