@@ -43,7 +43,9 @@ export function forgetIdentity() {
  */
 export function signedOutHere(why = 'signed_out') {
   forgetIdentity();
-  sessionStorage.setItem(SIGNED_OUT, why);
+  // The connection hears of an ended token too (`signed_out`), maybe before the page that deleted the account
+  // hears its answer: a deletion is the reason that stays.
+  if (why === 'deleted' || !sessionStorage.getItem(SIGNED_OUT)) sessionStorage.setItem(SIGNED_OUT, why);
   location.replace(`${location.pathname}#/`);
   location.reload();
 }
