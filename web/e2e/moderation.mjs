@@ -1,7 +1,7 @@
 // Moderation: Lea keeps her name and is made a moderator from the command line (`romirami admin grant Lea`, on
 // the server's database); at a table, Mo writes a rude line and Nia reports it from the chat; Lea's moderation
-// page shows the report with the line, and she bans Mo for an hour; Mo's page is told at once that he is
-// banned, for how long and why, and the audit log shows the ban.
+// page shows the report with the line; she removes the line from the table and bans Mo for an hour; Mo's page is
+// told at once that he is banned, for how long and why, and the audit log shows the ban.
 
 import { execFileSync } from 'node:child_process';
 import { BASE, check, chooseName, desktop, log, openPage, shot, timeLeft } from './support.mjs';
@@ -53,6 +53,13 @@ export async function moderation(browser) {
   const report = `li.report:has-text("${RUDE}")`;
   await lea.waitForSelector(report);
   check(/Nia reported Mo/.test(await lea.textContent(report)), 'the report says who reported whom');
+  // She removes the line: gone from the table's chat for everyone there.
+  await lea.click(`${report} button[id^="remove-line-"]`);
+  await nia.waitForFunction((rude) => !document.querySelector('.chat')?.textContent?.includes(rude), RUDE, {
+    timeout: Math.min(20000, timeLeft()),
+  });
+  await lea.waitForSelector(report);
+  log('moderation: Lea removed the line from the table');
   await lea.selectOption(`${report} select`, '60');
   await shot(lea, 'moderation');
   await lea.click(`${report} button.danger`);

@@ -7,7 +7,7 @@
 import { h, replace } from './dom.js';
 import { t, language } from './i18n.js';
 import { identity } from './identity.js';
-import { adminAudit, adminBans, adminReports, banPlayer, unbanPlayer } from './api.js';
+import { adminAudit, adminBans, adminReports, banPlayer, closeTable, removeLine, unbanPlayer } from './api.js';
 import { accountError } from './account.js';
 
 /** A date and time in the reader's language. @param {string} at */
@@ -42,6 +42,38 @@ function reportItem(report, token, again) {
     ),
     report.line ? h('blockquote.reported-line', report.line) : null,
     h('p.muted', t('admin.because', { reason: report.reason })),
+    report.table
+      ? h(
+          'p.report-actions',
+          report.line != null && report.channel
+            ? h(
+                'button.small',
+                {
+                  type: 'button',
+                  id: `remove-line-${report.id}`,
+                  onclick: () =>
+                    removeLine(token, report.table, report.channel, report.chat).then(again, (err) => {
+                      error.textContent = accountError(err);
+                    }),
+                },
+                t('admin.removeLine'),
+              )
+            : null,
+          ' ',
+          h(
+            'button.small',
+            {
+              type: 'button',
+              id: `close-table-${report.id}`,
+              onclick: () =>
+                closeTable(token, report.table).then(again, (err) => {
+                  error.textContent = accountError(err);
+                }),
+            },
+            t('admin.closeTable'),
+          ),
+        )
+      : null,
     h(
       'form.ban-form',
       {

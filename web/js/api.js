@@ -203,6 +203,11 @@ export const banPlayer = (token, player, minutes, reason) =>
 /** Lifts a ban (admins only). @param {string} token @param {string} player */
 export const unbanPlayer = (token, player) =>
   post(`/api/admin/bans/${encodeURIComponent(player)}`, {}, token, 'DELETE');
+/** Removes a chat line (admins only). @param {string} token @param {string} table @param {string} channel @param {number} n */
+export const removeLine = (token, table, channel, n) =>
+  post(`/api/admin/tables/${encodeURIComponent(table)}/chat/${encodeURIComponent(channel)}/${n}`, {}, token, 'DELETE');
+/** Closes a table (admins only). @param {string} token @param {string} table */
+export const closeTable = (token, table) => post(`/api/admin/tables/${encodeURIComponent(table)}/close`, {}, token);
 /** Deletes the account (the password, for a kept name). @param {string} token @param {string | null} password */
 export const deleteAccount = (token, password) =>
   post('/api/players/me', password ? { password } : {}, token, 'DELETE');

@@ -80,6 +80,8 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/api/admin/bans/{player}", axum::routing::delete(moderation::unban))
         .route("/api/admin/audit", get(moderation::audit))
+        .route("/api/admin/tables/{table}/chat/{channel}/{n}", axum::routing::delete(moderation::remove_line))
+        .route("/api/admin/tables/{table}/close", post(moderation::close_table))
         .route("/api/sign-out", post(account::sign_out))
         .route("/api/sign-out-everywhere", post(account::sign_out_everywhere))
         .route("/api/players/{id}", get(players::player))

@@ -1,7 +1,8 @@
 //! Moderation over REST: any player reports another (`POST /api/reports`, bearer); admins, named from the
 //! command line (`romirami admin grant NAME`), read the open reports (`GET /api/admin/reports`), ban and lift
 //! bans (`GET`/`POST /api/admin/bans`, `DELETE /api/admin/bans/{player}`) and read the audit log of every
-//! admin's act (`GET /api/admin/audit`). Everyone else gets 403 `not_admin` from the admin endpoints.
+//! admin's act (`GET /api/admin/audit`), remove a chat line (`DELETE /api/admin/tables/{table}/chat/{channel}/{n}`)
+//! and close a table (`POST /api/admin/tables/{table}/close`). Everyone else gets 403 `not_admin` from the admin endpoints.
 
 use axum::Json;
 use axum::body::Bytes;
@@ -68,6 +69,8 @@ pub struct ReportJson {
     pub chat: Option<i64>,
     /// That line as it read when reported (when the player reported wrote it).
     pub line: Option<String>,
+    /// That line's chat, `players` or `spectators` (with `table` and `chat`, what removes it).
+    pub channel: Option<String>,
     /// Why.
     pub reason: String,
     /// When (RFC 3339).
@@ -85,6 +88,7 @@ impl From<Report> for ReportJson {
             table: r.table.map(|t| t.0),
             chat: r.chat,
             line: r.line,
+            channel: r.channel,
             reason: r.reason,
             created_at: r.created_at,
         }
@@ -342,6 +346,116 @@ pub(super) async fn unban(State(state): State<AppState>, headers: HeaderMap, Pat
             return Err(ApiError::not_found("ban"));
         }
         state.moderation.refresh().await.map_err(store_error)?;
+        Ok::<_, ApiError>(StatusCode::NO_CONTENT)
+    };
+    respond(done.await, |status| status.into_response())
+}
+
+/// The table `table` as it lives now, on this node, another node of the cluster, or asleep (woken for it).
+async fn live_table(state: &AppState, table: TableId) -> Result<Option<crate::table::TableHandle>, ApiError> {
+    if let Some(handle) = state.lobby.table(table) {
+        return Ok(Some(handle));
+    }
+    if let Some(cluster) = &state.cluster
+        && let Some(handle) = cluster.forwarding.table(table).await
+    {
+        return Ok(Some(handle));
+    }
+    crate::table::sleep::wake(&state.services(), table).await.map_err(store_error)
+}
+
+/// Tells a live table an admin's act; `false` when the table is not live.
+async fn tell_table(
+    state: &AppState,
+    admin: &PlayerInfo,
+    table: TableId,
+    act: crate::table::ModerationAct,
+) -> Result<bool, ApiError> {
+    let Some(handle) = live_table(state, table).await? else { return Ok(false) };
+    // The admin is no member of the table: what it would say to them goes nowhere.
+    let (out, _queue, _too_slow) = crate::table::Outbox::new(16);
+    let from = crate::table::Sender { conn: crate::table::ConnId(u64::MAX), player: admin.clone(), out };
+    Ok(handle.send_or_return(crate::table::TableCommand::Moderate { from, act }).await.is_ok())
+}
+
+/// Removes a chat line (admins only): the store forgets it, and the live table's members read the chat again
+/// without it.
+#[utoipa::path(
+    delete,
+    path = "/api/admin/tables/{table}/chat/{channel}/{n}",
+    params(
+        ("table" = String, Path, description = "The table's id."),
+        ("channel" = String, Path, description = "`players` or `spectators`."),
+        ("n" = u64, Path, description = "The line's number in its chat.")
+    ),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "The line is removed."),
+        (status = 400, description = "Not a table, chat or number (`bad_parameter`).", body = ApiErrorBody),
+        (status = 401, description = "No player has this token (`bad_token`).", body = ApiErrorBody),
+        (status = 403, description = "Not an admin (`not_admin`).", body = ApiErrorBody),
+        (status = 404, description = "No such line.", body = ApiErrorBody)
+    )
+)]
+pub(super) async fn remove_line(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path((table, channel, n)): Path<(String, String, String)>,
+) -> Response {
+    let done = async {
+        let admin = admin_of(&state, &headers).await?;
+        let table = TableId(uuid_param("table", &table)?);
+        let channel = match channel.as_str() {
+            "players" => crate::protocol::ChatChannel::Players,
+            "spectators" => crate::protocol::ChatChannel::Spectators,
+            _ => return Err(ApiError::bad("a chat is `players` or `spectators`")),
+        };
+        let n: u64 = n.parse().map_err(|_| ApiError::bad("a line's number is a whole number"))?;
+        let Some(writer) = state.store.remove_chat_line(table, channel, n).await.map_err(store_error)? else {
+            return Err(ApiError::not_found("chat line"));
+        };
+        tell_table(&state, &admin, table, crate::table::ModerationAct::RemoveChat { channel, n }).await?;
+        let detail = format!("line {n} of the {} chat at table {table}", channel_word(channel));
+        state.store.audit(Some(admin.id), "remove_line", Some(writer), &detail).await.map_err(store_error)?;
+        Ok::<_, ApiError>(StatusCode::NO_CONTENT)
+    };
+    respond(done.await, |status| status.into_response())
+}
+
+fn channel_word(channel: crate::protocol::ChatChannel) -> &'static str {
+    match channel {
+        crate::protocol::ChatChannel::Players => "players'",
+        crate::protocol::ChatChannel::Spectators => "spectators'",
+    }
+}
+
+/// Closes a table (admins only): a game in play ends as abandoned, a waiting table closes.
+#[utoipa::path(
+    post,
+    path = "/api/admin/tables/{table}/close",
+    params(("table" = String, Path, description = "The table's id.")),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "The table is told to close."),
+        (status = 400, description = "Not a table id (`bad_parameter`).", body = ApiErrorBody),
+        (status = 401, description = "No player has this token (`bad_token`).", body = ApiErrorBody),
+        (status = 403, description = "Not an admin (`not_admin`).", body = ApiErrorBody),
+        (status = 404, description = "No such live table.", body = ApiErrorBody)
+    )
+)]
+pub(super) async fn close_table(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(table): Path<String>,
+) -> Response {
+    let done = async {
+        let admin = admin_of(&state, &headers).await?;
+        let table = TableId(uuid_param("table", &table)?);
+        if !tell_table(&state, &admin, table, crate::table::ModerationAct::Close).await? {
+            return Err(ApiError::not_found("live table"));
+        }
+        let detail = format!("table {table}");
+        state.store.audit(Some(admin.id), "close", None, &detail).await.map_err(store_error)?;
         Ok::<_, ApiError>(StatusCode::NO_CONTENT)
     };
     respond(done.await, |status| status.into_response())

@@ -65,7 +65,9 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         moderation::bans,
         moderation::ban,
         moderation::unban,
-        moderation::audit
+        moderation::audit,
+        moderation::remove_line,
+        moderation::close_table
     ),
     components(schemas(
         Health,

@@ -104,6 +104,9 @@ enum Command {
     Rematch {
         accept: bool,
     },
+    Moderate {
+        act: crate::table::ModerationAct,
+    },
 }
 
 /// This node's forwarding, both ways.
@@ -479,6 +482,7 @@ fn wire(command: TableCommand) -> Command {
         TableCommand::Chat { text, .. } => Command::Chat { text },
         TableCommand::Mute { player, muted, .. } => Command::Mute { player, muted },
         TableCommand::Rematch { accept, .. } => Command::Rematch { accept },
+        TableCommand::Moderate { act, .. } => Command::Moderate { act },
     }
 }
 
@@ -497,5 +501,6 @@ fn unwire(command: Command, from: Sender) -> TableCommand {
         Command::Chat { text } => TableCommand::Chat { from, text },
         Command::Mute { player, muted } => TableCommand::Mute { from, player, muted },
         Command::Rematch { accept } => TableCommand::Rematch { from, accept },
+        Command::Moderate { act } => TableCommand::Moderate { from, act },
     }
 }

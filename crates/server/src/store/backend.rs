@@ -232,6 +232,12 @@ pub(super) trait Moderation {
         detail: &str,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
     fn audit_log(&self, limit: i64) -> impl Future<Output = Result<Vec<AuditEntry>, StoreError>> + Send;
+    fn remove_chat_line(
+        &self,
+        table: TableId,
+        channel: &'static str,
+        n: i64,
+    ) -> impl Future<Output = Result<Option<PlayerId>, StoreError>> + Send;
 }
 
 /// What a table keeps beside its game: its chat, and the table where its players play again.

@@ -16,7 +16,7 @@ pub struct ChatRow {
     pub line: ChatLine,
 }
 
-fn channel_text(channel: ChatChannel) -> &'static str {
+pub(super) fn channel_text(channel: ChatChannel) -> &'static str {
     match channel {
         ChatChannel::Players => "players",
         ChatChannel::Spectators => "spectators",

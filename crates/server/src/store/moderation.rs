@@ -22,6 +22,8 @@ pub struct Report {
     pub chat: Option<i64>,
     /// That line's text as it was when reported.
     pub line: Option<String>,
+    /// That line's chat (`players` or `spectators`).
+    pub channel: Option<String>,
     /// Why.
     pub reason: String,
     /// When.
@@ -165,6 +167,21 @@ impl Store {
         detail: &str,
     ) -> Result<(), StoreError> {
         dispatch!(self, s => s.audit(admin, action, target, detail).await)
+    }
+
+    /// Removes a table's chat line (`n` in `channel`); whose it was, `None` when there was none.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub async fn remove_chat_line(
+        &self,
+        table: TableId,
+        channel: crate::protocol::ChatChannel,
+        n: u64,
+    ) -> Result<Option<PlayerId>, StoreError> {
+        let channel = super::chat::channel_text(channel);
+        let n = i64::try_from(n).map_err(|_| StoreError::NotFound)?;
+        dispatch!(self, s => s.remove_chat_line(table, channel, n).await)
     }
 
     /// The audit log, newest first (at most `limit`).

@@ -94,6 +94,13 @@ impl Chat {
         }
     }
 
+    /// Forgets the line numbered `n` of `channel`; whether it was kept.
+    pub(crate) fn remove(&mut self, channel: ChatChannel, n: u64) -> bool {
+        let before = self.lines.len();
+        self.lines.retain(|line| !(line.channel == channel && line.n == n));
+        self.lines.len() != before
+    }
+
     /// Whether `reader` reads `line`.
     pub(crate) fn reads(&self, reader: Reader, line: &ChatLine) -> bool {
         let channel_open = match (line.channel, reader.role) {

@@ -108,6 +108,13 @@ pub enum TableCommand {
         /// Yes, or no.
         accept: bool,
     },
+    /// An admin's act, which the REST API allowed (`api/moderation.rs`): never sent by a client.
+    Moderate {
+        /// The admin.
+        from: Sender,
+        /// What.
+        act: ModerationAct,
+    },
 }
 
 impl TableCommand {
@@ -124,10 +131,26 @@ impl TableCommand {
             | TableCommand::Act { from, .. }
             | TableCommand::Chat { from, .. }
             | TableCommand::Mute { from, .. }
-            | TableCommand::Rematch { from, .. } => Some(from),
+            | TableCommand::Rematch { from, .. }
+            | TableCommand::Moderate { from, .. } => Some(from),
             TableCommand::Detach { .. } => None,
         }
     }
+}
+
+/// What an admin does at a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ModerationAct {
+    /// Forget a chat line, which the store no longer has: every member reads the chat again without it.
+    RemoveChat {
+        /// Its chat.
+        channel: crate::protocol::ChatChannel,
+        /// Its number there.
+        n: u64,
+    },
+    /// Close the table: a game in play ends as abandoned, a waiting table closes.
+    Close,
 }
 
 /// A cheap handle on a table's task.

@@ -44,7 +44,7 @@ pub(crate) mod tournament;
 use time::OffsetDateTime;
 use tracing::{error, info, warn};
 
-pub use handle::{Sender, TableCommand, TableHandle};
+pub use handle::{ModerationAct, Sender, TableCommand, TableHandle};
 pub use options::{GameChoice, TableOptions};
 pub use outbox::{ConnId, Outbox, OutboxQueue, Outgoing, TooSlow, TryRecvError};
 pub use services::Services;

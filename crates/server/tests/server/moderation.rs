@@ -2,15 +2,16 @@
 //! mandatory in CI): a player reports another (not themselves, at most ten an hour); only an admin (named on
 //! the store, as `romirami admin grant` does) reads the reports, bans and lifts bans, and reads the audit log;
 //! a ban closes the banned player's connection with `banned`, refuses their `hello` and their sign-in with the
-//! time left, and ends when lifted.
+//! time left, and ends when lifted; an admin removes a chat line (from the store and from what the table's members
+//! read) and closes a table.
 
 use crate::common;
 
-use common::{TestServer, closed, expect_error, fast, send};
+use common::{TestServer, closed, create_table, expect_error, fast, send};
 use romirami_client::Client;
-use romirami_client::romi_rami::ClientMsg;
+use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_server::config::Config;
-use romirami_server::protocol::{ErrorCode, PROTOCOL_VERSION};
+use romirami_server::protocol::{ErrorCode, PROTOCOL_VERSION, SpectatorPolicy};
 use romirami_server::store::Store;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
@@ -123,6 +124,36 @@ async fn story(server: &TestServer, store: &Store) {
     assert_eq!(audit.1["entries"][1]["admin"]["name"], "Lea");
     let (_, back) = Client::returning(&server.url, &mo_token).await.expect("welcomed once the ban is lifted");
     assert_eq!(back.id, mo.id);
+
+    // A chat line removed: gone from the store and from what the table's members read; then the table closed.
+    let (mut host, _) = Client::returning(&server.url, &nia_token).await.expect("welcomed");
+    let (table, _) = create_table(&mut host, 2, true, SpectatorPolicy::Everyone).await;
+    for text in ["a rude word", "sorry"] {
+        send(&mut host, ClientMsg::Chat { table: table.id, text: text.into() }).await;
+        host.wait_for(|m| matches!(m, ServerMsg::Chat { lines, .. } if lines[0].text == text).then_some(()))
+            .await
+            .expect("said");
+    }
+    let line = format!("/api/admin/tables/{}/chat/players/0", table.id);
+    assert_eq!(code(&call(server, "DELETE", &line, &nia_token, None).await), (403, "not_admin"));
+    assert_eq!(call(server, "DELETE", &line, &lea_token, None).await.0, 204);
+    let lines = host
+        .wait_for(|m| match m {
+            ServerMsg::ChatHistory { lines, .. } => Some(lines.iter().map(|l| l.text.clone()).collect::<Vec<_>>()),
+            _ => None,
+        })
+        .await
+        .expect("the chat again");
+    assert_eq!(lines, ["sorry"]);
+    assert_eq!(code(&call(server, "DELETE", &line, &lea_token, None).await), (404, "not_found"));
+    assert!(store.chat(table.id).await.expect("read").iter().all(|l| l.text != "a rude word"), "the store forgot it");
+    let close = format!("/api/admin/tables/{}/close", table.id);
+    assert_eq!(code(&call(server, "POST", &close, &nia_token, None).await), (403, "not_admin"));
+    assert_eq!(call(server, "POST", &close, &lea_token, None).await.0, 204);
+    let audit = call(server, "GET", "/api/admin/audit", &lea_token, None).await;
+    assert_eq!(audit.1["entries"][0]["action"], "close", "{audit:?}");
+    assert_eq!(audit.1["entries"][1]["action"], "remove_line");
+    assert_eq!(audit.1["entries"][1]["target"]["name"], "Nia");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -38,9 +38,11 @@ impl Moderation for PgStore {
 
     async fn add_report(&self, report: &NewReport<'_>) -> Result<i64, StoreError> {
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO reports (reporter_id, player_id, table_id, chat_n, line, reason, created_at)
+            "INSERT INTO reports (reporter_id, player_id, table_id, chat_n, line, channel, reason, created_at)
              VALUES ($1, $2, $3, $4,
                      (SELECT text FROM chat WHERE table_id = $3 AND n = $4 AND player_id = $2
+                      ORDER BY channel LIMIT 1),
+                     (SELECT channel FROM chat WHERE table_id = $3 AND n = $4 AND player_id = $2
                       ORDER BY channel LIMIT 1), $5, $6)
              RETURNING id",
         )
@@ -64,9 +66,21 @@ impl Moderation for PgStore {
     }
 
     async fn open_reports(&self, limit: i64) -> Result<Vec<Report>, StoreError> {
-        type Row = (i64, Uuid, String, Uuid, String, Option<Uuid>, Option<i64>, Option<String>, String, OffsetDateTime);
+        type Row = (
+            i64,
+            Uuid,
+            String,
+            Uuid,
+            String,
+            Option<Uuid>,
+            Option<i64>,
+            Option<String>,
+            Option<String>,
+            String,
+            OffsetDateTime,
+        );
         let rows: Vec<Row> = sqlx::query_as(
-            "SELECT r.id, r.reporter_id, a.name, r.player_id, b.name, r.table_id, r.chat_n, r.line, r.reason, r.created_at
+            "SELECT r.id, r.reporter_id, a.name, r.player_id, b.name, r.table_id, r.chat_n, r.line, r.channel, r.reason, r.created_at
              FROM reports r JOIN players a ON a.id = r.reporter_id JOIN players b ON b.id = r.player_id
              WHERE r.resolved_at IS NULL ORDER BY r.created_at, r.id LIMIT $1",
         )
@@ -75,16 +89,21 @@ impl Moderation for PgStore {
         .await?;
         Ok(rows
             .into_iter()
-            .map(|(id, reporter, reporter_name, player, player_name, table, chat, line, reason, created_at)| Report {
-                id,
-                reporter: PlayerInfo { id: PlayerId(reporter), name: reporter_name },
-                player: PlayerInfo { id: PlayerId(player), name: player_name },
-                table: table.map(TableId),
-                chat,
-                line,
-                reason,
-                created_at,
-            })
+            .map(
+                |(id, reporter, reporter_name, player, player_name, table, chat, line, channel, reason, created_at)| {
+                    Report {
+                        id,
+                        reporter: PlayerInfo { id: PlayerId(reporter), name: reporter_name },
+                        player: PlayerInfo { id: PlayerId(player), name: player_name },
+                        table: table.map(TableId),
+                        chat,
+                        line,
+                        channel,
+                        reason,
+                        created_at,
+                    }
+                },
+            )
             .collect())
     }
 
@@ -154,6 +173,22 @@ impl Moderation for PgStore {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    async fn remove_chat_line(
+        &self,
+        table: TableId,
+        channel: &'static str,
+        n: i64,
+    ) -> Result<Option<PlayerId>, StoreError> {
+        let player: Option<Uuid> =
+            sqlx::query_scalar("DELETE FROM chat WHERE table_id = $1 AND channel = $2 AND n = $3 RETURNING player_id")
+                .bind(table.0)
+                .bind(channel)
+                .bind(n)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(player.map(PlayerId))
     }
 
     async fn audit_log(&self, limit: i64) -> Result<Vec<AuditEntry>, StoreError> {

@@ -37,9 +37,11 @@ impl Moderation for SqliteStore {
 
     async fn add_report(&self, report: &NewReport<'_>) -> Result<i64, StoreError> {
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO reports (reporter_id, player_id, table_id, chat_n, line, reason, created_at)
+            "INSERT INTO reports (reporter_id, player_id, table_id, chat_n, line, channel, reason, created_at)
              VALUES (?1, ?2, ?3, ?4,
                      (SELECT text FROM chat WHERE table_id = ?3 AND n = ?4 AND player_id = ?2
+                      ORDER BY channel LIMIT 1),
+                     (SELECT channel FROM chat WHERE table_id = ?3 AND n = ?4 AND player_id = ?2
                       ORDER BY channel LIMIT 1), ?5, ?6)
              RETURNING id",
         )
@@ -63,9 +65,21 @@ impl Moderation for SqliteStore {
     }
 
     async fn open_reports(&self, limit: i64) -> Result<Vec<Report>, StoreError> {
-        type Row = (i64, String, String, String, String, Option<String>, Option<i64>, Option<String>, String, i64);
+        type Row = (
+            i64,
+            String,
+            String,
+            String,
+            String,
+            Option<String>,
+            Option<i64>,
+            Option<String>,
+            Option<String>,
+            String,
+            i64,
+        );
         let rows: Vec<Row> = sqlx::query_as(
-            "SELECT r.id, r.reporter_id, a.name, r.player_id, b.name, r.table_id, r.chat_n, r.line, r.reason, r.created_at
+            "SELECT r.id, r.reporter_id, a.name, r.player_id, b.name, r.table_id, r.chat_n, r.line, r.channel, r.reason, r.created_at
              FROM reports r JOIN players a ON a.id = r.reporter_id JOIN players b ON b.id = r.player_id
              WHERE r.resolved_at IS NULL ORDER BY r.created_at, r.id LIMIT ?1",
         )
@@ -73,18 +87,21 @@ impl Moderation for SqliteStore {
         .fetch_all(&self.pool)
         .await?;
         rows.into_iter()
-            .map(|(id, reporter, reporter_name, player, player_name, table, chat, line, reason, created_at)| {
-                Ok(Report {
-                    id,
-                    reporter: PlayerInfo { id: PlayerId(uuid_from(&reporter)?), name: reporter_name },
-                    player: PlayerInfo { id: PlayerId(uuid_from(&player)?), name: player_name },
-                    table: table.map(|t| uuid_from(&t).map(TableId)).transpose()?,
-                    chat,
-                    line,
-                    reason,
-                    created_at: codec::from_micros(created_at)?,
-                })
-            })
+            .map(
+                |(id, reporter, reporter_name, player, player_name, table, chat, line, channel, reason, created_at)| {
+                    Ok(Report {
+                        id,
+                        reporter: PlayerInfo { id: PlayerId(uuid_from(&reporter)?), name: reporter_name },
+                        player: PlayerInfo { id: PlayerId(uuid_from(&player)?), name: player_name },
+                        table: table.map(|t| uuid_from(&t).map(TableId)).transpose()?,
+                        chat,
+                        line,
+                        channel,
+                        reason,
+                        created_at: codec::from_micros(created_at)?,
+                    })
+                },
+            )
             .collect()
     }
 
@@ -160,6 +177,22 @@ impl Moderation for SqliteStore {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    async fn remove_chat_line(
+        &self,
+        table: TableId,
+        channel: &'static str,
+        n: i64,
+    ) -> Result<Option<PlayerId>, StoreError> {
+        let player: Option<String> =
+            sqlx::query_scalar("DELETE FROM chat WHERE table_id = ?1 AND channel = ?2 AND n = ?3 RETURNING player_id")
+                .bind(id_text(table.0))
+                .bind(channel)
+                .bind(n)
+                .fetch_optional(&self.pool)
+                .await?;
+        player.map(|id| uuid_from(&id).map(PlayerId)).transpose()
     }
 
     async fn audit_log(&self, limit: i64) -> Result<Vec<AuditEntry>, StoreError> {

@@ -414,6 +414,7 @@ impl TableCore {
             TableCommand::Chat { from, text } => self.say(from, &text, now),
             TableCommand::Mute { from, player, muted } => self.mute(&from, player, muted),
             TableCommand::Rematch { from, accept } => self.answer_rematch(&from, accept, now),
+            TableCommand::Moderate { act, .. } => self.moderate(act, now),
         }
     }
 

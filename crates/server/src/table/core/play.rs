@@ -364,7 +364,7 @@ impl TableCore {
     }
 
     /// Ends the game where it stands, as abandoned (§4 does not end it; nobody is left to play it).
-    fn abandon(&mut self, now: Now) {
+    pub(super) fn abandon(&mut self, now: Now) {
         let Some(play) = self.play_mut() else { return };
         if play.game.is_over() {
             return;

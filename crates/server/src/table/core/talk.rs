@@ -76,6 +76,27 @@ impl TableCore {
         self.send_chat_history(from.conn);
     }
 
+    /// An admin's act (`TableCommand::Moderate`): a chat line removed (every member reads the chat again without
+    /// it), or the table closed (a game in play ends as abandoned, a waiting table closes, a finished one goes).
+    pub(super) fn moderate(&mut self, act: super::super::ModerationAct, now: Now) {
+        match act {
+            super::super::ModerationAct::RemoveChat { channel, n } => {
+                if self.chat.remove(channel, n) {
+                    let (id, chat, merged) = (self.id, &self.chat, matches!(self.phase, Phase::Finished(_)));
+                    self.members.send_each(|member| {
+                        let reader = Reader { player: member.player.id, role: member.role, merged };
+                        Some(ServerMsg::ChatHistory { table: id, lines: chat.history(reader) })
+                    });
+                }
+            }
+            super::super::ModerationAct::Close => match self.phase {
+                Phase::Playing(_) => self.abandon(now),
+                Phase::Waiting => self.close_waiting(),
+                Phase::Finished(_) => self.close(),
+            },
+        }
+    }
+
     /// The chat's history as `conn` may read it, when it has any.
     pub(super) fn chat_history_msg(&self, conn: ConnId) -> Option<ServerMsg> {
         let lines = self.chat.history(self.reader(conn)?);

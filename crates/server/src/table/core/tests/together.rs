@@ -235,3 +235,30 @@ fn the_chat_comes_back_with_a_restored_table_and_keeps_its_last_messages() {
         table.writes.iter().rev().find_map(|w| if let Durable::Chat(row) = w { Some(row.line.clone()) } else { None });
     assert_eq!(last.map(|line| (line.n, line.channel)), Some((0, ChatChannel::Spectators)));
 }
+
+#[test]
+fn an_admin_removes_a_line_for_everyone_and_closes_the_table() {
+    use crate::table::ModerationAct;
+    let (mut table, mut ana, mut bruno) = started(None);
+    say(&mut table, &ana, "a rude word");
+    say(&mut table, &ana, "sorry");
+    chats(&mut ana);
+    chats(&mut bruno);
+    let admin = Client::new(9, "Lea");
+    let moderate = |act| TableCommand::Moderate { from: admin.from.clone(), act };
+    // The line goes from the table's chat: every member reads the chat again without it.
+    table.command(moderate(ModerationAct::RemoveChat { channel: ChatChannel::Players, n: 0 }));
+    for client in [&mut ana, &mut bruno] {
+        assert_eq!(chats(client), vec![(true, vec!["sorry".to_owned()])]);
+    }
+    // A line not kept changes nothing and tells nobody.
+    table.command(moderate(ModerationAct::RemoveChat { channel: ChatChannel::Spectators, n: 0 }));
+    assert!(chats(&mut ana).is_empty());
+    // Closing a table in play ends its game as abandoned.
+    table.command(moderate(ModerationAct::Close));
+    assert_eq!(table.core.state(), TableState::Finished);
+    assert!(
+        ana.messages().iter().any(|m| matches!(m, ServerMsg::GameOver { .. })),
+        "the players are told the game is over"
+    );
+}

@@ -1,0 +1,3 @@
+-- Romi Rami Online, PostgreSQL schema, migration 26: a reported chat line's chat (`players` or `spectators`),
+-- which with its table and number names the line an admin may remove (each chat numbers its own lines).
+ALTER TABLE reports ADD COLUMN channel text CHECK (channel IN ('players', 'spectators'));
