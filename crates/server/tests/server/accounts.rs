@@ -9,7 +9,7 @@
 
 use crate::common;
 
-use common::{TestServer, closed, expect_error, fast, http_get_stored};
+use common::{TestServer, closed, expect_error, fast, http_call, http_get_stored};
 use romirami_client::Client;
 use romirami_client::bots::play_table;
 use romirami_server::config::Config;
@@ -36,38 +36,10 @@ impl Answer {
     }
 }
 
-/// `method path` with a bearer `token` and a JSON `body` when given, from the browser `agent`.
+/// `method path` with a bearer `token` and a JSON `body` when given.
 async fn call(server: &TestServer, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Answer {
-    let url = format!("{}{path}", server.http());
-    let (method, token) = (method.to_owned(), token.map(str::to_owned));
-    tokio::task::spawn_blocking(move || {
-        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
-        let auth = token.map(|t| format!("Bearer {t}")).unwrap_or_default();
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        let answer = match method.as_str() {
-            "GET" => agent.get(&url).header("Authorization", &auth).call(),
-            "POST" => agent
-                .post(&url)
-                .header("Authorization", &auth)
-                .header("Content-Type", "application/json")
-                .header("User-Agent", "Test browser 2")
-                .send(body.as_bytes()),
-            "DELETE" => agent
-                .delete(&url)
-                .header("Authorization", &auth)
-                .header("Content-Type", "application/json")
-                .force_send_body()
-                .send(body.as_bytes()),
-            other => panic!("no method {other}"),
-        };
-        let mut answer = answer.unwrap_or_else(|e| panic!("{method} {url}: {e}"));
-        let status = answer.status().as_u16();
-        let text = answer.body_mut().read_to_string().unwrap_or_else(|e| panic!("reading {url}: {e}"));
-        let body = if text.is_empty() { Value::Null } else { serde_json::from_str(&text).expect("JSON") };
-        Answer { status, body }
-    })
-    .await
-    .expect("the request thread")
+    let (status, body) = http_call(method, &format!("{}{path}", server.http()), token, body).await;
+    Answer { status, body }
 }
 
 async fn sign_in(server: &TestServer, name: &str, password: &str) -> Answer {

@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use common::{TestServer, closed, create_table, expect_error, fast, send};
+use common::{TestServer, closed, create_table, expect_error, fast, http_call, send};
 use romirami_client::Client;
 use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_server::config::Config;
@@ -24,28 +24,7 @@ fn config() -> Config {
 
 /// `method path` with a bearer token and a JSON body: status and body.
 async fn call(server: &TestServer, method: &str, path: &str, token: &str, body: Option<Value>) -> (u16, Value) {
-    let url = format!("{}{path}", server.http());
-    let (method, token) = (method.to_owned(), token.to_owned());
-    tokio::task::spawn_blocking(move || {
-        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
-        let auth = format!("Bearer {token}");
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        let answer = match method.as_str() {
-            "GET" => agent.get(&url).header("Authorization", &auth).call(),
-            "POST" => agent
-                .post(&url)
-                .header("Authorization", &auth)
-                .header("Content-Type", "application/json")
-                .send(body.as_bytes()),
-            _ => agent.delete(&url).header("Authorization", &auth).call(),
-        };
-        let mut answer = answer.unwrap_or_else(|e| panic!("{method} {url}: {e}"));
-        let status = answer.status().as_u16();
-        let text = answer.body_mut().read_to_string().expect("a body");
-        (status, if text.is_empty() { Value::Null } else { serde_json::from_str(&text).expect("JSON") })
-    })
-    .await
-    .expect("the request thread")
+    http_call(method, &format!("{}{path}", server.http()), Some(token), body).await
 }
 
 fn code(answer: &(u16, Value)) -> (u16, &str) {

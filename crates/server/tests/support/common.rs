@@ -596,6 +596,41 @@ pub(crate) async fn http_get_stored(url: &str) -> HttpAnswer {
     answer
 }
 
+/// `method url` (`GET`, `POST` or `DELETE`) with a bearer `token` and a JSON `body` when given, from a browser
+/// that names itself "Test browser 2": the status and the body as JSON (`null` when empty), whatever the status.
+pub(crate) async fn http_call(
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    body: Option<serde_json::Value>,
+) -> (u16, serde_json::Value) {
+    let (method, url, token) = (method.to_owned(), url.to_owned(), token.map(str::to_owned));
+    tokio::task::spawn_blocking(move || {
+        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        let auth = token.map(|t| format!("Bearer {t}")).unwrap_or_default();
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let with_body = |request: ureq::RequestBuilder<ureq::typestate::WithBody>| {
+            request
+                .header("Authorization", &auth)
+                .header("Content-Type", "application/json")
+                .header("User-Agent", "Test browser 2")
+                .send(body.as_bytes())
+        };
+        let answer = match method.as_str() {
+            "GET" => agent.get(&url).header("Authorization", &auth).call(),
+            "POST" => with_body(agent.post(&url)),
+            "DELETE" => with_body(agent.delete(&url).force_send_body()),
+            other => panic!("no method {other}"),
+        };
+        let mut answer = answer.unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+        let status = answer.status().as_u16();
+        let text = answer.body_mut().read_to_string().unwrap_or_else(|e| panic!("reading {url}: {e}"));
+        (status, if text.is_empty() { serde_json::Value::Null } else { serde_json::from_str(&text).expect("JSON") })
+    })
+    .await
+    .expect("the request thread")
+}
+
 /// `GET url` with `accept` as the Accept header, whatever the status.
 pub(crate) async fn http_get(url: &str, accept: &str) -> HttpAnswer {
     let (url, accept) = (url.to_owned(), accept.to_owned());
