@@ -154,6 +154,26 @@ impl AppState {
         }
     }
 
+    /// The table `id` as it lives now: on this node, on another node of the cluster (its commands forwarded
+    /// there), or asleep in the store (woken for whoever asks); `None` when it is none of these.
+    ///
+    /// # Errors
+    /// When a sleeping table cannot be woken (the store does not answer).
+    pub(crate) async fn live_table(
+        &self,
+        id: crate::protocol::TableId,
+    ) -> Result<Option<table::TableHandle>, StoreError> {
+        if let Some(handle) = self.lobby.table(id) {
+            return Ok(Some(handle));
+        }
+        if let Some(cluster) = &self.cluster
+            && let Some(handle) = cluster.forwarding.table(id).await
+        {
+            return Ok(Some(handle));
+        }
+        table::sleep::wake(&self.services(), id).await
+    }
+
     /// What the tables share with the rest of the server.
     pub fn services(&self) -> table::Services {
         table::Services {

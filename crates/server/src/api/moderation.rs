@@ -351,19 +351,6 @@ pub(super) async fn unban(State(state): State<AppState>, headers: HeaderMap, Pat
     respond(done.await, |status| status.into_response())
 }
 
-/// The table `table` as it lives now, on this node, another node of the cluster, or asleep (woken for it).
-async fn live_table(state: &AppState, table: TableId) -> Result<Option<crate::table::TableHandle>, ApiError> {
-    if let Some(handle) = state.lobby.table(table) {
-        return Ok(Some(handle));
-    }
-    if let Some(cluster) = &state.cluster
-        && let Some(handle) = cluster.forwarding.table(table).await
-    {
-        return Ok(Some(handle));
-    }
-    crate::table::sleep::wake(&state.services(), table).await.map_err(store_error)
-}
-
 /// Tells a live table an admin's act; `false` when the table is not live.
 async fn tell_table(
     state: &AppState,
@@ -371,7 +358,7 @@ async fn tell_table(
     table: TableId,
     act: crate::table::ModerationAct,
 ) -> Result<bool, ApiError> {
-    let Some(handle) = live_table(state, table).await? else { return Ok(false) };
+    let Some(handle) = state.live_table(table).await.map_err(store_error)? else { return Ok(false) };
     // The admin is no member of the table: what it would say to them goes nowhere.
     let (out, _queue, _too_slow) = crate::table::Outbox::new(16);
     let from = crate::table::Sender { conn: crate::table::ConnId(u64::MAX), player: admin.clone(), out };

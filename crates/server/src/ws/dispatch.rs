@@ -253,15 +253,12 @@ impl Connection {
 
     /// Hands a request to its table, remembering the table so the connection can detach from it.
     async fn forward(&mut self, table: TableId, id: Option<u64>, command: TableCommand) -> Result<(), Close> {
-        let mut handle = self.tables.get(&table).cloned().or_else(|| self.state.lobby.table(table));
-        if let (None, Some(cluster)) = (&handle, &self.state.cluster) {
-            // Another node's table: its commands go there (cluster/forward.rs).
-            handle = cluster.forwarding.table(table).await;
-        }
+        // This connection's table, else wherever it lives: another node's (its commands go there,
+        // cluster/forward.rs), or a turn-based table asleep, woken for its visitor (table/sleep.rs).
+        let mut handle = self.tables.get(&table).cloned();
         if handle.is_none() {
-            // A turn-based table asleep wakes for its visitor (table/sleep.rs).
-            handle = match table::sleep::wake(&self.state.services(), table).await {
-                Ok(woken) => woken,
+            handle = match self.state.live_table(table).await {
+                Ok(live) => live,
                 Err(error) => {
                     warn!(%table, %error, "a sleeping table could not be woken");
                     self.send(ServerMsg::error(Some(table), id, ErrorCode::Unavailable, crate::table::UNAVAILABLE));
