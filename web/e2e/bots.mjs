@@ -232,6 +232,10 @@ async function abandoned(dora) {
   await dora.click('#add-bot');
   await dora.waitForSelector('.board');
   check((await dora.textContent('.table-info .table-clock')).includes('No clock'), 'the table says it has no clock');
+  // On her turn, when the bots' moves do not redraw the page (and fold the menu) under her clicks.
+  await dora.waitForFunction(() => window.__romirami.page.legal() != null, null, {
+    timeout: Math.min(60000, timeLeft()),
+  });
   await dora.click('details.leave summary');
   await dora.click('#leave-game');
   await dora.waitForFunction(() => location.hash === '#/');
@@ -308,6 +312,10 @@ async function playNow(dora) {
   check(summary.public === false, 'a table of one’s own, not listed in the lobby');
   const board = await dora.textContent('.table-page');
   check(board.includes('Bot · fort'), 'the level is shown in the reader’s language');
+  // On her turn, when the bots' moves do not redraw the page (and fold the menu) under her clicks.
+  await dora.waitForFunction(() => window.__romirami.page.legal() != null, null, {
+    timeout: Math.min(60000, timeLeft()),
+  });
   await dora.click('details.leave summary');
   await dora.click('#leave-game');
   await dora.waitForFunction(() => location.hash === '#/');
