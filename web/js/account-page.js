@@ -7,7 +7,7 @@
 
 import { h, replace } from './dom.js';
 import { t, language } from './i18n.js';
-import { identity, signedOutHere } from './identity.js';
+import { endHere, identity, signedOutHere } from './identity.js';
 import { changePassword, deleteAccount, exportMine, getMe, signOut, signOutEverywhere } from './api.js';
 import { accountError } from './account.js';
 
@@ -72,13 +72,11 @@ function devicesSection(me, token) {
     h(
       'p.account-actions',
       actionButton('sign-out', t('account.signOut'), error, async () => {
-        await signOut(token);
-        signedOutHere();
+        await endHere(signOut(token), 'signed_out');
       }),
       ' ',
       actionButton('sign-out-everywhere', t('account.signOutEverywhere'), error, async () => {
-        await signOutEverywhere(token);
-        signedOutHere();
+        await endHere(signOutEverywhere(token), 'signed_out');
       }),
     ),
     error,
@@ -157,8 +155,7 @@ function deleteSection(me, token) {
       error,
       async () => {
         if (!confirm(t('account.deleteConfirm'))) return;
-        await deleteAccount(token, password?.input.value ?? null);
-        signedOutHere('deleted');
+        await endHere(deleteAccount(token, password?.input.value ?? null), 'deleted');
       },
       'button.danger',
     ),

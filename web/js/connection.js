@@ -4,7 +4,7 @@
 // reconnects by itself after a dropped connection, telling the page so it can join its table again
 // with `since` (protocol section 9).
 
-import { identity, saveIdentity, forgetToken, signedOutHere } from './identity.js';
+import { identity, saveIdentity, forgetToken, signedOutByServer } from './identity.js';
 import { rememberCommitment } from './shuffle-proof.js';
 
 const PROTOCOL = 1;
@@ -118,7 +118,7 @@ export class Connection {
     if (msg.type === 'error' && msg.code === 'signed_out') {
       // This browser's token was ended (signed out here or everywhere, a new password, a deleted account): it
       // forgets the player and starts again, signed out, saying why.
-      signedOutHere();
+      signedOutByServer();
       return;
     }
     if (msg.type === 'error' && msg.code === 'banned') {

@@ -43,11 +43,37 @@ export function forgetIdentity() {
  */
 export function signedOutHere(why = 'signed_out') {
   forgetIdentity();
-  // The connection hears of an ended token too (`signed_out`), maybe before the page that deleted the account
-  // hears its answer: a deletion is the reason that stays.
-  if (why === 'deleted' || !sessionStorage.getItem(SIGNED_OUT)) sessionStorage.setItem(SIGNED_OUT, why);
+  sessionStorage.setItem(SIGNED_OUT, why);
   location.replace(`${location.pathname}#/`);
   location.reload();
+}
+
+/** Whether this page is ending its own token (a request in flight), and whether the server told it meanwhile. */
+const ending = { requests: 0, told: false };
+
+/**
+ * Ends this browser's token by `request` (sign out, sign out everywhere, delete the account), then signs out
+ * here for `why`. The connection hears `signed_out` as soon as the server ends the token, often before the
+ * request's own answer; reloading then would lose that answer (and the reason "deleted"), so meanwhile the
+ * connection's notice waits for it (`signedOutByServer`). A refused request throws, as it was.
+ * @param {Promise<unknown>} request @param {'signed_out' | 'deleted'} why
+ */
+export async function endHere(request, why) {
+  ending.requests += 1;
+  try {
+    await request;
+  } catch (err) {
+    ending.requests -= 1;
+    if (ending.told && ending.requests === 0) signedOutHere();
+    throw err;
+  }
+  signedOutHere(why);
+}
+
+/** The server ended this browser's token (`signed_out`): sign out here, unless this page's own request did it. */
+export function signedOutByServer() {
+  if (ending.requests > 0) ending.told = true;
+  else signedOutHere();
 }
 
 /** Why this browser was signed out, until it is someone again (`saveIdentity`); null when it was not. */
