@@ -25,6 +25,7 @@
 //! # }
 //! ```
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -32,7 +33,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
-use romirami_protocol::{Limits, PROTOCOL_VERSION, PlayerInfo};
+use romirami_protocol::{Limits, PROTOCOL_VERSION, PlayerInfo, TableId};
 
 use crate::romi_rami::{ClientMsg, ServerMsg};
 
@@ -72,6 +73,13 @@ pub struct Client {
     pub recorded: Option<Vec<String>>,
     /// Paces sends to the server's announced rate, once welcomed.
     pace: Option<Pace>,
+    /// Whether the client sends its seat's contribution to a deal by itself (as the web client does) when
+    /// a table it sits at asks for it; on unless [`Client::contribute_by_hand`].
+    contributes: bool,
+    /// The contribution this client sent to each table's deal.
+    contributed: HashMap<TableId, String>,
+    /// Whether it sent one by itself.
+    contributed_by_itself: bool,
 }
 
 /// Keeps sends under the server's announced rate limit, with a margin.
@@ -87,7 +95,14 @@ impl Client {
     /// When the connection or the upgrade fails.
     pub async fn connect(url: &str) -> Result<Client, ClientError> {
         let (socket, _) = connect_async(url).await?;
-        Ok(Client { socket, recorded: None, pace: None })
+        Ok(Client {
+            socket,
+            recorded: None,
+            pace: None,
+            contributes: true,
+            contributed: HashMap::new(),
+            contributed_by_itself: false,
+        })
     }
 
     /// Connects and says hello as a new guest named `name`; returns the client, who it is and its token.
@@ -122,6 +137,48 @@ impl Client {
             }
             other => Err(ClientError::Unexpected(format!("{other:?}"))),
         }
+    }
+
+    /// From now on the client sends no contribution to a deal by itself: the caller sends its own
+    /// (`contribute`), or the server draws the seat's.
+    pub fn contribute_by_hand(&mut self) {
+        self.contributes = false;
+    }
+
+    /// The contribution (64 hex digits) this client sent to `table`'s deal, by itself or by hand.
+    pub fn contribution(&self, table: TableId) -> Option<&str> {
+        self.contributed.get(&table).map(String::as_str)
+    }
+
+    /// A `table` message in `text` whose deal waits for this client's seat: the table and the seat's
+    /// turn to contribute. A cheap look at the text first: most frames are not one.
+    fn asked_to_contribute(&self, text: &str) -> Option<TableId> {
+        if !self.contributes || !text.contains("\"contributions\"") || !text.contains("\"waiting\"") {
+            return None;
+        }
+        let msg: serde_json::Value = serde_json::from_str(text).ok()?;
+        if msg["type"] != "table" {
+            return None;
+        }
+        let seat = msg["role"]["seat"].as_u64()?;
+        let table: TableId = serde_json::from_value(msg["table"]["id"].clone()).ok()?;
+        let waiting = msg["table"]["contributions"]["seats"].get(usize::try_from(seat).ok()?)? == "waiting";
+        (waiting && !self.contributed.contains_key(&table)).then_some(table)
+    }
+
+    /// Whether `text` refuses a contribution that came after the deal was made.
+    fn late_contribution(text: &str) -> bool {
+        text.contains("\"not_dealing\"")
+            && serde_json::from_str::<serde_json::Value>(text).is_ok_and(|msg| msg["code"] == "not_dealing")
+    }
+
+    /// Sends `value` as this client's seat's contribution to `table`'s deal.
+    ///
+    /// # Errors
+    /// When the socket fails.
+    pub async fn contribute(&mut self, table: TableId, value: &str) -> Result<(), ClientError> {
+        self.contributed.insert(table, value.to_owned());
+        self.send(&ClientMsg::Contribute { table, value: value.to_owned() }).await
     }
 
     /// Sends a message.
@@ -188,6 +245,17 @@ impl Client {
                 Some(Ok(Message::Text(text))) => {
                     if let Some(recorded) = &mut self.recorded {
                         recorded.push(text.to_string());
+                    }
+                    if let Some(table) = self.asked_to_contribute(&text) {
+                        let mut value = [0u8; 32];
+                        getrandom::fill(&mut value).map_err(|e| ClientError::Unexpected(e.to_string()))?;
+                        self.contribute(table, &hex::encode(value)).await?;
+                        self.contributed_by_itself = true;
+                    }
+                    if self.contributed_by_itself && Client::late_contribution(&text) {
+                        // The answer to a contribution the client sent by itself, read after the deal was
+                        // made without it (the server drew the seat's): the caller never asked for it.
+                        continue;
                     }
                     return serde_json::from_str(&text).map_err(|e| ClientError::Unreadable(format!("{e}: {text}")));
                 }

@@ -42,6 +42,10 @@ mod tests {
             levels: Vec::new(),
             presence: vec![None, Some(Presence::Away), None],
             shuffle: Some("8172b88cfc15a4642043f9a7e644221bd959cd1057625a00a13e07b037182384".into()),
+            contributions: Some(romirami_protocol::Contributions {
+                seats: vec![romirami_protocol::ContributionFrom::Player, romirami_protocol::ContributionFrom::Server],
+                remaining_ms: None,
+            }),
             options: Some(serde_json::json!({})),
             rated: true,
             tournament: None,

@@ -20,6 +20,7 @@ use crate::error::{IllegalAction, SetupError};
 use crate::game::{Game, Setup, ShuffleFault, Shuffler};
 use crate::scoring::GameResult;
 use crate::trophies::Trophy;
+use romirami_game::commitment::ProofFields;
 use romirami_game::{ShuffleError, ShuffleProof};
 
 /// The value of a record's `format` field.
@@ -199,6 +200,14 @@ pub struct Record {
     /// The commitment sent to every member when the game started, 64 lower-case hex digits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commitment: Option<String>,
+    /// The seed the server committed to (`commitment`), as a decimal string, when the seats contributed
+    /// to the deal: `seed` is then derived from it, the salt and `contributions`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_seed: Option<String>,
+    /// Each seat's contribution to the deal, in seat order, 64 lower-case hex digits each; with
+    /// `server_seed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contributions: Option<Vec<String>>,
     /// The seat with the first player token.
     pub first_player: Seat,
     /// The side each trophy tile shows, tile 1 to 4.
@@ -298,7 +307,7 @@ impl Game {
         if meta.names.len() != self.players() {
             return Err(ExportError::Names { names: meta.names.len(), players: self.players() });
         }
-        let proof = meta.shuffle.map(|proof| proof.fields());
+        let proof = meta.shuffle.map(|proof| proof.fields()).unwrap_or_default();
         Ok(Record {
             format: RECORD_FORMAT.to_owned(),
             id: meta.id,
@@ -310,9 +319,11 @@ impl Game {
                 .zip(0u8..)
                 .map(|(name, seat)| RecordPlayer { seat: Seat(seat), name })
                 .collect(),
-            seed: proof.as_ref().map(|p| p.seed.clone()),
-            salt: proof.as_ref().map(|p| p.salt.clone()),
-            commitment: proof.map(|p| p.commitment),
+            seed: proof.seed,
+            salt: proof.salt,
+            commitment: proof.commitment,
+            server_seed: proof.server_seed,
+            contributions: proof.contributions,
             first_player: self.setup.first_player,
             trophies: self.setup.trophies,
             number_deck: self.setup.number_deck.clone(),
@@ -427,7 +438,13 @@ impl Record {
     /// # Errors
     /// [`ShuffleError::Fields`] or [`ShuffleError::Commitment`].
     pub fn shuffle_proof(&self) -> Result<Option<ShuffleProof>, ShuffleError> {
-        ShuffleProof::from_fields(self.seed.as_deref(), self.salt.as_deref(), self.commitment.as_deref())
+        ShuffleProof::from_fields(&ProofFields {
+            seed: self.seed.clone(),
+            salt: self.salt.clone(),
+            commitment: self.commitment.clone(),
+            server_seed: self.server_seed.clone(),
+            contributions: self.contributions.clone(),
+        })
     }
 
     /// Checks the record's shuffle proof, when it has one (record-format.md, "Shuffle proof"): the
@@ -441,7 +458,7 @@ impl Record {
     pub fn check_shuffle(&self) -> Result<Option<ShuffleProof>, ReplayError> {
         let Some(proof) = self.shuffle_proof()? else { return Ok(None) };
         let not_from_seed = |what: String| ReplayError::Shuffle(ShuffleError::NotFromSeed(what));
-        let mut game = Game::new(self.players.len(), proof.seed)?;
+        let mut game = Game::new(self.players.len(), proof.seed())?;
         let dealt = &game.setup;
         let field = [
             (dealt.number_deck != self.number_deck, "number_deck"),

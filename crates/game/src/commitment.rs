@@ -14,10 +14,18 @@
 //! `DataView.setBigUint64(18, BigInt(seed), false)`. The test vector of `docs/rules/record-format.md`
 //! ("Shuffle proof") is checked below.
 //!
-//! A record carries the proof as three optional top-level fields (both record formats): `seed` (the
-//! `u64` as a decimal string, so that JavaScript numbers do not round it), `salt` and `commitment` (lower-case
-//! hex). [`ShuffleProof::from_fields`] reads them and checks the commitment; what the seed must give is
-//! each game's own derivation, checked by its record's verify.
+//! The game is not dealt from the server's seed alone: at the start every seat contributes 32 random
+//! bytes (its client draws them; the server draws them for a seat that sends none, bots' seats too), and
+//! the game's seed is derived from the server's seed, the salt and the contributions in seat order
+//! ([`derive_seed`], an HMAC-SHA256). The server committed before any contribution was sent, so it cannot
+//! pick the deal; a player, who knows neither the seed nor the salt, cannot steer it.
+//!
+//! A record carries the proof as optional top-level fields (both record formats): `seed` (the game's,
+//! a `u64` as a decimal string, so that JavaScript numbers do not round it), `salt` and `commitment`
+//! (lower-case hex), and `server_seed` (decimal) with `contributions` (64 lower-case hex digits each, in
+//! seat order). Records written before players contributed carry only the first three, the commitment
+//! then to `seed` itself. [`ShuffleProof::from_fields`] reads them and checks the commitment and the
+//! derivation; what the seed must give is each game's own derivation, checked by its record's verify.
 
 use std::fmt;
 
@@ -84,16 +92,55 @@ pub fn check(commitment: &str, seed: u64, salt: &Salt) -> bool {
     Commitment::from_hex(commitment).is_ok_and(|c| c == Commitment::of(seed, salt))
 }
 
-/// What a finished game reveals so that its shuffle can be checked: the seed the game was dealt from and
-/// the salt of the commitment sent when it started.
+/// How many bytes a seat's contribution to the deal has.
+pub const CONTRIBUTION_LEN: usize = 32;
+
+/// A seat's contribution to the deal: [`CONTRIBUTION_LEN`] random bytes its client drew (or the server,
+/// for a seat that sent none).
+pub type Contribution = [u8; CONTRIBUTION_LEN];
+
+/// The bytes the derivation's message starts with (see [`derive_seed`]).
+pub const DEAL_DOMAIN: &[u8; 15] = b"romirami-deal/1";
+
+/// The game's seed from the server's seed, the salt and the seats' contributions in seat order: the first
+/// 8 bytes, big-endian, of HMAC-SHA256 keyed by the server's seed (8 bytes big-endian) ‖ salt over
+/// [`DEAL_DOMAIN`] ‖ contribution of seat 0 ‖ contribution of seat 1 ‖ …
 ///
-/// Its `Debug` output shows neither: a game in play must not leak its seed into a log line.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// The server committed to its seed and salt before any contribution was sent, so it cannot choose the
+/// deal by choosing them afterwards; a player, who knows neither, cannot steer it by choosing their own.
+pub fn derive_seed(server_seed: u64, salt: &Salt, contributions: &[Contribution]) -> u64 {
+    use hmac::{Hmac, Mac};
+    let mut key = [0u8; 8 + SALT_LEN];
+    key[..8].copy_from_slice(&server_seed.to_be_bytes());
+    key[8..].copy_from_slice(salt);
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&key).expect("HMAC takes a key of any length");
+    mac.update(DEAL_DOMAIN);
+    for contribution in contributions {
+        mac.update(contribution);
+    }
+    let digest = mac.finalize().into_bytes();
+    u64::from_be_bytes(digest[..8].try_into().expect("SHA-256 gives 32 bytes"))
+}
+
+/// Reads a contribution: exactly 64 lower-case hex digits.
+pub fn contribution_from_hex(text: &str) -> Option<Contribution> {
+    lower_hex::<CONTRIBUTION_LEN>(text)
+}
+
+/// What a finished game reveals so that its shuffle can be checked: the seed the server committed to
+/// before the start, the salt of that commitment, and the seats' contributions, from which the game's
+/// seed is derived ([`ShuffleProof::seed`]).
+///
+/// Its `Debug` output shows none of them: a game in play must not leak its seed into a log line.
+#[derive(Clone, PartialEq, Eq)]
 pub struct ShuffleProof {
-    /// The seed the game was created from (`TableGame::new`).
-    pub seed: u64,
+    /// The seed the server drew and committed to.
+    pub server_seed: u64,
     /// The salt of the commitment.
     pub salt: Salt,
+    /// The seats' contributions in seat order; none for a game dealt from the server's seed alone (games
+    /// stored before players contributed, and records written then).
+    pub contributions: Vec<Contribution>,
 }
 
 impl fmt::Debug for ShuffleProof {
@@ -102,70 +149,124 @@ impl fmt::Debug for ShuffleProof {
     }
 }
 
-/// The three record fields of a shuffle proof, as written: `seed` (decimal), `salt` and `commitment`
-/// (lower-case hex).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The record fields of a shuffle proof, as written (both record formats): `seed` (the game's, decimal),
+/// `salt` and `commitment` (lower-case hex), and with the players' contributions `server_seed` (decimal)
+/// and `contributions` (64 lower-case hex digits each, in seat order).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ProofFields {
-    /// The seed in decimal.
-    pub seed: String,
+    /// The game's seed in decimal.
+    pub seed: Option<String>,
     /// The salt, 64 lower-case hex digits.
-    pub salt: String,
+    pub salt: Option<String>,
     /// The commitment, 64 lower-case hex digits.
-    pub commitment: String,
+    pub commitment: Option<String>,
+    /// The server's seed in decimal (with contributions).
+    pub server_seed: Option<String>,
+    /// The seats' contributions (with a server seed).
+    pub contributions: Option<Vec<String>>,
 }
 
 impl ShuffleProof {
-    /// A proof of `seed` with `salt`.
+    /// A proof of a game dealt from the server's `seed` alone, committed to with `salt`.
     pub fn new(seed: u64, salt: Salt) -> ShuffleProof {
-        ShuffleProof { seed, salt }
+        ShuffleProof { server_seed: seed, salt, contributions: Vec::new() }
     }
 
-    /// The commitment sent when the game started.
-    pub fn commitment(&self) -> Commitment {
-        Commitment::of(self.seed, &self.salt)
+    /// A proof of a game dealt from the server's seed and the seats' contributions.
+    pub fn contributed(server_seed: u64, salt: Salt, contributions: Vec<Contribution>) -> ShuffleProof {
+        ShuffleProof { server_seed, salt, contributions }
     }
 
-    /// The record fields of this proof, the commitment computed.
-    pub fn fields(&self) -> ProofFields {
-        ProofFields {
-            seed: self.seed.to_string(),
-            salt: hex::encode(self.salt),
-            commitment: commit(self.seed, &self.salt),
+    /// The seed the game is dealt from: derived from the contributions ([`derive_seed`]), or the server's
+    /// own when there are none.
+    pub fn seed(&self) -> u64 {
+        if self.contributions.is_empty() {
+            self.server_seed
+        } else {
+            derive_seed(self.server_seed, &self.salt, &self.contributions)
         }
     }
 
-    /// Reads a record's three fields: none of them (an older record, or a game without a proof) is
-    /// `Ok(None)`; all three, well formed, with a commitment that is the one of the seed and salt, is the
-    /// proof, whose seed the caller then checks against the game's decks.
+    /// The commitment sent when the game started (to the server's seed).
+    pub fn commitment(&self) -> Commitment {
+        Commitment::of(self.server_seed, &self.salt)
+    }
+
+    /// The record fields of this proof, the commitment and the game's seed computed.
+    pub fn fields(&self) -> ProofFields {
+        let contributed = !self.contributions.is_empty();
+        ProofFields {
+            seed: Some(self.seed().to_string()),
+            salt: Some(hex::encode(self.salt)),
+            commitment: Some(commit(self.server_seed, &self.salt)),
+            server_seed: contributed.then(|| self.server_seed.to_string()),
+            contributions: contributed.then(|| self.contributions.iter().map(hex::encode).collect()),
+        }
+    }
+
+    /// Reads a record's proof fields: none of them (an older record, or a game without a proof) is
+    /// `Ok(None)`. Either `seed`, `salt` and `commitment` (a game dealt from the server's seed alone), or
+    /// those with `server_seed` and `contributions`; well formed, with a commitment that is the one of the
+    /// server's seed and salt, and a seed derived from them and the contributions, is the proof, whose
+    /// seed the caller then checks against the game's decks.
     ///
     /// # Errors
-    /// [`ShuffleError::Fields`] when only some are there or one is malformed (a seed that is not a
-    /// decimal `u64` without leading zeros, a salt or commitment that is not 64 lower-case hex digits);
-    /// [`ShuffleError::Commitment`] when the commitment is not the one of the seed and salt.
-    pub fn from_fields(
-        seed: Option<&str>,
-        salt: Option<&str>,
-        commitment: Option<&str>,
-    ) -> Result<Option<ShuffleProof>, ShuffleError> {
-        let (seed, salt, commitment) = match (seed, salt, commitment) {
-            (None, None, None) => return Ok(None),
-            (Some(seed), Some(salt), Some(commitment)) => (seed, salt, commitment),
+    /// [`ShuffleError::Fields`] when some are missing or one is malformed (a seed that is not a decimal
+    /// `u64` without leading zeros, a salt, commitment or contribution that is not 64 lower-case hex
+    /// digits, no contributions); [`ShuffleError::Commitment`] when the commitment is not the one of the
+    /// server's seed and salt; [`ShuffleError::Derivation`] when the seed is not the one derived.
+    pub fn from_fields(fields: &ProofFields) -> Result<Option<ShuffleProof>, ShuffleError> {
+        let ProofFields { seed, salt, commitment, server_seed, contributions } = fields;
+        let (seed, salt, commitment) = match (seed, salt, commitment, server_seed, contributions) {
+            (None, None, None, None, None) => return Ok(None),
+            (Some(seed), Some(salt), Some(commitment), _, _) => (seed, salt, commitment),
             _ => {
                 return Err(ShuffleError::Fields(
-                    "`seed`, `salt` and `commitment` go together: all three or none".into(),
+                    "`seed`, `salt` and `commitment` go together (with `server_seed` and `contributions`, or \
+                     without both): all or none"
+                        .into(),
                 ));
             }
         };
-        let seed = parse_seed(seed).ok_or_else(|| {
-            ShuffleError::Fields("`seed` is a decimal string of a 64-bit unsigned number, without leading zeros".into())
-        })?;
+        let decimal = |field: &str, text: &str| {
+            parse_seed(text).ok_or_else(|| {
+                ShuffleError::Fields(format!(
+                    "`{field}` is a decimal string of a 64-bit unsigned number, without leading zeros"
+                ))
+            })
+        };
+        let seed = decimal("seed", seed)?;
         let salt = lower_hex::<SALT_LEN>(salt)
             .ok_or_else(|| ShuffleError::Fields("`salt` is 64 lower-case hex digits (32 bytes)".into()))?;
         let commitment =
             Commitment::from_hex(commitment).map_err(|e| ShuffleError::Fields(format!("`commitment`: {e}")))?;
-        let proof = ShuffleProof { seed, salt };
+        let proof = match (server_seed, contributions) {
+            (None, None) => ShuffleProof::new(seed, salt),
+            (Some(server_seed), Some(contributions)) => {
+                let server_seed = decimal("server_seed", server_seed)?;
+                if contributions.is_empty() {
+                    return Err(ShuffleError::Fields("`contributions` has one value per seat, not none".into()));
+                }
+                let contributions = contributions
+                    .iter()
+                    .enumerate()
+                    .map(|(i, text)| {
+                        contribution_from_hex(text).ok_or_else(|| {
+                            ShuffleError::Fields(format!("`contributions[{i}]` is 64 lower-case hex digits (32 bytes)"))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                ShuffleProof::contributed(server_seed, salt, contributions)
+            }
+            _ => {
+                return Err(ShuffleError::Fields("`server_seed` and `contributions` go together: both or none".into()));
+            }
+        };
         if proof.commitment() != commitment {
             return Err(ShuffleError::Commitment);
+        }
+        if proof.seed() != seed {
+            return Err(ShuffleError::Derivation);
         }
         Ok(Some(proof))
     }
@@ -176,19 +277,22 @@ impl ShuffleProof {
 pub enum ShuffleError {
     /// The fields are incomplete or malformed.
     Fields(String),
-    /// The commitment is not the SHA-256 of the seed and salt.
+    /// The commitment is not the SHA-256 of the (server's) seed and salt.
     Commitment,
+    /// The game's seed is not the one derived from the server's seed, the salt and the contributions.
+    Derivation,
     /// The seed does not give what the record says: a deck, the deal, the first player or dealer, or a
     /// reshuffle (the sentence says which, and where).
     NotFromSeed(String),
 }
 
 impl ShuffleError {
-    /// A stable code: `shuffle_fields`, `shuffle_commitment` or `shuffle_not_from_seed`.
+    /// A stable code: `shuffle_fields`, `shuffle_commitment`, `shuffle_derivation` or `shuffle_not_from_seed`.
     pub const fn code(&self) -> &'static str {
         match self {
             ShuffleError::Fields(_) => "shuffle_fields",
             ShuffleError::Commitment => "shuffle_commitment",
+            ShuffleError::Derivation => "shuffle_derivation",
             ShuffleError::NotFromSeed(_) => "shuffle_not_from_seed",
         }
     }
@@ -201,6 +305,9 @@ impl fmt::Display for ShuffleError {
             ShuffleError::Commitment => {
                 f.write_str("shuffle proof: the commitment is not the SHA-256 of the seed and the salt")
             }
+            ShuffleError::Derivation => f.write_str(
+                "shuffle proof: the seed is not the one derived from the server's seed, the salt and the contributions",
+            ),
             ShuffleError::NotFromSeed(what) => write!(f, "shuffle proof: {what} is not what the seed gives"),
         }
     }
@@ -271,28 +378,92 @@ mod tests {
     fn record_fields_read_back_and_are_checked() {
         let proof = ShuffleProof::new(u64::MAX, [0xab; SALT_LEN]);
         let fields = proof.fields();
-        assert_eq!(fields.seed, "18446744073709551615");
-        assert_eq!(fields.salt, "ab".repeat(32));
+        assert_eq!(fields.seed.as_deref(), Some("18446744073709551615"));
+        assert_eq!(fields.salt, Some("ab".repeat(32)));
+        assert_eq!((&fields.server_seed, &fields.contributions), (&None, &None));
         let read = |seed: &str, salt: &str, commitment: &str| {
-            ShuffleProof::from_fields(Some(seed), Some(salt), Some(commitment))
+            ShuffleProof::from_fields(&ProofFields {
+                seed: Some(seed.into()),
+                salt: Some(salt.into()),
+                commitment: Some(commitment.into()),
+                ..ProofFields::default()
+            })
         };
-        assert_eq!(read(&fields.seed, &fields.salt, &fields.commitment), Ok(Some(proof)));
-        assert_eq!(ShuffleProof::from_fields(None, None, None), Ok(None));
+        let (seed, salt, commitment) = (
+            fields.seed.clone().expect("written"),
+            fields.salt.clone().expect("written"),
+            fields.commitment.clone().expect("written"),
+        );
+        assert_eq!(read(&seed, &salt, &commitment), Ok(Some(proof.clone())));
+        assert_eq!(ShuffleProof::from_fields(&ProofFields::default()), Ok(None));
         let code = |r: Result<Option<ShuffleProof>, ShuffleError>| r.map_err(|e| e.code());
-        assert_eq!(code(ShuffleProof::from_fields(Some("1"), None, None)), Err("shuffle_fields"));
+        let only_seed = ProofFields { seed: Some("1".into()), ..ProofFields::default() };
+        assert_eq!(code(ShuffleProof::from_fields(&only_seed)), Err("shuffle_fields"));
         for bad_seed in ["", "01", "-1", "+1", " 1", "18446744073709551616", "1e3"] {
-            assert_eq!(code(read(bad_seed, &fields.salt, &fields.commitment)), Err("shuffle_fields"), "{bad_seed:?}");
+            assert_eq!(code(read(bad_seed, &salt, &commitment)), Err("shuffle_fields"), "{bad_seed:?}");
         }
-        assert_eq!(code(read(&fields.seed, &fields.salt.to_uppercase(), &fields.commitment)), Err("shuffle_fields"));
-        assert_eq!(code(read(&fields.seed, &fields.salt[2..], &fields.commitment)), Err("shuffle_fields"));
-        assert_eq!(code(read("0", &fields.salt, &fields.commitment)), Err("shuffle_commitment"));
-        assert_eq!(code(read(&fields.seed, &"cd".repeat(32), &fields.commitment)), Err("shuffle_commitment"));
-        assert_eq!(code(read(&fields.seed, &fields.salt, &commit(1, &proof.salt))), Err("shuffle_commitment"));
+        assert_eq!(code(read(&seed, &salt.to_uppercase(), &commitment)), Err("shuffle_fields"));
+        assert_eq!(code(read(&seed, &salt[2..], &commitment)), Err("shuffle_fields"));
+        assert_eq!(code(read("0", &salt, &commitment)), Err("shuffle_commitment"));
+        assert_eq!(code(read(&seed, &"cd".repeat(32), &commitment)), Err("shuffle_commitment"));
+        assert_eq!(code(read(&seed, &salt, &commit(1, &proof.salt))), Err("shuffle_commitment"));
+    }
+
+    /// The derivation's test vector of `docs/rules/record-format.md`: the commitment's vector, with seat 0
+    /// contributing 32 bytes of 0x11 and seat 1 32 bytes of 0x22.
+    const VECTOR_DEAL_SEED: u64 = 14_750_675_990_998_364_322;
+
+    #[test]
+    fn the_derivation_is_the_documented_hmac() {
+        use hmac::{Hmac, Mac};
+        let contributions = [[0x11; 32], [0x22; 32]];
+        let mut key = VECTOR_SEED.to_be_bytes().to_vec();
+        key.extend(0u8..32);
+        let mut message = b"romirami-deal/1".to_vec();
+        message.extend([0x11; 32]);
+        message.extend([0x22; 32]);
+        let mut mac = Hmac::<Sha256>::new_from_slice(&key).expect("any key");
+        mac.update(&message);
+        let digest = mac.finalize().into_bytes();
+        let expected = u64::from_be_bytes(digest[..8].try_into().expect("8 bytes"));
+        assert_eq!(derive_seed(VECTOR_SEED, &vector_salt(), &contributions), expected);
+        assert_eq!(expected, VECTOR_DEAL_SEED, "the documented vector");
+        // Each contribution, and its place, changes the seed.
+        assert_ne!(derive_seed(VECTOR_SEED, &vector_salt(), &[[0x22; 32], [0x11; 32]]), expected);
+        assert_ne!(derive_seed(VECTOR_SEED, &vector_salt(), &[[0x11; 32], [0x23; 32]]), expected);
+        assert_ne!(derive_seed(VECTOR_SEED, &vector_salt(), &[[0x11; 32]]), expected);
+    }
+
+    #[test]
+    fn contributed_fields_read_back_and_any_change_is_refused() {
+        let proof = ShuffleProof::contributed(VECTOR_SEED, vector_salt(), vec![[0x11; 32], [0x22; 32]]);
+        let fields = proof.fields();
+        assert_eq!(fields.server_seed.as_deref(), Some("1234567890123456789"));
+        assert_eq!(fields.seed, Some(VECTOR_DEAL_SEED.to_string()));
+        assert_eq!(fields.contributions, Some(vec!["11".repeat(32), "22".repeat(32)]));
+        assert_eq!(fields.commitment.as_deref(), Some(VECTOR_COMMITMENT));
+        assert_eq!(ShuffleProof::from_fields(&fields), Ok(Some(proof.clone())));
+        assert_eq!(proof.seed(), VECTOR_DEAL_SEED);
+        let code = |fields: ProofFields| ShuffleProof::from_fields(&fields).map_err(|e| e.code());
+        let mut changed = fields.clone();
+        changed.contributions.as_mut().expect("two")[1] = "23".repeat(32);
+        assert_eq!(code(changed), Err("shuffle_derivation"));
+        let mut fewer = fields.clone();
+        fewer.contributions.as_mut().expect("two").pop();
+        assert_eq!(code(fewer), Err("shuffle_derivation"));
+        assert_eq!(code(ProofFields { seed: Some("7".into()), ..fields.clone() }), Err("shuffle_derivation"));
+        assert_eq!(code(ProofFields { salt: Some("cd".repeat(32)), ..fields.clone() }), Err("shuffle_commitment"));
+        assert_eq!(code(ProofFields { server_seed: Some("7".into()), ..fields.clone() }), Err("shuffle_commitment"));
+        assert_eq!(code(ProofFields { contributions: None, ..fields.clone() }), Err("shuffle_fields"));
+        assert_eq!(code(ProofFields { server_seed: None, ..fields.clone() }), Err("shuffle_fields"));
+        assert_eq!(code(ProofFields { contributions: Some(vec![]), ..fields.clone() }), Err("shuffle_fields"));
+        assert_eq!(code(ProofFields { contributions: Some(vec!["AA".repeat(32)]), ..fields }), Err("shuffle_fields"));
     }
 
     #[test]
     fn a_proof_does_not_show_its_seed_in_debug() {
-        let proof = ShuffleProof::new(987_654_321, [7; SALT_LEN]);
-        assert!(!format!("{proof:?}").contains("987654321"));
+        let proof = ShuffleProof::contributed(987_654_321, [7; SALT_LEN], vec![[9; 32]]);
+        let shown = format!("{proof:?}");
+        assert!(!shown.contains("987654321") && !shown.contains(&proof.seed().to_string()) && !shown.contains("9, 9"));
     }
 }

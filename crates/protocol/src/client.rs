@@ -137,6 +137,17 @@ pub enum ClientMsg<A> {
         /// `true` to mute, `false` to hear them again.
         muted: bool,
     },
+    /// A seat's contribution to the deal, while the table gathers them at the start (its summary's
+    /// `contributions`): 32 random bytes as 64 lower-case hex digits, drawn where the server cannot see
+    /// them (the web client uses Web Crypto). The game's seed is derived from the server's committed seed,
+    /// its salt and every seat's contribution (`docs/rules/record-format.md`, "Shuffle proof"). Answered
+    /// by the table (its `contributions` with this seat's sent), or `error`.
+    Contribute {
+        /// The table the sender sits at.
+        table: TableId,
+        /// 64 lower-case hex digits.
+        value: String,
+    },
     /// Say yes (`accept`) or no to playing again, once the game is over: only its players may. Every
     /// member is answered by `rematch` (the offer as it stands), `rematch_closed` or `rematch_started`.
     Rematch {
@@ -173,6 +184,7 @@ impl<A> ClientMsg<A> {
             ClientMsg::Act { .. } => "act",
             ClientMsg::Chat { .. } => "chat",
             ClientMsg::Mute { .. } => "mute",
+            ClientMsg::Contribute { .. } => "contribute",
             ClientMsg::Rematch { .. } => "rematch",
             ClientMsg::TournamentSubscribe { .. } => "tournament_subscribe",
             ClientMsg::TournamentUnsubscribe => "tournament_unsubscribe",
@@ -192,6 +204,7 @@ impl<A> ClientMsg<A> {
             | ClientMsg::Act { table, .. }
             | ClientMsg::Chat { table, .. }
             | ClientMsg::Mute { table, .. }
+            | ClientMsg::Contribute { table, .. }
             | ClientMsg::Rematch { table, .. } => Some(*table),
             _ => None,
         }

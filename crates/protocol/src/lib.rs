@@ -24,7 +24,8 @@ pub use client::{ClientMsg, parse_client_msg};
 pub use rematch::RematchEnd;
 pub use server::{ErrorCode, ServerMsg};
 pub use table::{
-    Clock, Limits, NumberedEvent, PlayerId, PlayerInfo, Role, SpectatorPolicy, TableId, TableState, TableSummary,
+    Clock, ContributionFrom, Contributions, Limits, NumberedEvent, PlayerId, PlayerInfo, Role, SpectatorPolicy,
+    TableId, TableState, TableSummary,
 };
 pub use together::{CHAT_HISTORY, ChatChannel, ChatLine, MAX_CHAT_CHARS, Presence, PresenceChange};
 

@@ -52,8 +52,14 @@ pub enum ErrorCode {
     TooManyTables,
     /// All seats are taken.
     TableFull,
-    /// The game has started: seats can no longer change.
+    /// The game has started (or is being dealt): seats can no longer change.
     AlreadyStarted,
+    /// A `contribute` whose value is not 64 lower-case hex digits.
+    BadContribution,
+    /// A `contribute` when the table is not gathering contributions (before the start, or once dealt).
+    NotDealing,
+    /// A `contribute` from a seat that has one already (its first stands).
+    AlreadyContributed,
     /// Only the host may do that.
     NotHost,
     /// The start needs at least 2 seated players.

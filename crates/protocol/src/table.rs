@@ -149,6 +149,12 @@ pub struct TableSummary {
     /// Left out before the start, and for a game stored before the server sent one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shuffle: Option<String>,
+    /// At the start, while the table gathers the seats' contributions to the deal (before the game is
+    /// dealt), and through the game when the server dealt it so: who gave each seat's contribution, and
+    /// how long the server still waits for the missing ones. A seated client whose seat is `waiting`
+    /// sends `contribute`. Left out before the start and for games dealt from the server's seed alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contributions: Option<Contributions>,
     /// The game's table options as the game wrote them in full (every default filled in), so that the
     /// lobby and the table can say how the game is played: `{}` for Romi Rami, e.g.
     /// `{"variant": "basic", "scoring": "positive", …, "target": 100}` for Rommi. Left out by servers
@@ -176,6 +182,29 @@ pub struct TableSummary {
     /// table's players plan their day by it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_ends_at: Option<String>,
+}
+
+/// The seats' contributions to the deal (`TableSummary::contributions`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Contributions {
+    /// For each seat of the game, in seat order, where its contribution comes from.
+    pub seats: Vec<ContributionFrom>,
+    /// While some seat is `waiting`: milliseconds before the server draws their contributions itself and
+    /// deals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remaining_ms: Option<u64>,
+}
+
+/// Where a seat's contribution to the deal comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ContributionFrom {
+    /// Not sent yet.
+    Waiting,
+    /// Sent by the seat's player.
+    Player,
+    /// Drawn by the server: the seat is a bot's, or its player sent none in time.
+    Server,
 }
 
 fn yes() -> bool {

@@ -91,6 +91,9 @@ pub struct Config {
     /// How long a table that waits for its game stays open while none of its seated players is
     /// connected (its host went away without leaving, say); then it closes and leaves the lobby.
     pub waiting_table_grace: Duration,
+    /// How long a starting game waits for its seats' contributions to the deal (`contribute`) before the
+    /// server draws the missing ones itself.
+    pub contribution_wait: Duration,
     /// Commands waiting for one table's task.
     pub table_queue: usize,
     /// How long the server's bot waits before each of its moves, so that people can follow them.
@@ -189,6 +192,7 @@ impl Default for Config {
             max_sleeping_tables_per_player: 50,
             catch_up_limit: 500,
             waiting_table_grace: Duration::from_secs(60),
+            contribution_wait: Duration::from_secs(3),
             table_queue: 1024,
             bot_delay: Duration::from_millis(700),
             bot_retry: Duration::from_secs(1),

@@ -38,7 +38,60 @@ fn code(result: Result<Game, ReplayError>) -> Result<(), String> {
 /// The record with its proof fields replaced by those of `seed` and `salt`, the commitment recomputed.
 fn claiming(record: &Record, seed: u64, salt: [u8; 32]) -> Record {
     let fields = ShuffleProof::new(seed, salt).fields();
-    Record { seed: Some(fields.seed), salt: Some(fields.salt), commitment: Some(fields.commitment), ..record.clone() }
+    Record { seed: fields.seed, salt: fields.salt, commitment: fields.commitment, ..record.clone() }
+}
+
+/// A finished game dealt from the seats' contributions, and its proof.
+fn contributed_game() -> (ShuffleProof, Game) {
+    let proof = ShuffleProof::contributed(42, SALT, vec![[0x11; 32], [0x22; 32]]);
+    let mut game = Game::new(2, proof.seed()).expect("2 players");
+    RandomPlayer::new(7).play_out(&mut game);
+    (proof, game)
+}
+
+#[test]
+fn a_record_with_the_seats_contributions_verifies_and_refuses_any_change() {
+    let (proof, game) = contributed_game();
+    let record = game.record(meta(2, Some(proof.clone()))).expect("over");
+    assert_eq!(record.server_seed.as_deref(), Some("42"));
+    assert_eq!(record.seed, Some(proof.seed().to_string()));
+    assert_eq!(record.contributions, Some(vec!["11".repeat(32), "22".repeat(32)]));
+    let json = serde_json::to_string(&record).expect("serializes");
+    let read: Record = serde_json::from_str(&json).expect("reads back");
+    assert_eq!(code(read.verify()), Ok(()));
+    assert_eq!(read.check_shuffle().expect("holds"), Some(proof.clone()));
+
+    let with = |contributions: Vec<[u8; 32]>, server_seed: u64, salt: [u8; 32]| {
+        // Every field made consistent with the change except the decks: only they can give it away.
+        let fields = ShuffleProof::contributed(server_seed, salt, contributions).fields();
+        Record {
+            seed: fields.seed,
+            salt: fields.salt,
+            commitment: fields.commitment,
+            server_seed: fields.server_seed,
+            contributions: fields.contributions,
+            ..record.clone()
+        }
+    };
+    let not_from_seed = Err("shuffle_not_from_seed".to_owned());
+    assert_eq!(code(with(vec![[0x11; 32], [0x23; 32]], 42, SALT).verify()), not_from_seed);
+    assert_eq!(code(with(vec![[0x22; 32], [0x11; 32]], 42, SALT).verify()), not_from_seed);
+    assert_eq!(code(with(vec![[0x11; 32], [0x22; 32]], 43, SALT).verify()), not_from_seed);
+    assert_eq!(code(with(vec![[0x11; 32], [0x22; 32]], 42, [0x5b; 32]).verify()), not_from_seed);
+    // A field changed alone.
+    let mut contribution = record.clone();
+    contribution.contributions.as_mut().expect("two")[0] = "12".repeat(32);
+    assert_eq!(code(contribution.verify()), Err("shuffle_derivation".into()));
+    assert_eq!(
+        code(Record { server_seed: Some("43".into()), ..record.clone() }.verify()),
+        Err("shuffle_commitment".into())
+    );
+    assert_eq!(
+        code(Record { salt: Some("5b".repeat(32)), ..record.clone() }.verify()),
+        Err("shuffle_commitment".into())
+    );
+    assert_eq!(code(Record { seed: Some("42".into()), ..record.clone() }.verify()), Err("shuffle_derivation".into()));
+    assert_eq!(code(Record { contributions: None, ..record }.verify()), Err("shuffle_fields".into()));
 }
 
 #[test]

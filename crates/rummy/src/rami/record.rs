@@ -168,7 +168,7 @@ pub fn replay_with(record: &RummyRecord, each: Observer<'_>) -> Result<RamiMatch
     let dealer = record.rounds.first().map_or(Seat(0), |r| r.dealer);
     // `RamiMatch::new`: round 1's dealer, then each deck and reshuffle as the replay reaches it.
     let seeded = proof.map(|proof| {
-        let mut check = SeedCheck::new(proof.seed);
+        let mut check = SeedCheck::new(proof.seed());
         if let Some(first) = record.rounds.first() {
             check.dealer(players, first.dealer);
         }

@@ -19,6 +19,7 @@ mod seed;
 use std::collections::BTreeMap;
 use std::fmt;
 
+use romirami_game::commitment::ProofFields;
 use romirami_game::{ShuffleError, ShuffleProof};
 use serde::{Deserialize, Serialize};
 
@@ -132,6 +133,14 @@ pub struct RummyRecord {
     /// The commitment sent to every member when the match started, 64 lower-case hex digits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commitment: Option<String>,
+    /// The seed the server committed to (`commitment`), as a decimal string, when the seats contributed
+    /// to the deal: `seed` is then derived from it, the salt and `contributions`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_seed: Option<String>,
+    /// Each seat's contribution to the deal, in seat order, 64 lower-case hex digits each; with
+    /// `server_seed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contributions: Option<Vec<String>>,
     /// Every round played, in order.
     pub rounds: Vec<RoundRecord>,
     /// The match result.
@@ -286,7 +295,7 @@ impl RummyRecord {
         rounds: Vec<RoundRecord>,
         result: MatchRecordResult,
     ) -> Result<RummyRecord, ExportError> {
-        let proof = meta.shuffle.map(|proof| proof.fields());
+        let proof = meta.shuffle.map(|proof| proof.fields()).unwrap_or_default();
         let record = RummyRecord {
             format: RECORD_FORMAT.to_owned(),
             id: meta.id,
@@ -300,9 +309,11 @@ impl RummyRecord {
                 .zip(0u8..)
                 .map(|(name, seat)| RecordPlayer { seat: Seat(seat), name })
                 .collect(),
-            seed: proof.as_ref().map(|p| p.seed.clone()),
-            salt: proof.as_ref().map(|p| p.salt.clone()),
-            commitment: proof.map(|p| p.commitment),
+            seed: proof.seed,
+            salt: proof.salt,
+            commitment: proof.commitment,
+            server_seed: proof.server_seed,
+            contributions: proof.contributions,
             rounds,
             result,
         };
@@ -323,8 +334,14 @@ impl RummyRecord {
     /// # Errors
     /// [`RecordError::Shuffle`] with [`ShuffleError::Fields`] or [`ShuffleError::Commitment`].
     pub fn shuffle_proof(&self) -> Result<Option<ShuffleProof>, RecordError> {
-        ShuffleProof::from_fields(self.seed.as_deref(), self.salt.as_deref(), self.commitment.as_deref())
-            .map_err(|error| RecordError::Shuffle { at: At::default(), error })
+        ShuffleProof::from_fields(&ProofFields {
+            seed: self.seed.clone(),
+            salt: self.salt.clone(),
+            commitment: self.commitment.clone(),
+            server_seed: self.server_seed.clone(),
+            contributions: self.contributions.clone(),
+        })
+        .map_err(|error| RecordError::Shuffle { at: At::default(), error })
     }
 
     /// The checks of the record's "Shape" that serde does not make: format, id, times, player seats.

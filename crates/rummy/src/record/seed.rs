@@ -105,11 +105,43 @@ mod tests {
 
     fn claiming(record: &RummyRecord, seed: u64) -> RummyRecord {
         let fields = ShuffleProof::new(seed, SALT).fields();
-        RummyRecord {
-            seed: Some(fields.seed),
-            salt: Some(fields.salt),
-            commitment: Some(fields.commitment),
-            ..record.clone()
+        RummyRecord { seed: fields.seed, salt: fields.salt, commitment: fields.commitment, ..record.clone() }
+    }
+
+    #[test]
+    fn records_dealt_from_the_seats_contributions_verify_and_refuse_any_change() {
+        for game in GameKind::ALL {
+            let proof = ShuffleProof::contributed(4, SALT, vec![[1; 32], [2; 32], [3; 32]]);
+            let meta = meta(3, Some(proof.clone()));
+            let record = sim::play(game, 3, &options(game), proof.seed(), 5, meta, 20_000).expect("plays").record;
+            assert_eq!(record.server_seed.as_deref(), Some("4"), "{game}");
+            assert_eq!(record.contributions.as_ref().map(Vec::len), Some(3), "{game}");
+            let read = record::parse(&serde_json::to_string(&record).expect("serializes")).expect("reads back");
+            assert_eq!(code(&read), Ok(()), "{game}");
+            // Any field changed alone is refused; all made consistent with a change, the decks refuse it.
+            let mut contribution = record.clone();
+            contribution.contributions.as_mut().expect("three")[2] = "04".repeat(32);
+            assert_eq!(code(&contribution), Err("shuffle_derivation"), "{game}");
+            let server_seed = RummyRecord { server_seed: Some("5".into()), ..record.clone() };
+            assert_eq!(code(&server_seed), Err("shuffle_commitment"), "{game}");
+            let salt = RummyRecord { salt: Some("c4".repeat(32)), ..record.clone() };
+            assert_eq!(code(&salt), Err("shuffle_commitment"), "{game}");
+            for changed in [
+                ShuffleProof::contributed(4, SALT, vec![[1; 32], [2; 32], [4; 32]]),
+                ShuffleProof::contributed(5, SALT, vec![[1; 32], [2; 32], [3; 32]]),
+                ShuffleProof::contributed(4, [0xc4; 32], vec![[1; 32], [2; 32], [3; 32]]),
+            ] {
+                let fields = changed.fields();
+                let claimed = RummyRecord {
+                    seed: fields.seed,
+                    salt: fields.salt,
+                    commitment: fields.commitment,
+                    server_seed: fields.server_seed,
+                    contributions: fields.contributions,
+                    ..record.clone()
+                };
+                assert_eq!(code(&claimed), Err("shuffle_not_from_seed"), "{game}");
+            }
         }
     }
 
@@ -228,7 +260,7 @@ mod tests {
             |m, seat, a| m.apply(seat, a).is_ok(),
             rommi::RommiMatch::abandon,
         );
-        let record = m.record(meta(3, proof)).expect("over");
+        let record = m.record(meta(3, proof.clone())).expect("over");
         assert!(record.rounds.len() >= 2, "the match has a second round");
         assert_refused_at(&record, At { round: Some(2), entry: None });
 
@@ -242,7 +274,7 @@ mod tests {
             |m, seat, a| m.apply(seat, a).is_ok(),
             rami::RamiMatch::abandon,
         );
-        let record = m.record(meta(3, proof)).expect("over");
+        let record = m.record(meta(3, proof.clone())).expect("over");
         assert_refused_at(&record, after_the_first_deal(&record));
 
         let mut m = rumino::RuminoMatch::new(3, 8, rumino::RuminoOptions::default()).expect("a match");
@@ -266,7 +298,7 @@ mod tests {
             |m, seat, a| m.apply(seat, a).is_ok(),
             rumino::RuminoMatch::abandon,
         );
-        let record = m.record(meta(3, proof)).expect("over");
+        let record = m.record(meta(3, proof.clone())).expect("over");
         let at = after_the_first_deal(&record);
         assert!(at.entry.is_some(), "the first hand reshuffles");
         assert_refused_at(&record, at);

@@ -82,7 +82,7 @@ pub(crate) fn replay_checked(record: &RummyRecord, each: Observer<'_>) -> Result
     }
     if let Some(proof) = proof {
         // `RommiMatch::new`: round 1's dealer, then one deck per round; play draws nothing else.
-        let mut check = SeedCheck::new(proof.seed);
+        let mut check = SeedCheck::new(proof.seed());
         if let Some(first) = record.rounds.first() {
             check.dealer(record.players.len(), first.dealer);
         }

@@ -73,7 +73,7 @@ pub(crate) fn replay_checked(
     let decks = record.rounds.iter().map(|r| r.deck.clone()).collect();
     // `RuminoMatch::new`: hand 1's dealer, then each deck and reshuffle as the replay reaches it.
     let seeded = proof.map(|proof| {
-        let mut check = SeedCheck::new(proof.seed);
+        let mut check = SeedCheck::new(proof.seed());
         check.dealer(players, first.dealer);
         check
     });

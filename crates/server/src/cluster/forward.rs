@@ -101,6 +101,9 @@ enum Command {
         player: crate::protocol::PlayerId,
         muted: bool,
     },
+    Contribute {
+        value: romirami_game::commitment::Contribution,
+    },
     Rematch {
         accept: bool,
     },
@@ -481,6 +484,7 @@ fn wire(command: TableCommand) -> Command {
         TableCommand::Act { id, action, .. } => Command::Act { id, action },
         TableCommand::Chat { text, .. } => Command::Chat { text },
         TableCommand::Mute { player, muted, .. } => Command::Mute { player, muted },
+        TableCommand::Contribute { value, .. } => Command::Contribute { value },
         TableCommand::Rematch { accept, .. } => Command::Rematch { accept },
         TableCommand::Moderate { act, .. } => Command::Moderate { act },
     }
@@ -500,6 +504,7 @@ fn unwire(command: Command, from: Sender) -> TableCommand {
         Command::Act { id, action } => TableCommand::Act { from, id, action },
         Command::Chat { text } => TableCommand::Chat { from, text },
         Command::Mute { player, muted } => TableCommand::Mute { from, player, muted },
+        Command::Contribute { value } => TableCommand::Contribute { from, value },
         Command::Rematch { accept } => TableCommand::Rematch { from, accept },
         Command::Moderate { act } => TableCommand::Moderate { from, act },
     }

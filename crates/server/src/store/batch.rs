@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use romirami_game::commitment::Salt;
+use romirami_game::commitment::{Contribution, Salt, ShuffleProof};
 use time::OffsetDateTime;
 
 use super::codec::{RecordHead, details_to_json};
@@ -22,13 +22,37 @@ pub(crate) enum Write {
     /// the host gave it to a bot.
     Seats { table: TableId, seats: Vec<Option<(PlayerId, bool)>> },
     /// Stores the start of a table's game, with the salt of the commitment to its seed.
-    Start { table: TableId, seed: u64, salt: Option<Salt>, players: Vec<GamePlayer>, started_at: OffsetDateTime },
+    Start {
+        table: TableId,
+        seed: u64,
+        salt: Option<Salt>,
+        contributions: Vec<Contribution>,
+        players: Vec<GamePlayer>,
+        started_at: OffsetDateTime,
+    },
     /// Stores the end of a table's game: its record (whose `id` is the table's, see [`Write::finish`])
     /// and a result per seat, finished at the record's `finished_at`.
     Finish { table: TableId, finished: Box<FinishedGame>, finished_at: OffsetDateTime },
 }
 
 impl Write {
+    /// The start of `table`'s game dealt with `shuffle`.
+    pub(super) fn start(
+        table: TableId,
+        shuffle: &ShuffleProof,
+        players: &[GamePlayer],
+        started_at: OffsetDateTime,
+    ) -> Write {
+        Write::Start {
+            table,
+            seed: shuffle.server_seed,
+            salt: Some(shuffle.salt),
+            contributions: shuffle.contributions.clone(),
+            players: players.to_vec(),
+            started_at,
+        }
+    }
+
     pub(super) fn player(player: &PlayerInfo, token_hash: &[u8; 32]) -> Write {
         Write::Player { player: player.clone(), token_hash: *token_hash, at: OffsetDateTime::now_utc() }
     }
@@ -51,6 +75,8 @@ pub(super) struct Start<'a> {
     pub(super) seed: u64,
     /// The salt of the commitment to the seed; `None` for a game without a shuffle proof.
     pub(super) salt: Option<&'a Salt>,
+    /// The seats' contributions to the deal; none for a game dealt from the seed alone.
+    pub(super) contributions: &'a [Contribution],
     pub(super) players: &'a [GamePlayer],
     pub(super) started_at: OffsetDateTime,
 }
@@ -93,11 +119,12 @@ impl<'a> WritesByKind<'a> {
                     kinds.reseated.push(*table);
                     kinds.seats.extend(seat_rows(*table, seats));
                 }
-                Write::Start { table, seed, salt, players, started_at } => {
+                Write::Start { table, seed, salt, contributions, players, started_at } => {
                     kinds.starts.push(Start {
                         table: *table,
                         seed: *seed,
                         salt: salt.as_ref(),
+                        contributions,
                         players,
                         started_at: *started_at,
                     });

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use romirami_game::Seat;
-use romirami_game::commitment::Salt;
+use romirami_game::commitment::{Contribution, Salt};
 use serde::Deserialize;
 use time::OffsetDateTime;
 
@@ -48,6 +48,23 @@ pub(super) fn salt_from(stored: Option<Vec<u8>>, table: &TableId) -> Result<Opti
                 .map_err(|_| StoreError::Corrupt(format!("the salt of game {table} is {} bytes, not 32", bytes.len())))
         })
         .transpose()
+}
+
+/// A game's contributions to its deal as stored: 32 bytes each, in seat order; none when `NULL`.
+pub(super) fn contributions_from(stored: Option<Vec<u8>>, table: &TableId) -> Result<Vec<Contribution>, StoreError> {
+    let bytes = stored.unwrap_or_default();
+    if bytes.len() % 32 != 0 {
+        return Err(StoreError::Corrupt(format!(
+            "the contributions of game {table} are {} bytes, not a multiple of 32",
+            bytes.len()
+        )));
+    }
+    Ok(bytes.chunks_exact(32).map(|chunk| chunk.try_into().expect("32 bytes")).collect())
+}
+
+/// Contributions as stored: their bytes one after the other, `NULL` for none.
+pub(super) fn contributions_to_sql(contributions: &[Contribution]) -> Option<Vec<u8>> {
+    (!contributions.is_empty()).then(|| contributions.concat())
 }
 
 pub(super) fn seat_from(stored: i64) -> Result<Seat, StoreError> {

@@ -108,7 +108,7 @@ pub use writer::{Writer, WriterStats};
 
 use backend::{Backend, Ratings, Reads};
 pub(crate) use batch::Write;
-use romirami_game::commitment::Salt;
+use romirami_game::commitment::{Salt, ShuffleProof};
 use time::OffsetDateTime;
 
 use crate::protocol::{PlayerId, PlayerInfo, TableId};
@@ -223,7 +223,24 @@ impl Store {
         players: &[GamePlayer],
         started_at: OffsetDateTime,
     ) -> Result<(), StoreError> {
-        self.write_alone(&Write::Start { table, seed, salt, players: players.to_vec(), started_at }).await
+        let contributions = Vec::new();
+        self.write_alone(&Write::Start { table, seed, salt, contributions, players: players.to_vec(), started_at })
+            .await
+    }
+
+    /// Stores the start of a table's game dealt with `shuffle`: the server's seed, the salt and the seats'
+    /// contributions, and its players in seat order.
+    ///
+    /// # Errors
+    /// As [`Store::start_game`].
+    pub async fn start_dealt_game(
+        &self,
+        table: TableId,
+        shuffle: &ShuffleProof,
+        players: &[GamePlayer],
+        started_at: OffsetDateTime,
+    ) -> Result<(), StoreError> {
+        self.write_alone(&Write::start(table, shuffle, players, started_at)).await
     }
 
     /// Appends actions to the logs of one or more games, in one transaction: when this returns `Ok`,

@@ -131,7 +131,7 @@ pub(super) fn waiting_table<R: Columns>(table: TableRow, rows: &[R]) -> Result<W
     Ok(WaitingTable { table, seats })
 }
 
-/// An unfinished game from its head (`seed`, `salt`, `started_at` and its table's columns, as
+/// An unfinished game from its head (`seed`, `salt`, `contributions`, `started_at` and its table's columns, as
 /// [`table_row`] reads them), its players and its log's rows (`seq`, `seat`, `action`, `by_bot`,
 /// `reserve_ms`, by `seq`).
 pub(super) fn unfinished_game<R: Columns>(
@@ -157,6 +157,7 @@ pub(super) fn unfinished_game<R: Columns>(
         table: table_row(id, head)?,
         seed: codec::seed_from_sql(head.int("seed")?),
         salt: codec::salt_from(head.opt_bytes("salt")?, &id)?,
+        contributions: codec::contributions_from(head.opt_bytes("contributions")?, &id)?,
         started_at: head.instant("started_at")?,
         players,
         actions: codec::contiguous_actions(&id, actions)?,

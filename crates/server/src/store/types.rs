@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use romirami_game::commitment::Salt;
+use romirami_game::commitment::{Contribution, Salt};
 use romirami_game::{Outcome, Seat};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -131,11 +131,14 @@ pub struct StoredAction {
 pub struct UnfinishedGame {
     /// The table the game is played at.
     pub table: TableRow,
-    /// The game's seed: the game's `new(players.len(), seed, options)` deals it.
+    /// The server's seed, committed to at the start: with no contributions the game's
+    /// `new(players.len(), seed, options)` deals it, else the seed derived from it, the salt and them.
     pub seed: u64,
     /// The salt of the commitment to the seed sent at the start; `None` for a game stored before games
     /// had one (its record carries no shuffle proof).
     pub salt: Option<Salt>,
+    /// The seats' contributions to the deal, in seat order; none for a game dealt from the seed alone.
+    pub contributions: Vec<Contribution>,
     /// When it started.
     pub started_at: OffsetDateTime,
     /// The players in seat order.

@@ -17,7 +17,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use romirami_game::commitment::Salt;
+use romirami_game::commitment::ShuffleProof;
 use time::OffsetDateTime;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -96,19 +96,18 @@ impl Writer {
         self.submit(Write::Seats { table, seats: seats.to_vec() }).await
     }
 
-    /// Stores the start of a table's game ([`Store::start_game`]).
+    /// Stores the start of a table's game dealt with `shuffle` ([`Store::start_dealt_game`]).
     ///
     /// # Errors
     /// When the write fails, or [`StoreError::Unavailable`] when the writer has stopped.
     pub async fn start_game(
         &self,
         table: TableId,
-        seed: u64,
-        salt: Option<Salt>,
+        shuffle: &ShuffleProof,
         players: &[GamePlayer],
         started_at: OffsetDateTime,
     ) -> Result<(), StoreError> {
-        self.submit(Write::Start { table, seed, salt, players: players.to_vec(), started_at }).await
+        self.submit(Write::start(table, shuffle, players, started_at)).await
     }
 
     /// Stores the end of a table's game: its record and a result per seat ([`Store::finish_game`]).

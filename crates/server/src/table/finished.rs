@@ -96,6 +96,7 @@ pub(crate) async fn answer(
         spectators: table.spectators,
         seats: finished.players.iter().map(|p| Some(PlayerInfo { id: p.id, name: p.name.clone() })).collect(),
         spectator_count: 0,
+        contributions: None,
         clock: table.clock,
         bots: finished.players.iter().map(|p| p.bot).collect(),
         levels: finished.players.iter().map(|p| p.level()).collect(),

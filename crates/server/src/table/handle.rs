@@ -101,6 +101,13 @@ pub enum TableCommand {
         /// Mute, or hear again.
         muted: bool,
     },
+    /// A seated player's contribution to the deal, while the game starts.
+    Contribute {
+        /// Who.
+        from: Sender,
+        /// The 32 bytes.
+        value: romirami_game::commitment::Contribution,
+    },
     /// A player of the finished game says yes (or no) to playing again.
     Rematch {
         /// Who.
@@ -131,6 +138,7 @@ impl TableCommand {
             | TableCommand::Act { from, .. }
             | TableCommand::Chat { from, .. }
             | TableCommand::Mute { from, .. }
+            | TableCommand::Contribute { from, .. }
             | TableCommand::Rematch { from, .. }
             | TableCommand::Moderate { from, .. } => Some(from),
             TableCommand::Detach { .. } => None,

@@ -53,7 +53,7 @@ impl TableLog {
         match durable {
             Durable::Seats(seats) => self.writer.set_seats(self.table, seats).await,
             Durable::Start { shuffle, players, started_at } => {
-                self.writer.start_game(self.table, shuffle.seed, Some(shuffle.salt), players, *started_at).await
+                self.writer.start_game(self.table, shuffle, players, *started_at).await
             }
             Durable::Action(row) => self.append(row).await,
             Durable::Chat(row) => self.store.append_chat(row, self.fence.as_ref()).await,

@@ -62,6 +62,7 @@ impl TableConfig {
             choice_time: config.choice_time,
             rematch_time: config.rematch_time,
             max_actions_per_game: config.max_actions_per_game,
+            contribution_wait: config.contribution_wait,
         }
     }
 }

@@ -148,6 +148,15 @@ impl Connection {
             ClientMsg::Mute { table, player, muted } => {
                 self.forward(table, None, TableCommand::Mute { from, player, muted }).await
             }
+            ClientMsg::Contribute { table, value } => match romirami_game::commitment::contribution_from_hex(&value) {
+                Some(value) => self.forward(table, None, TableCommand::Contribute { from, value }).await,
+                None => self.strike(ServerMsg::error(
+                    Some(table),
+                    None,
+                    ErrorCode::BadContribution,
+                    "a contribution is 32 random bytes as 64 lower-case hex digits",
+                )),
+            },
             ClientMsg::Rematch { table, accept } => {
                 self.forward(table, None, TableCommand::Rematch { from, accept }).await
             }

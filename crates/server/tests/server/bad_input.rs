@@ -2,6 +2,7 @@
 //! and none of it disturbs anyone else: a game at another table is played a move after each one.
 
 use crate::common;
+use std::time::Duration;
 
 use common::{
     Bystander, Frame, RawWs, TestServer, closed, create_table, expect_error, expect_table, guest, recv, send,
@@ -137,7 +138,7 @@ async fn bad_frames_and_bad_greetings_get_their_error_codes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_that_break_table_rules_get_their_error_codes() {
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(Config { contribution_wait: Duration::ZERO, ..Config::default() }).await;
     let url = &server.url;
     let mut calm = Bystander::new(url).await;
     let (mut mal, _, _) = guest(url, "Mal").await;

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use futures_util::future::join_all;
 use romirami_engine::{Action, EndReason, Game, RandomPlayer, Record, RecordMeta, ScoreBreakdown, Seat, Viewer};
 use romirami_game::TableGame;
+use romirami_game::commitment::ShuffleProof;
 use romirami_server::protocol::{Clock, PlayerId, PlayerInfo, SpectatorPolicy, TableId};
 use romirami_server::store::{
     ActionRow, Committer, FinishedGame, GameCursor, GameFilter, GamePlayer, GameSummary, PlayerFilter, Store,
@@ -821,23 +822,32 @@ async fn writer_story(store: &Store) {
     let (ana_ref, bo_ref, cy_ref) = (&ana, &bo, &cy);
     let players_of = |t: &TableRow| if t.seats == 3 { vec![ana_ref, bo_ref, cy_ref] } else { vec![ana_ref, bo_ref] };
     let game_players: Vec<Vec<GamePlayer>> = tables.iter().map(|t| seated(&players_of(t))).collect();
-    // Games with a salt and games without one, in the same batches.
-    let salt_of = |seed: u64| (seed % 2 == 1).then_some([seed as u8; 32]);
+    // Games dealt with the seats' contributions and games from the seed alone, in the same batches.
+    let shuffle_of = |seed: u64, players: usize| {
+        let contributions =
+            if seed % 2 == 1 { (0..players).map(|seat| [seed as u8 + seat as u8; 32]).collect() } else { Vec::new() };
+        ShuffleProof::contributed(seed, [seed as u8; 32], contributions)
+    };
+    let shuffles: Vec<ShuffleProof> =
+        game_players.iter().zip(1u64..).map(|(p, seed)| shuffle_of(seed, p.len())).collect();
     let started = join_all(
         tables
             .iter()
             .zip(&game_players)
-            .zip(1u64..)
-            .map(|((t, p), seed)| writer.start_game(t.id, seed, salt_of(seed), p, EPOCH)),
+            .zip(&shuffles)
+            .map(|((t, p), shuffle)| writer.start_game(t.id, shuffle, p, EPOCH)),
     )
     .await;
     assert!(started.iter().all(Result::is_ok), "{started:?}");
-    let again = writer.start_game(tables[0].id, 9, None, &seated(&[&ana, &bo]), EPOCH).await;
+    let again = writer.start_game(tables[0].id, &ShuffleProof::new(9, [9; 32]), &seated(&[&ana, &bo]), EPOCH).await;
     assert!(again.is_err(), "a game starts once");
     let unfinished = store.unfinished_games().await.expect("read back");
-    for (t, seed) in tables.iter().zip(1u64..) {
+    for (t, shuffle) in tables.iter().zip(&shuffles) {
         let back = unfinished.iter().find(|g| g.table.id == t.id).expect("started");
-        assert_eq!((back.seed, back.salt), (seed, salt_of(seed)));
+        assert_eq!(
+            (back.seed, back.salt, &back.contributions),
+            (shuffle.server_seed, Some(shuffle.salt), &shuffle.contributions)
+        );
     }
 
     // Every game played to its end.
@@ -995,6 +1005,7 @@ async fn sleep_and_push_story(store: &Store) {
         spectators: SpectatorPolicy::Link,
         seats: vec![Some(ana.clone()), Some(bo.clone())],
         spectator_count: 0,
+        contributions: None,
         clock: Some(Clock::DAILY),
         bots: vec![false, false],
         levels: vec![None, None],

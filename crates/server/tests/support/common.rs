@@ -109,6 +109,9 @@ pub(crate) fn fast() -> Config {
         message_burst: 5000.0,
         frames_per_second: 10_000.0,
         frame_burst: 10_000.0,
+        // The server draws every seat's contribution to a deal at once; `shuffle_proof.rs` and the
+        // core's `dealing` tests wait for the players' own.
+        contribution_wait: std::time::Duration::ZERO,
         ..Config::default()
     }
 }

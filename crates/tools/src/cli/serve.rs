@@ -30,6 +30,10 @@ pub struct ServeArgs {
     /// How long the server's bot waits before each of its moves, in milliseconds.
     #[arg(long, env = "ROMIRAMI_BOT_DELAY_MS", default_value_t = 700)]
     pub bot_delay_ms: u64,
+    /// How long a starting game waits for its players' contributions to the deal, in milliseconds; then
+    /// the server draws the missing ones itself.
+    #[arg(long, env = "ROMIRAMI_CONTRIBUTION_WAIT_MS", default_value_t = 3000)]
+    pub contribution_wait_ms: u64,
     /// How many bot decisions are made at once, each on a thread of its own (default: half the cores).
     #[arg(long, env = "ROMIRAMI_BOT_THREADS", default_value_t = Config::default().bot_threads)]
     pub bot_threads: usize,
@@ -154,6 +158,7 @@ pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             max_live_tables: args.max_live_tables,
             leaderboard_min_games: args.leaderboard_min_games,
             bot_delay: std::time::Duration::from_millis(args.bot_delay_ms),
+            contribution_wait: std::time::Duration::from_millis(args.contribution_wait_ms),
             bot_threads: args.bot_threads,
             bot_think_time: std::time::Duration::from_millis(args.bot_think_ms),
             analysis_playouts: args.analysis_playouts.max(1),

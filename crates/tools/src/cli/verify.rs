@@ -313,12 +313,15 @@ mod tests {
     }
 
     /// `record` with its proof fields replaced by those of `seed` and `salt`, the commitment recomputed.
-    fn claiming(record: &serde_json::Value, seed: u64, salt: [u8; 32]) -> serde_json::Value {
-        let fields = ShuffleProof::new(seed, salt).fields();
+    /// `record` claiming to be dealt with `proof`, every proof field consistent with it.
+    fn claiming(record: &serde_json::Value, proof: &ShuffleProof) -> serde_json::Value {
+        let fields = proof.fields();
         let mut record = record.clone();
         record["seed"] = fields.seed.into();
         record["salt"] = fields.salt.into();
         record["commitment"] = fields.commitment.into();
+        record["server_seed"] = fields.server_seed.into();
+        record["contributions"] = fields.contributions.into();
         record
     }
 
@@ -326,14 +329,16 @@ mod tests {
     fn shuffle_proofs_are_checked_in_both_formats() -> anyhow::Result<()> {
         let dir = tempfile::tempdir()?;
         let salt = [0x3c; 32];
-        let mut game = Game::new(3, 5)?;
+        // Dealt from the server's seed 5 and the three seats' contributions.
+        let proof = ShuffleProof::contributed(5, salt, vec![[1; 32], [2; 32], [3; 32]]);
+        let mut game = Game::new(3, proof.seed())?;
         RandomPlayer::new(5).play_out(&mut game);
         let meta = RecordMeta {
             id: uuid::Uuid::from_u128(5),
             started_at: OffsetDateTime::UNIX_EPOCH,
             finished_at: OffsetDateTime::UNIX_EPOCH,
             names: vec!["a".into(), "b".into(), "c".into()],
-            shuffle: Some(ShuffleProof::new(5, salt)),
+            shuffle: Some(proof.clone()),
         };
         let romirami = serde_json::to_value(game.record(meta)?)?;
         let rummy_meta = romirami_rummy::record::RecordMeta {
@@ -341,13 +346,13 @@ mod tests {
             started_at: "2026-11-21T10:00:00Z".into(),
             finished_at: "2026-11-21T10:00:00Z".into(),
             names: vec![String::new(); 3],
-            shuffle: Some(ShuffleProof::new(5, salt)),
+            shuffle: Some(proof.clone()),
         };
         let options = serde_json::json!({ "match_end": { "rounds": 2 } });
-        let played = romirami_rummy::sim::play(GameKind::Rami, 3, &options, 5, 6, rummy_meta, 50_000)?;
+        let played = romirami_rummy::sim::play(GameKind::Rami, 3, &options, proof.seed(), 6, rummy_meta, 50_000)?;
         let rummy = serde_json::to_value(&played.record)?;
         for (format, good) in [("a", &romirami), ("b", &rummy)] {
-            assert_eq!(good["seed"], "5");
+            assert_eq!(good["server_seed"], "5");
             write(dir.path(), &format!("{format}0-good.json"), good)?;
             let mut changed = good.clone();
             changed["seed"] = "6".into();
@@ -358,38 +363,52 @@ mod tests {
             let mut changed = good.clone();
             changed["commitment"] = ShuffleProof::new(5, [0x3d; 32]).commitment().to_hex().into();
             write(dir.path(), &format!("{format}3-commitment.json"), &changed)?;
-            write(dir.path(), &format!("{format}4-decks.json"), &claiming(good, 6, salt))?;
+            let other = ShuffleProof::contributed(5, salt, vec![[1; 32], [2; 32], [4; 32]]);
+            write(dir.path(), &format!("{format}4-decks.json"), &claiming(good, &other))?;
             let mut changed = good.clone();
             changed.as_object_mut().map(|o| o.remove("salt"));
             write(dir.path(), &format!("{format}5-partial.json"), &changed)?;
             let mut changed = good.clone();
-            for key in ["seed", "salt", "commitment"] {
+            for key in ["seed", "salt", "commitment", "server_seed", "contributions"] {
                 changed.as_object_mut().map(|o| o.remove(key));
             }
             write(dir.path(), &format!("{format}6-none.json"), &changed)?;
+            let mut changed = good.clone();
+            changed["contributions"][1] = "22".repeat(32).into();
+            write(dir.path(), &format!("{format}7-contribution.json"), &changed)?;
+            let mut changed = good.clone();
+            changed["server_seed"] = "6".into();
+            write(dir.path(), &format!("{format}8-server-seed.json"), &changed)?;
         }
         let (report, out) = verify(&[dir.path()])?;
-        assert_eq!((report.records, report.invalid), (14, 10), "{out}");
+        assert_eq!((report.records, report.invalid), (18, 14), "{out}");
         let lines: Vec<&str> = out.lines().collect();
         let commitment = "shuffle proof: the commitment is not the SHA-256 of the seed and the salt";
+        let derivation =
+            "shuffle proof: the seed is not the one derived from the server's seed, the salt and the contributions";
+        let partial = "shuffle proof: `seed`, `salt` and `commitment` go together";
         let expected = [
-            format!("a1-seed.json: {commitment}"),
+            format!("a1-seed.json: {derivation}"),
             format!("a2-salt.json: {commitment}"),
             format!("a3-commitment.json: {commitment}"),
             "a4-decks.json: shuffle proof: `number_deck` is not what the seed gives".to_owned(),
-            "a5-partial.json: shuffle proof: `seed`, `salt` and `commitment` go together: all three or none".to_owned(),
-            format!("b1-seed.json: match: {commitment}"),
+            format!("a5-partial.json: {partial}"),
+            format!("a7-contribution.json: {derivation}"),
+            format!("a8-server-seed.json: {commitment}"),
+            format!("b1-seed.json: match: {derivation}"),
             format!("b2-salt.json: match: {commitment}"),
             format!("b3-commitment.json: match: {commitment}"),
             "b4-decks.json: round 1: shuffle proof: round 1's `".to_owned(),
-            "b5-partial.json: match: shuffle proof: `seed`, `salt` and `commitment` go together".to_owned(),
+            format!("b5-partial.json: match: {partial}"),
+            format!("b7-contribution.json: match: {derivation}"),
+            format!("b8-server-seed.json: match: {commitment}"),
         ];
         for (line, expected) in lines.iter().zip(&expected) {
             let (path, reason) = line.split_once(": ").expect("path: reason");
             let (file, message) = expected.split_once(": ").expect("file: reason");
             assert!(path.ends_with(file) && reason.starts_with(message), "{line} is not {expected}\n{out}");
         }
-        assert_eq!(lines[10], "14 records, 4 valid, 10 invalid", "{out}");
+        assert_eq!(lines[14], "18 records, 4 valid, 14 invalid", "{out}");
         Ok(())
     }
 

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
-use romirami_engine::{Game, RandomPlayer, RecordMeta, Seat};
+use romirami_engine::{Game, RandomPlayer, RecordMeta, Seat, ShuffleProof};
 use romirami_game::{Outcome, TableGame};
 use time::OffsetDateTime;
 use tokio::task::JoinSet;
@@ -153,7 +153,7 @@ async fn set_up(writer: &Writer, players: &[PlayerInfo], seed: u64) -> Result<(T
         writer.set_seats(row.id, &seats).await?;
         writes += 1;
     }
-    writer.start_game(row.id, seed, Some(SALT), &seated(players), OffsetDateTime::now_utc()).await?;
+    writer.start_game(row.id, &ShuffleProof::new(seed, SALT), &seated(players), OffsetDateTime::now_utc()).await?;
     Ok((row.id, writes + 1))
 }
 

@@ -181,10 +181,10 @@ impl PgStore {
             starts.iter().flat_map(|start| start.players.iter().map(move |p| (start.table, p))).collect();
         sqlx::query(
             "WITH new_games AS (
-                 INSERT INTO games (table_id, game, seed, salt, player_count, started_at)
-                 SELECT s.id, (SELECT game FROM tables WHERE tables.id = s.id), s.seed, s.salt, s.n, s.at
-                 FROM UNNEST($1::uuid[], $2::int8[], $3::bytea[], $4::int2[], $5::timestamptz[])
-                     AS s (id, seed, salt, n, at)
+                 INSERT INTO games (table_id, game, seed, salt, player_count, started_at, contributions)
+                 SELECT s.id, (SELECT game FROM tables WHERE tables.id = s.id), s.seed, s.salt, s.n, s.at, s.c
+                 FROM UNNEST($1::uuid[], $2::int8[], $3::bytea[], $4::int2[], $5::timestamptz[], $11::bytea[])
+                     AS s (id, seed, salt, n, at, c)
              )
              INSERT INTO game_players (table_id, seat, player_id, name, bot)
              SELECT * FROM UNNEST($6::uuid[], $7::int2[], $8::uuid[], $9::text[], $10::bool[])",
@@ -199,6 +199,7 @@ impl PgStore {
         .bind(players.iter().map(|(_, p)| p.id.0).collect::<Vec<_>>())
         .bind(players.iter().map(|(_, p)| p.name.as_str()).collect::<Vec<_>>())
         .bind(players.iter().map(|(_, p)| p.bot).collect::<Vec<_>>())
+        .bind(starts.iter().map(|start| codec::contributions_to_sql(start.contributions)).collect::<Vec<_>>())
         .execute(executor)
         .await?;
         Ok(())

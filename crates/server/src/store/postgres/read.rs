@@ -89,7 +89,7 @@ impl Reads for PgStore {
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
         let heads = sqlx::query(&format!(
-            "SELECT g.table_id, g.seed, g.salt, g.started_at, {TABLE_COLUMNS}
+            "SELECT g.table_id, g.seed, g.salt, g.contributions, g.started_at, {TABLE_COLUMNS}
              FROM games g JOIN tables t ON t.id = g.table_id
              WHERE g.finished_at IS NULL AND ($1::uuid[] IS NULL OR g.table_id = ANY($1))
              ORDER BY g.started_at, g.table_id"

@@ -244,17 +244,18 @@ impl Backend for SqliteStore {
             sqlx::query("DELETE FROM seats WHERE table_id = ?1").bind(id_text(table.0)).execute(&mut *tx).await?;
         }
         insert_seats(&mut tx, &kinds.seats).await?;
-        for &Start { table, seed, salt, players, started_at } in &kinds.starts {
+        for &Start { table, seed, salt, contributions, players, started_at } in &kinds.starts {
             sqlx::query(
                 // The game is the table's: a table hosts one game.
-                "INSERT INTO games (table_id, game, seed, salt, player_count, started_at)
-                 VALUES (?1, (SELECT game FROM tables WHERE id = ?1), ?2, ?3, ?4, ?5)",
+                "INSERT INTO games (table_id, game, seed, salt, player_count, started_at, contributions)
+                 VALUES (?1, (SELECT game FROM tables WHERE id = ?1), ?2, ?3, ?4, ?5, ?6)",
             )
             .bind(id_text(table.0))
             .bind(codec::seed_to_sql(seed))
             .bind(salt.map(|salt| salt.as_slice()))
             .bind(players.len() as i64)
             .bind(codec::micros(started_at))
+            .bind(codec::contributions_to_sql(contributions))
             .execute(&mut *tx)
             .await?;
             for player in players {

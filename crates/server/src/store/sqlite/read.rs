@@ -91,7 +91,7 @@ impl Reads for SqliteStore {
         // One snapshot for the whole read, so a game and its log agree.
         let mut tx = self.pool.begin().await?;
         let heads = sqlx::query(&format!(
-            "SELECT g.table_id, g.seed, g.salt, g.started_at, {TABLE_COLUMNS}
+            "SELECT g.table_id, g.seed, g.salt, g.contributions, g.started_at, {TABLE_COLUMNS}
              FROM games g JOIN tables t ON t.id = g.table_id
              WHERE g.finished_at IS NULL
              ORDER BY g.started_at, g.table_id"

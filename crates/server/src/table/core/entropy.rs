@@ -1,7 +1,7 @@
 //! Where a table's randomness comes from: the operating system's generator in the server, fixed values
 //! in tests.
 
-use romirami_game::commitment::Salt;
+use romirami_game::commitment::{Contribution, Salt};
 
 /// Where to get the table's randomness: fresh seeds and ids. The server uses the operating system's
 /// generator; tests give fixed values.
@@ -11,6 +11,8 @@ pub(crate) trait Entropy: Send + std::fmt::Debug {
     /// A fresh salt for the commitment to a game's seed (`romirami_game::commitment`): sent with
     /// nothing else, never reused.
     fn salt(&mut self) -> Salt;
+    /// A seat's contribution to a deal, drawn by the server for a bot's seat or a seat that sent none.
+    fn contribution(&mut self) -> Contribution;
     /// A fresh id (a rematch's table).
     fn id(&mut self) -> uuid::Uuid;
 }
@@ -35,6 +37,10 @@ impl Entropy for OsEntropy {
     }
 
     fn salt(&mut self) -> Salt {
+        OsEntropy::bytes()
+    }
+
+    fn contribution(&mut self) -> Contribution {
         OsEntropy::bytes()
     }
 

@@ -17,6 +17,7 @@
 //! restore, every refusal — is tested by feeding inputs and a fake time (`core/tests.rs`), in
 //! microseconds, without sockets or sleeps.
 
+mod dealing;
 mod entropy;
 mod play;
 mod presence;
@@ -54,7 +55,9 @@ use super::members::Members;
 use super::options::{GameChoice, TableOptions};
 use super::port::LobbyPort;
 use super::seating::{Control, Occupant, Seating};
-use crate::protocol::{ChatLine, ErrorCode, PlayerId, PlayerInfo, Role, TableId, TableState, TableSummary};
+use crate::protocol::{
+    ChatLine, ContributionFrom, Contributions, ErrorCode, PlayerId, PlayerInfo, Role, TableId, TableState, TableSummary,
+};
 use crate::store::{ActionRow, ChatRow, FinishedGame, GamePlayer, StoreError};
 use crate::wire::ServerMsg;
 
@@ -199,12 +202,15 @@ struct Play {
     /// The seed and salt of the commitment sent at the start, revealed by the record at the end; `None`
     /// for a game stored before games had a salt, whose record carries no proof.
     shuffle: Option<ShuffleProof>,
+    /// Who gave each seat's contribution to the deal, as the members are told it; `None` for a game
+    /// dealt from the server's seed alone, or brought back from the store (which keeps the values only).
+    contributed: Option<Vec<ContributionFrom>>,
 }
 
 impl Play {
     /// The commitment to the game's seed, as members are told it.
     fn commitment(&self) -> Option<String> {
-        self.shuffle.map(|proof| proof.commitment().to_hex())
+        self.shuffle.as_ref().map(|proof| proof.commitment().to_hex())
     }
 }
 
@@ -247,10 +253,10 @@ pub(crate) struct TableCore {
     result_stored: bool,
     /// The finished game's offer to play again, once it is over.
     rematch: Option<rematch::Rematch>,
-    /// At a rematch's table, the seat whose turn should come first in its deal.
-    first_turn: Option<Seat>,
     /// At a table of a duplicate tournament, the round's deal: its game is dealt from it.
     deal: Option<romirami_tournament::Deal>,
+    /// While the game starts: the seats' contributions to its deal, gathered before it is dealt.
+    dealing: Option<Box<dealing::Dealing>>,
     /// Whether the core said [`Effect::Close`]: it wants nothing more.
     closed: bool,
     lobby: Arc<dyn LobbyPort>,
@@ -305,8 +311,8 @@ impl TableCore {
             waiting_due: None,
             result_stored: false,
             rematch: None,
-            first_turn: None,
             deal: None,
+            dealing: None,
             closed: false,
             lobby,
             config,
@@ -333,6 +339,11 @@ impl TableCore {
     /// The games the server seats (a finished table's game is read back from the store by them).
     pub(crate) fn games(&self) -> &romirami_game::Games {
         &self.config.games
+    }
+
+    /// Whether the seats may still change: the table waits for its game, and is not dealing it.
+    fn seats_open(&self) -> bool {
+        self.state() == TableState::Waiting && self.dealing.is_none()
     }
 
     /// Where the table stands.
@@ -382,7 +393,7 @@ impl TableCore {
             return None;
         }
         match &self.phase {
-            Phase::Waiting => self.waiting_due,
+            Phase::Waiting => self.dealing.as_ref().map_or(self.waiting_due, |dealing| Some(dealing.due())),
             Phase::Playing(play) => self.next_timer(play).map(|(at, _)| at),
             Phase::Finished(_) => self.rematch_due(),
         }
@@ -402,6 +413,7 @@ impl TableCore {
             return;
         }
         match command {
+            TableCommand::Contribute { from, value } => self.contribute(&from, value, now),
             TableCommand::Join { from, invite, since } => self.join(from, invite.as_deref(), since, now),
             TableCommand::Watch { from, invite, since } => self.watch(from, invite.as_deref(), since, now),
             TableCommand::Leave { from } => self.leave(&from, now),
@@ -441,6 +453,7 @@ impl TableCore {
 
     fn timer(&mut self, now: Now) {
         match &self.phase {
+            Phase::Waiting if self.dealing.is_some() => self.dealing_timer(now),
             Phase::Waiting => {
                 if self.waiting_due.is_some_and(|due| due <= now.at) {
                     info!(table = %self.id, "no seated player came back to the waiting table: closing it");
@@ -494,7 +507,13 @@ impl TableCore {
             levels: self.seating.levels(),
             shuffle: match &self.phase {
                 Phase::Playing(play) | Phase::Finished(play) => play.commitment(),
-                Phase::Waiting => None,
+                Phase::Waiting => self.dealing.as_ref().map(|dealing| dealing.commitment()),
+            },
+            contributions: match &self.phase {
+                Phase::Playing(play) | Phase::Finished(play) => {
+                    play.contributed.clone().map(|seats| Contributions { seats, remaining_ms: None })
+                }
+                Phase::Waiting => self.dealing.as_ref().map(|dealing| dealing.contributions()),
             },
             options: serde_json::from_str(self.game_options.get()).ok(),
             presence: self.presences(),

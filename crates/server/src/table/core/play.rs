@@ -412,7 +412,7 @@ impl TableCore {
                 .map(|s| s.as_ref().map_or_else(String::new, |p| p.name.clone()))
                 .collect(),
             // The seed and salt are revealed only now, in the record served after the end.
-            shuffle: play.shuffle,
+            shuffle: play.shuffle.clone(),
         };
         let finished = play.game.record(meta).and_then(|record| {
             let outcome = play.game.outcome().ok_or("a finished game has no outcome")?;

@@ -9,24 +9,19 @@
 //! everyone; after the time ran out, a player's yes makes the offer again while the table is open. With every
 //! yes the table asks its task to open a new table ([`Effect::OpenRematch`]): a new
 //! id (a table's game shares its id, so a new game needs a new table), the same players in the same
-//! seats, the same options and invite key, and a deal whose first turn is the seat after this game's
-//! first. The finished table then points every member, and whoever opens it later, to the new one.
+//! seats, the same options and invite key, and a fresh deal (which draws who starts). The finished table then points every member, and whoever opens it later, to the new one.
 
 use romirami_game::Seat;
 use tokio::time::Instant;
 use tracing::info;
 
-use super::{Control, Effect, Now, Occupant, Pending, Phase, Play, TableCore};
+use super::{Control, Effect, Now, Occupant, Pending, Phase, TableCore};
 use crate::protocol::{ErrorCode, PlayerId, RematchEnd, Role, SpectatorPolicy, TableId};
 use crate::store::StoreError;
 use crate::table::clock::millis;
 use crate::table::handle::Sender;
 use crate::table::options::{GameChoice, TableOptions};
 use crate::wire::ServerMsg;
-
-/// The most fresh seeds drawn for a rematch's deal, looking for one whose first turn is the wanted
-/// seat; a game whose first turn no seed moves keeps the last one.
-const FIRST_TURN_DRAWS: usize = 256;
 
 /// Where a finished game's offer to play again stands.
 #[derive(Debug)]
@@ -58,8 +53,6 @@ pub(crate) struct RematchPlan {
     pub(crate) game: GameChoice,
     /// The seats in order, each with who plays it at the start.
     pub(crate) seats: Vec<Occupant>,
-    /// The seat the new game's first turn should be: the one after the finished game's first.
-    pub(crate) first: Option<Seat>,
 }
 
 impl TableCore {
@@ -70,7 +63,6 @@ impl TableCore {
         let config = (plan.options, plan.game);
         let mut core = TableCore::new(plan.id, plan.invite, plan.host, config, seating, Phase::Waiting, services);
         core.arriving = vec![true; core.seating.len()];
-        core.first_turn = plan.first;
         core.check_waiting(now);
         core.begin_game(None, now);
         core
@@ -162,9 +154,8 @@ impl TableCore {
 
     /// Every seat said yes: asks the task to open the new table.
     fn open_rematch(&mut self) {
-        let Phase::Finished(play) = &self.phase else { return };
+        let Phase::Finished(_) = &self.phase else { return };
         let players = self.seating.len();
-        let first = self.first_turn_of(play).map(|first| seat((first.index() + 1) % players));
         let seats = self
             .seating
             .occupants()
@@ -184,16 +175,8 @@ impl TableCore {
         let next = TableId(self.entropy.id());
         let options = TableOptions { seats: u8::try_from(players).unwrap_or(u8::MAX), ..self.options };
         let game = GameChoice { kind: self.kind.clone(), options: self.game_options.clone() };
-        let plan = RematchPlan {
-            from: self.id,
-            id: next,
-            invite: self.invite.clone(),
-            host: self.host,
-            options,
-            game,
-            seats,
-            first,
-        };
+        let plan =
+            RematchPlan { from: self.id, id: next, invite: self.invite.clone(), host: self.host, options, game, seats };
         info!(table = %self.id, rematch = %next, "every player said yes: opening the rematch");
         self.rematch = Some(Rematch::Opening);
         self.effects.push(Effect::OpenRematch(Box::new(plan)));
@@ -257,31 +240,13 @@ impl TableCore {
         }
     }
 
-    /// The seat whose turn came first in `play`'s game, dealt again from its seed; `None` for a game
-    /// stored without one.
-    fn first_turn_of(&self, play: &Play) -> Option<Seat> {
-        let seed = play.shuffle?.seed;
-        self.kind.new_game(self.seating.len(), seed, &self.game_options).ok()?.to_act()
-    }
-
-    /// A fresh seed for the game's deal. For a rematch, the first seed (of a few) whose deal gives the
-    /// first turn to the seat after the last game's first: every rule book draws who starts from the
-    /// shuffle, so the seed is what says it, and the commitment sent at the start covers it.
+    /// The server's seed for the game's deal: fresh, or a duplicate tournament round's own. Who starts is
+    /// drawn by the deal, as every rule book draws it from the shuffle, the seats' contributions included.
     pub(super) fn deal_seed(&mut self) -> u64 {
-        if let Some(deal) = &self.deal {
-            return deal.seed;
+        match &self.deal {
+            Some(deal) => deal.seed,
+            None => self.entropy.seed(),
         }
-        let mut seed = self.entropy.seed();
-        let Some(first) = self.first_turn else { return seed };
-        let players = self.seating.taken();
-        for _ in 1..FIRST_TURN_DRAWS {
-            let dealt = self.kind.new_game(players, seed, &self.game_options).ok().and_then(|game| game.to_act());
-            if dealt.is_none_or(|seat| seat == first) {
-                break;
-            }
-            seed = self.entropy.seed();
-        }
-        seed
     }
 }
 

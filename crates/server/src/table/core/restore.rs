@@ -43,12 +43,18 @@ impl TableCore {
     /// # Errors
     /// When the stored game does not replay, or the server does not seat its game.
     pub(crate) fn restored(stored: UnfinishedGame, services: Shared, now: Now) -> Result<TableCore, String> {
-        let UnfinishedGame { table, seed, salt, started_at, players, actions } = stored;
+        let UnfinishedGame { table, seed, salt, contributions, started_at, players, actions } = stored;
         if players.iter().zip(0u8..).any(|(p, seat)| p.seat != Seat(seat)) {
             return Err("the stored players are not seats 0 to n-1".into());
         }
+        if salt.is_none() && !contributions.is_empty() {
+            return Err("the stored game has contributions to its deal but no salt".into());
+        }
+        // The server's seed with the seats' contributions (none for a game dealt from it alone).
+        let shuffle = salt.map(|salt| ShuffleProof::contributed(seed, salt, contributions));
+        let dealt_from = shuffle.as_ref().map_or(seed, ShuffleProof::seed);
         let choice = GameChoice::of(&table, &services.config.games)?;
-        let mut game = choice.kind.new_game(players.len(), seed, &choice.options)?;
+        let mut game = choice.kind.new_game(players.len(), dealt_from, &choice.options)?;
         let mut reserves = vec![None; players.len()];
         for (n, stored) in actions.iter().enumerate() {
             game.apply(stored.seat, &stored.action).map_err(|e| format!("stored action {n} is refused: {e}"))?;
@@ -79,7 +85,8 @@ impl TableCore {
             abandon_due: None,
             actions: u32::try_from(actions.len()).map_err(|_| "too many stored actions".to_owned())?,
             started_at,
-            shuffle: salt.map(|salt| ShuffleProof::new(seed, salt)),
+            shuffle,
+            contributed: None,
         };
         let over = play.game.is_over();
         let phase = if over { Phase::Finished(Box::new(play)) } else { Phase::Playing(Box::new(play)) };

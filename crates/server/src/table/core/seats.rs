@@ -7,7 +7,7 @@ use tracing::{debug, info, warn};
 
 use super::{Control, Durable, Effect, Now, Occupant, Pending, Phase, Play, TableCore, UNAVAILABLE};
 use crate::protocol::{ErrorCode, PlayerId, PresenceChange, Role, SpectatorPolicy, TableState};
-use crate::store::{GamePlayer, StoreError};
+use crate::store::StoreError;
 use crate::table::clock::TurnClock;
 use crate::table::handle::Sender;
 use crate::table::members::Member;
@@ -23,7 +23,7 @@ impl TableCore {
             // A private table does not admit to existing without its link.
             return self.error(&from, ErrorCode::NoSuchTable, "there is no such table");
         }
-        if self.state() != TableState::Waiting {
+        if !self.seats_open() {
             return self.error(&from, ErrorCode::AlreadyStarted, "the game has started; you can watch it");
         }
         let Some(free) = self.seating.first_free() else {
@@ -64,7 +64,10 @@ impl TableCore {
         let conn = from.conn;
         self.members
             .insert(conn, Member { player: from.player.clone(), role: Role::Seat(seat), out: from.out.clone() });
-        if self.state() == TableState::Waiting {
+        if self.dealing.is_some() {
+            // Back at their seat while the deal is made: they see where it stands, and may contribute.
+            self.send_tables();
+        } else if self.state() == TableState::Waiting {
             self.check_waiting(now);
             if self.seating.is_full() {
                 self.begin_game(Some(from), now);
@@ -107,6 +110,7 @@ impl TableCore {
         };
         let mut freed = false;
         match (member.role, self.state()) {
+            (Role::Seat(_), TableState::Waiting) if self.dealing.is_some() => self.left_while_dealing(&member.player),
             (Role::Seat(seat), TableState::Waiting) => {
                 self.free_seat(seat);
                 freed = true;
@@ -229,7 +233,7 @@ impl TableCore {
         if from.player.id != self.host {
             return self.error(from, ErrorCode::NotHost, "only the host can remove a player");
         }
-        if self.state() != TableState::Waiting {
+        if !self.seats_open() {
             return self.error(from, ErrorCode::AlreadyStarted, "players cannot be removed once the game has started");
         }
         match self.seating.get(seat) {
@@ -248,7 +252,7 @@ impl TableCore {
         if from.player.id != self.host {
             return self.error(&from, ErrorCode::NotHost, "only the host can add a bot");
         }
-        if self.state() != TableState::Waiting {
+        if !self.seats_open() {
             return self.error(&from, ErrorCode::AlreadyStarted, "bots can only be added before the start");
         }
         let Some(free) = self.seating.first_free() else {
@@ -277,7 +281,7 @@ impl TableCore {
         if from.player.id != self.host {
             return self.error(&from, ErrorCode::NotHost, "only the host can start the game");
         }
-        if self.state() != TableState::Waiting {
+        if !self.seats_open() {
             return self.error(&from, ErrorCode::AlreadyStarted, "the game has already started");
         }
         if self.seating.taken() < 2 {
@@ -286,25 +290,30 @@ impl TableCore {
         self.begin_game(Some(from), now);
     }
 
-    /// Asks to store the game's start: a fresh seed, a fresh salt for the commitment to it, and the
-    /// seated players, in seat order.
+    /// The game starts: a fresh seed and salt, committed to at once, and the seats' contributions to the
+    /// deal gathered ([`TableCore::begin_dealing`]); a duplicate tournament's round deals its own seed.
     pub(super) fn begin_game(&mut self, from: Option<Sender>, now: Now) {
         let seed = self.deal_seed();
-        let salt = self.deal.map_or_else(|| self.entropy.salt(), |deal| deal.salt);
-        let shuffle = ShuffleProof::new(seed, salt);
-        let players = self
-            .seating
-            .closed_up()
-            .occupants()
-            .map(|(seat, o)| GamePlayer {
-                seat,
-                id: o.player.id,
-                name: o.player.name.clone(),
-                bot: o.control.is_hosts_bot(),
-            })
-            .collect();
-        let started_at = now.wall;
-        self.write(Durable::Start { shuffle, players, started_at }, Pending::Start { from, shuffle, started_at });
+        match self.deal {
+            Some(deal) => {
+                self.close_up_seats();
+                self.store_start(from, ShuffleProof::new(seed, deal.salt), now);
+            }
+            None => {
+                let salt = self.entropy.salt();
+                self.begin_dealing(from, seed, salt, now);
+            }
+        }
+    }
+
+    /// The players take the first seats, in order, as the game seats them; members' seat numbers follow.
+    pub(super) fn close_up_seats(&mut self) {
+        self.seating = self.seating.closed_up();
+        let seating = &self.seating;
+        self.members.remap_roles(|member| match member.role {
+            Role::Seat(_) => seating.seat_of(member.player.id).map_or(Role::Spectator, Role::Seat),
+            Role::Spectator => Role::Spectator,
+        });
     }
 
     /// Deals the game once its start is stored; when it cannot be, the table keeps waiting and `from`
@@ -317,6 +326,7 @@ impl TableCore {
         outcome: Result<(), StoreError>,
         now: Now,
     ) {
+        let dealing = self.dealing.take();
         if let Err(error) = outcome {
             warn!(table = %self.id, %error, "a game could not be stored at its start");
             self.send_tables();
@@ -326,15 +336,9 @@ impl TableCore {
             }
             return;
         }
-        self.seating = self.seating.closed_up();
+        self.close_up_seats();
         let seats = self.seating.len();
-        // Members' seat numbers follow the players to their places in the game.
-        let seating = &self.seating;
-        self.members.remap_roles(|member| match member.role {
-            Role::Seat(_) => seating.seat_of(member.player.id).map_or(Role::Spectator, Role::Seat),
-            Role::Spectator => Role::Spectator,
-        });
-        let game = match self.kind.new_game(seats, shuffle.seed, &self.game_options) {
+        let game = match self.kind.new_game(seats, shuffle.seed(), &self.game_options) {
             Ok(game) => game,
             Err(error) => {
                 // The seats are 2 to 4 (checked at the table's creation and at the start).
@@ -360,6 +364,7 @@ impl TableCore {
             round,
             pause_until: None,
             started_at,
+            contributed: dealing.as_ref().map(|dealing| dealing.contributions().seats),
             shuffle: Some(shuffle),
         };
         crate::metrics::table_state(Some(TableState::Waiting), Some(TableState::Playing));
@@ -372,6 +377,13 @@ impl TableCore {
         self.send_clocks(now);
         self.send_turn();
         self.publish();
+        // Players who left while the deal was made: the bot plays their seats, as if they left now.
+        for player in dealing.map(|dealing| dealing.left).unwrap_or_default() {
+            if let Some(seat) = self.seating.seat_of(player) {
+                self.stand_in(seat, true, now);
+                self.presence_changed(seat, PresenceChange::Left, None);
+            }
+        }
         // A rematch's table starts before its players arrive: the abandonment grace runs until they do.
         self.check_presence(now);
     }

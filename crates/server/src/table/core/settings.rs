@@ -30,4 +30,7 @@ pub(crate) struct TableConfig {
     pub(crate) rematch_time: Duration,
     /// The most actions one game may take; then it ends as abandoned.
     pub(crate) max_actions_per_game: u32,
+    /// How long a starting game waits for its seats' contributions to the deal before the server draws
+    /// the missing ones.
+    pub(crate) contribution_wait: Duration,
 }

@@ -20,7 +20,13 @@ impl TableCore {
 
     /// Asks to sleep if the table is turn-based, nobody is at it and it has nothing to do soon.
     pub(super) fn sleep_if_idle(&mut self, now: Now) {
-        if !self.turn_based() || self.closed || self.pending.is_some() || !self.members.is_empty() {
+        // Not while the deal is made: it lasts seconds, and the sleeping row would not keep it.
+        if !self.turn_based()
+            || self.closed
+            || self.pending.is_some()
+            || self.dealing.is_some()
+            || !self.members.is_empty()
+        {
             return;
         }
         let (turn_since, wake_at, to_act) = match &self.phase {

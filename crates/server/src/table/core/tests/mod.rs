@@ -51,6 +51,9 @@ impl Entropy for Fixed {
     fn salt(&mut self) -> Salt {
         self.salt
     }
+    fn contribution(&mut self) -> [u8; 32] {
+        [3; 32]
+    }
     fn id(&mut self) -> Uuid {
         self.ids += 1;
         Uuid::from_u128(self.ids)
@@ -175,6 +178,8 @@ fn config() -> TableConfig {
         bot_retry: Duration::from_millis(500),
         abandon_after: Duration::from_secs(60),
         waiting_table_grace: Duration::from_secs(30),
+        // The server draws every seat's contribution at once; `dealing.rs` tests the wait for them.
+        contribution_wait: Duration::ZERO,
         ..TableConfig::of(&Config::default())
     }
 }
@@ -413,6 +418,7 @@ impl Client {
 }
 
 mod choice;
+mod dealing;
 mod lease;
 mod play;
 mod rematch;

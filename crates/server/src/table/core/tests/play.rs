@@ -224,8 +224,15 @@ fn a_restored_game_replays_its_log_and_waits_for_its_players() {
         invite: "key".into(),
         clock: None,
     };
-    let stored =
-        UnfinishedGame { table, seed: 7, salt: None, started_at: OffsetDateTime::UNIX_EPOCH, players, actions };
+    let stored = UnfinishedGame {
+        table,
+        seed: 7,
+        salt: None,
+        contributions: Vec::new(),
+        started_at: OffsetDateTime::UNIX_EPOCH,
+        players,
+        actions,
+    };
     let lobby = Arc::new(Listings::default());
     let start = Instant::now();
     let now = Now { at: start, wall: OffsetDateTime::UNIX_EPOCH };

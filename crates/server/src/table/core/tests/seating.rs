@@ -10,7 +10,7 @@ fn a_full_table_starts_and_every_seat_is_stored_first() {
     assert!(table.writes.is_empty(), "the host's seat was stored with the table");
     table.join(&bruno);
     assert!(
-        matches!(table.writes.last(), Some(Durable::Start { shuffle, players, .. }) if shuffle.seed == 7 && players.len() == 2)
+        matches!(table.writes.last(), Some(Durable::Start { shuffle, players, .. }) if shuffle.server_seed == 7 && players.len() == 2)
     );
     assert_eq!(table.core.state(), TableState::Playing);
     assert_eq!(table.lobby.public_tables()[0].state, TableState::Playing);

@@ -1,7 +1,7 @@
 //! A shuffle anyone can check: the commitment to the seed is told at the start and to whoever comes
 //! later; the seed and the salt leave the table only in the finished game's record.
 
-use romirami_game::commitment::{ShuffleProof, commit};
+use romirami_game::commitment::{ProofFields, ShuffleProof, commit};
 
 use super::*;
 use crate::store::FinishedGame;
@@ -16,7 +16,10 @@ fn salt() -> Salt {
 /// a list of decimal bytes.
 fn secrets() -> Vec<String> {
     let salt = salt();
+    let dealt = proof().seed();
     vec![
+        dealt.to_string(),
+        format!("{dealt:x}"),
         SEED.to_string(),
         format!("{SEED:x}"),
         format!("{SEED:X}"),
@@ -25,6 +28,12 @@ fn secrets() -> Vec<String> {
         salt.iter().map(u8::to_string).collect::<Vec<_>>().join(","),
         salt.iter().map(u8::to_string).collect::<Vec<_>>().join(", "),
     ]
+}
+
+/// The proof of the games here: the server's seed and salt, and each seat's contribution drawn by the
+/// server (these tests' tables wait for none: the test entropy's value for each).
+fn proof() -> ShuffleProof {
+    ShuffleProof::contributed(SEED, salt(), vec![[3; 32]; 2])
 }
 
 fn assert_secret_free(what: &str, text: &str) {
@@ -67,9 +76,17 @@ fn the_commitment_is_told_from_the_start_and_the_seed_and_salt_only_in_the_recor
     // the record verifies, the shuffle proof included.
     let record: serde_json::Value = serde_json::from_str(&finished.record).expect("a record");
     let field = |name: &str| record.get(name).and_then(|v| v.as_str()).map(str::to_owned);
-    let proof =
-        ShuffleProof::from_fields(field("seed").as_deref(), field("salt").as_deref(), field("commitment").as_deref());
-    assert_eq!(proof, Ok(Some(ShuffleProof::new(SEED, salt()))));
+    let contributions = record["contributions"]
+        .as_array()
+        .map(|values| values.iter().map(|v| v.as_str().unwrap_or_default().to_owned()).collect::<Vec<_>>());
+    let fields = ProofFields {
+        seed: field("seed"),
+        salt: field("salt"),
+        commitment: field("commitment"),
+        server_seed: field("server_seed"),
+        contributions,
+    };
+    assert_eq!(ShuffleProof::from_fields(&fields), Ok(Some(proof())));
     assert_eq!(field("commitment"), Some(commitment));
     let record: romirami_engine::Record = serde_json::from_str(&finished.record).expect("a Romi Rami record");
     record.verify().expect("the record verifies, its shuffle proof too");
@@ -90,9 +107,7 @@ fn play_a_game_with_a_spectator() -> (Sent, FinishedGame) {
     table.command(watch(&cleo));
     table.command(TableCommand::AddBot { from: ana.from.clone(), level: romirami_game::Level::Normal });
     assert_eq!(table.core.state(), TableState::Playing);
-    assert!(
-        matches!(table.writes.last(), Some(Durable::Start { shuffle, .. }) if *shuffle == ShuffleProof::new(SEED, salt()))
-    );
+    assert!(matches!(table.writes.last(), Some(Durable::Start { shuffle, .. }) if *shuffle == proof()));
     let (mut ana_texts, mut cleo_texts, mut dan_texts) = (ana.texts(), cleo.texts(), Vec::new());
     let mut ms = 0;
     let mut steps = 0;
@@ -164,6 +179,7 @@ fn a_restored_game_keeps_its_salt_and_one_stored_without_has_no_proof() {
             table,
             seed: SEED,
             salt,
+            contributions: Vec::new(),
             started_at: OffsetDateTime::UNIX_EPOCH,
             players,
             actions: Vec::new(),
