@@ -20,6 +20,13 @@ export async function finishedGame(ana, tableId) {
     `the shuffle is verified: ${shuffle}`,
   );
   check(/received that commitment/.test(shuffle), `Ana's browser was sent the same commitment: ${shuffle}`);
+  // Her browser contributed to the deal (Web Crypto's random bytes): the record holds her value, and the seed
+  // is the one derived from the server's seed, the salt and every seat's contribution.
+  check(
+    (await ana.getAttribute('#shuffle-check', 'data-mine')) === 'in' && /own contribution/.test(shuffle),
+    `Ana's own contribution is in the record: ${shuffle}`,
+  );
+  check(record.contributions?.length === record.players.length, `one contribution a seat: ${record.contributions}`);
   const vector = await hook(ana, () =>
     import('/js/shuffle-proof.js').then((m) =>
       m.commitmentOf(
@@ -29,6 +36,28 @@ export async function finishedGame(ana, tableId) {
     ),
   );
   check(vector === '8172b88cfc15a4642043f9a7e644221bd959cd1057625a00a13e07b037182384', `the test vector: ${vector}`);
+  const derived = await hook(ana, () =>
+    import('/js/shuffle-proof.js').then((m) =>
+      m.derivedSeed(
+        '1234567890123456789',
+        Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join(''),
+        ['11'.repeat(32), '22'.repeat(32)],
+      ),
+    ),
+  );
+  check(derived === '14750675990998364322', `the derivation's test vector: ${derived}`);
+  const changed = await hook(
+    ana,
+    (r) =>
+      import('/js/shuffle-proof.js').then((m) =>
+        m.checkShuffle({ ...r, contributions: r.contributions.map((c, i) => (i === 0 ? 'ab'.repeat(32) : c)) }),
+      ),
+    record,
+  );
+  check(
+    changed.status === 'mismatch',
+    `a record with another contribution does not check out: ${JSON.stringify(changed)}`,
+  );
   const forged = await hook(
     ana,
     (r) => import('/js/shuffle-proof.js').then((m) => m.checkShuffle({ ...r, seed: '1' })),

@@ -5,7 +5,7 @@
 // with `since` (protocol section 9).
 
 import { identity, saveIdentity, forgetToken, signedOutByServer } from './identity.js';
-import { rememberCommitment } from './shuffle-proof.js';
+import { contributeIfAsked, rememberCommitment } from './shuffle-proof.js';
 
 const PROTOCOL = 1;
 
@@ -100,7 +100,11 @@ export class Connection {
     }
     // Every table message of a started game carries the shuffle's commitment: remembered for the game page's
     // check, whichever page (and game) received it.
-    if (msg.type === 'table' && typeof msg.table?.shuffle === 'string') rememberCommitment(msg.table.shuffle);
+    if (msg.type === 'table' && typeof msg.table?.shuffle === 'string') {
+      rememberCommitment(msg.table.shuffle);
+      // The deal waits for this seat's randomness: drawn here, where the server cannot see it coming.
+      contributeIfAsked(msg, (m) => this.send(m));
+    }
     if (msg.type === 'welcome') {
       this.player = msg.player;
       saveIdentity({ id: msg.player.id, name: msg.player.name, ...(msg.token ? { token: msg.token } : {}) });

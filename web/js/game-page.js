@@ -277,10 +277,14 @@ async function showShuffleCheck(box, id) {
     box.dataset.status = check.status;
     box.classList.toggle('verified', check.status === 'verified');
     box.classList.toggle('mismatch', check.status === 'mismatch');
+    box.dataset.mine = check.mine ?? 'none';
     if (check.status === 'verified') {
       const said = t('shuffle.verified', { short: (check.commitment ?? '').slice(0, 12) });
-      replace(box, check.seen ? `✓ ${said} ${t('shuffle.seen')}` : `✓ ${said}`);
+      const seen = check.seen ? ` ${t('shuffle.seen')}` : '';
+      replace(box, `✓ ${said}${seen}${check.mine === 'in' ? ` ${t('shuffle.mine')}` : ''}`);
       box.title = check.commitment ?? '';
+    } else if (check.mine === 'missing') {
+      replace(box, t('shuffle.notMine'));
     } else {
       replace(box, t(check.status === 'mismatch' ? 'shuffle.mismatch' : 'shuffle.absent'));
     }

@@ -1,14 +1,23 @@
 // @ts-check
 // A shuffle anyone can check, in the browser. When a game starts the server sends every member a commitment
-// (the table summary's `shuffle`): the SHA-256 of `romirami-shuffle/1` ‖ the seed (8 bytes, big-endian) ‖ a
-// 32-byte salt (docs/rules/record-format.md, "Shuffle proof"). The finished game's record reveals the seed and
-// the salt; this module recomputes the commitment with Web Crypto and compares it with the record's and with
-// the one this browser was sent at the start. The pages remember the commitments they were sent, so that the
-// game page can say the record matches what the players saw before the first card was dealt.
+// (the table summary's `shuffle`): the SHA-256 of `romirami-shuffle/1` ‖ the server's seed (8 bytes,
+// big-endian) ‖ a 32-byte salt (docs/rules/record-format.md, "Shuffle proof"). Then each seat adds 32 random
+// bytes of its own (`contribute`, drawn here with Web Crypto), and the game is dealt from the seed derived
+// from them all: the first 8 bytes of HMAC-SHA256 keyed by the server's seed ‖ salt over `romirami-deal/1` ‖
+// the contributions in seat order. The finished game's record reveals the server's seed, the salt and the
+// contributions; this module recomputes the commitment and the derivation, compares them with the record's and
+// with the commitment this browser was sent, and checks that this browser's own contribution is in it.
 
 const DOMAIN = 'romirami-shuffle/1';
 const SEEN_KEY = 'romirami.shuffles';
 const SEEN_KEEP = 100;
+const DEAL_DOMAIN = 'romirami-deal/1';
+const MINE_KEY = 'romirami.contributions';
+
+/** @param {Uint8Array} bytes */
+function toHex(bytes) {
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 /** @param {string} text @returns {Uint8Array | null} the bytes of lower-case hex digits */
 function hexBytes(text) {
@@ -33,7 +42,63 @@ export async function commitmentOf(seed, salt) {
   new DataView(bytes.buffer).setBigUint64(DOMAIN.length, value, false);
   bytes.set(saltBytes, DOMAIN.length + 8);
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return toHex(digest);
+}
+
+/**
+ * The game's seed (decimal) derived from the server's seed (decimal), the salt and the contributions (64 hex
+ * digits each, in seat order); null when one is malformed.
+ * @param {string} serverSeed @param {string} salt @param {unknown[]} contributions @returns {Promise<string | null>}
+ */
+export async function derivedSeed(serverSeed, salt, contributions) {
+  const saltBytes = hexBytes(salt);
+  if (!/^\d{1,20}$/.test(serverSeed) || !saltBytes || saltBytes.length !== 32) return null;
+  const value = BigInt(serverSeed);
+  if (value >= 1n << 64n || contributions.length === 0) return null;
+  const parts = contributions.map((c) => (typeof c === 'string' && c.length === 64 ? hexBytes(c) : null));
+  if (parts.some((p) => p == null)) return null;
+  const key = new Uint8Array(8 + 32);
+  new DataView(key.buffer).setBigUint64(0, value, false);
+  key.set(saltBytes, 8);
+  const message = new Uint8Array(DEAL_DOMAIN.length + 32 * parts.length);
+  message.set(new TextEncoder().encode(DEAL_DOMAIN), 0);
+  parts.forEach((p, i) => message.set(/** @type {Uint8Array} */ (p), DEAL_DOMAIN.length + 32 * i));
+  const hmac = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', hmac, message));
+  return new DataView(mac.buffer).getBigUint64(0, false).toString();
+}
+
+/** The contributions this browser sent, by commitment. @returns {Record<string, string>} */
+function sentContributions() {
+  try {
+    const sent = JSON.parse(localStorage.getItem(MINE_KEY) ?? '{}');
+    return sent && typeof sent === 'object' ? sent : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * On a `table` message whose deal waits for this browser's seat: draws 32 random bytes with Web Crypto,
+ * remembers them beside the commitment (for the check at the end) and sends them with `send`.
+ * @param {any} msg @param {(msg: object) => void} send
+ */
+export function contributeIfAsked(msg, send) {
+  const seat = msg.role?.seat;
+  const commitment = msg.table?.shuffle;
+  if (typeof seat !== 'number' || typeof commitment !== 'string') return;
+  if (msg.table?.contributions?.seats?.[seat] !== 'waiting') return;
+  const sent = sentContributions();
+  if (sent[commitment]) return;
+  const value = toHex(crypto.getRandomValues(new Uint8Array(32)));
+  sent[commitment] = value;
+  try {
+    const kept = Object.entries(sent).slice(-SEEN_KEEP);
+    localStorage.setItem(MINE_KEY, JSON.stringify(Object.fromEntries(kept)));
+  } catch {
+    /* storage full or disabled: the check then cannot find this browser's contribution */
+  }
+  send({ type: 'contribute', table: msg.table.id, value });
 }
 
 /**
@@ -63,22 +128,39 @@ function seenCommitments() {
 
 /**
  * @typedef {'verified' | 'mismatch' | 'absent'} ShuffleStatus
- * @typedef {{status: ShuffleStatus, seen: boolean, commitment: string | null}} ShuffleCheck
+ * @typedef {'in' | 'missing' | null} MineStatus
+ * @typedef {{status: ShuffleStatus, seen: boolean, commitment: string | null, mine: MineStatus}} ShuffleCheck
  */
 
 /**
- * Checks a finished game's record: `verified` when its seed and salt give its commitment, `mismatch` when they
- * do not (or are malformed), `absent` for a record without the proof (games stored before it existed).
- * `seen` tells whether this browser was sent that commitment when the game started.
- * @param {{seed?: unknown, salt?: unknown, commitment?: unknown}} record @returns {Promise<ShuffleCheck>}
+ * Checks a finished game's record: `verified` when its server's seed and salt give its commitment and its seed
+ * is the one derived from them and the contributions (or, for a game dealt before players contributed, its
+ * seed and salt give the commitment), `mismatch` when not (or malformed), `absent` for a record without the
+ * proof. `seen` tells whether this browser was sent that commitment when the game started; `mine` whether the
+ * contribution this browser sent to that deal is in the record (`null` when it sent none).
+ * @param {{seed?: unknown, salt?: unknown, commitment?: unknown, server_seed?: unknown, contributions?: unknown}} record
+ * @returns {Promise<ShuffleCheck>}
  */
 export async function checkShuffle(record) {
-  const { seed, salt, commitment } = record;
-  if (seed == null && salt == null && commitment == null) return { status: 'absent', seen: false, commitment: null };
-  if (typeof seed !== 'string' || typeof salt !== 'string' || typeof commitment !== 'string') {
-    return { status: 'mismatch', seen: false, commitment: null };
+  const { seed, salt, commitment, server_seed: serverSeed, contributions } = record;
+  if (seed == null && salt == null && commitment == null) {
+    return { status: 'absent', seen: false, commitment: null, mine: null };
   }
-  const computed = await commitmentOf(seed, salt);
+  if (typeof seed !== 'string' || typeof salt !== 'string' || typeof commitment !== 'string') {
+    return { status: 'mismatch', seen: false, commitment: null, mine: null };
+  }
   const seen = seenCommitments().includes(commitment);
-  return { status: computed === commitment ? 'verified' : 'mismatch', seen, commitment };
+  const sent = sentContributions()[commitment] ?? null;
+  if (serverSeed == null && contributions == null) {
+    const computed = await commitmentOf(seed, salt);
+    return { status: computed === commitment ? 'verified' : 'mismatch', seen, commitment, mine: null };
+  }
+  if (typeof serverSeed !== 'string' || !Array.isArray(contributions)) {
+    return { status: 'mismatch', seen, commitment, mine: null };
+  }
+  const committed = (await commitmentOf(serverSeed, salt)) === commitment;
+  const derived = (await derivedSeed(serverSeed, salt, contributions)) === seed;
+  const mine = sent == null ? null : contributions.includes(sent) ? 'in' : 'missing';
+  const status = committed && derived && mine !== 'missing' ? 'verified' : 'mismatch';
+  return { status, seen, commitment, mine };
 }

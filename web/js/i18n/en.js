@@ -483,6 +483,16 @@ export default {
   'shuffle.mismatch': 'The shuffle does not check out: the seed and salt in the record do not give its commitment.',
   'shuffle.absent': 'This game was stored without a shuffle proof.',
   'shuffle.failed': 'The shuffle could not be checked: {why}',
+  'shuffle.mine': 'Your own contribution to the deal is in it.',
+  'shuffle.notMine':
+    'The shuffle does not check out: the contribution this browser sent to the deal is not in the record.',
+  'deal.starting': 'The game is starting',
+  'deal.title': 'Shuffling together.',
+  'deal.explain':
+    'The server has committed to its seed ({short}…); each player now adds random bytes of their own, so that nobody, the server included, chooses the deal.',
+  'deal.waiting': 'waiting…',
+  'deal.player': 'added their randomness',
+  'deal.server': 'drawn by the server',
   'game.another': 'Play another game',
   'game.botMoves': (p) => `bot played ${pl(p.n, 'move', 'moves')}`,
   'game.botMovesShort': (p) => `bot: ${pl(p.n, 'move', 'moves')}`,

@@ -488,6 +488,16 @@ export default {
     'Le mélange ne concorde pas : la graine et le sel de l’enregistrement ne donnent pas son ' + 'engagement.',
   'shuffle.absent': 'Cette partie a été enregistrée sans preuve du mélange.',
   'shuffle.failed': 'Le mélange n’a pas pu être vérifié : {why}',
+  'shuffle.mine': 'Votre propre contribution à la donne y figure.',
+  'shuffle.notMine':
+    'Le mélange ne se vérifie pas : la contribution que ce navigateur a envoyée pour la donne n’est pas dans la partie enregistrée.',
+  'deal.starting': 'La partie commence',
+  'deal.title': 'Mélange à plusieurs mains.',
+  'deal.explain':
+    'Le serveur s’est engagé sur sa graine ({short}…) ; chaque joueur ajoute maintenant ses propres octets aléatoires, pour que personne, pas même le serveur, ne choisisse la donne.',
+  'deal.waiting': 'en attente…',
+  'deal.player': 'a ajouté son hasard',
+  'deal.server': 'tiré par le serveur',
   'game.another': 'Jouer une autre partie',
   'game.botMoves': (p) => `le bot a joué ${pl(p.n, 'coup', 'coups')}`,
   'game.botMovesShort': (p) => `bot : ${pl(p.n, 'coup', 'coups')}`,

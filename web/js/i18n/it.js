@@ -483,6 +483,16 @@ export default {
   'shuffle.mismatch': 'Il mescolamento non torna: il seme e il sale della registrazione non danno il suo impegno.',
   'shuffle.absent': 'Questa partita è stata registrata senza prova del mescolamento.',
   'shuffle.failed': 'Non è stato possibile verificare il mescolamento: {why}',
+  'shuffle.mine': 'Il tuo contributo alla distribuzione è presente.',
+  'shuffle.notMine':
+    'Il mescolamento non torna: il contributo che questo browser ha inviato per la distribuzione non è nella partita registrata.',
+  'deal.starting': 'La partita sta per iniziare',
+  'deal.title': 'Si mescola insieme.',
+  'deal.explain':
+    'Il server si è impegnato sul suo seme ({short}…); ora ogni giocatore aggiunge i propri byte casuali, così che nessuno, nemmeno il server, scelga la distribuzione.',
+  'deal.waiting': 'in attesa…',
+  'deal.player': 'ha aggiunto la sua casualità',
+  'deal.server': 'estratto dal server',
   'game.another': 'Gioca un’altra partita',
   'game.botMoves': (p) => `il bot ha giocato ${pl(p.n, 'mossa', 'mosse')}`,
   'game.botMovesShort': (p) => `bot: ${pl(p.n, 'mossa', 'mosse')}`,

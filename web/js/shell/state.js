@@ -21,6 +21,8 @@
  * @property {('here' | 'away' | 'bot' | null)[]} [presence] where each seat's player is (section 11b)
  * @property {boolean} [rated] whether the game counts for the ratings (rated unless said otherwise)
  * @property {string} [tournament] the tournament the game belongs to (docs/tournaments.md)
+ * @property {string} [shuffle] the commitment to the server's seed, from the start (docs/protocol.md: `shuffle`)
+ * @property {{seats: ('waiting' | 'player' | 'server')[], remaining_ms?: number}} [contributions] the seats' contributions to the deal
  */
 /**
  * @typedef {object} LogEntry a line of the game log, drawn in the reader's language when shown

@@ -102,9 +102,45 @@ function botLevelSelect(free) {
   );
 }
 
+/**
+ * The deal being made: the server has committed to its seed (the commitment's first digits shown), and each
+ * seat adds randomness of its own before the cards are dealt; who has, and how long the server still waits.
+ * @param {import('./state.js').Summary} s
+ */
+function dealingPanel(s) {
+  const seats = s.contributions?.seats ?? [];
+  const waiting = seats.filter((c) => c === 'waiting').length;
+  return h(
+    'div.dealing',
+    { id: 'dealing', 'data-waiting': String(waiting), role: 'status' },
+    h('p', h('b', t('deal.title')), ' ', t('deal.explain', { short: (s.shuffle ?? '').slice(0, 12) })),
+    h(
+      'ul.deal-seats',
+      seats.map((from, i) =>
+        h(
+          'li',
+          { 'data-seat': i, 'data-from': from },
+          `${s.seats[i] ? shownName(s.seats[i].name, s.levels?.[i]) : t('wait.seat', { n: i + 1 })}: `,
+          t(`deal.${from}`),
+        ),
+      ),
+    ),
+  );
+}
+
 /** @param {import('./state.js').Ctx} ctx */
 export function waitingRoom(ctx) {
   const s = /** @type {import('./state.js').Summary} */ (ctx.st.summary);
+  if (s.contributions) {
+    return h(
+      'section.card-panel.waiting',
+      { 'aria-labelledby': 'wait-title' },
+      h('h1', { id: 'wait-title' }, t('deal.starting')),
+      gameLine(s),
+      dealingPanel(s),
+      ctx.st.error ? h('p.error', { role: 'alert' }, ctx.st.error) : null,
+    );
+  }
   const me = connection.player?.id;
   const isHost = me === s.host;
   const seated = s.seats.filter(Boolean).length;

@@ -13,7 +13,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use cluster_support::{cluster_name, nats_url, node};
+use cluster_support::{cluster_name, nats_url, node, node_with};
 use common::{Follower, PgDatabase, create_table, guest, send};
 use romirami_client::Client;
 use romirami_client::romi_rami::{ClientMsg, ServerMsg};
@@ -43,8 +43,10 @@ async fn lobby_until(client: &mut Client, listed: &mut Vec<TableId>, done: impl 
 async fn players_on_different_nodes_play_one_table_that_a_third_node_watches() {
     let (Some(nats), Some(db)) = (nats_url().await, PgDatabase::create().await) else { return };
     let name = cluster_name();
-    let a = node(&nats, &name, "a", &db.url, Duration::from_secs(5)).await;
-    let b = node(&nats, &name, "b", &db.url, Duration::from_secs(5)).await;
+    // The players' own contributions make the deal: the table waits for them (Bruno's through b).
+    let wait = |config: &mut Config| config.contribution_wait = Duration::from_secs(30);
+    let a = node_with(&nats, &name, "a", &db.url, Duration::from_secs(5), wait).await;
+    let b = node_with(&nats, &name, "b", &db.url, Duration::from_secs(5), wait).await;
     let c = node(&nats, &name, "c", &db.url, Duration::from_secs(5)).await;
 
     // Ana hosts on a; Bruno joins from b with the invite link; Cleo watches from c.
@@ -54,8 +56,8 @@ async fn players_on_different_nodes_play_one_table_that_a_third_node_watches() {
     send(&mut bruno, ClientMsg::Join { table: table.id, invite: Some(invite), since: None }).await;
     let mut ana = Follower::new(ana, table.id, 0);
     let mut bruno = Follower::new(bruno, table.id, 0);
-    ana.until(|f| f.to_act.is_some()).await;
-    bruno.until(|f| f.to_act.is_some()).await;
+    // Both read at once: each client sends its contribution to the deal as it reads the table asking for it.
+    tokio::join!(ana.until(|f| f.to_act.is_some()), bruno.until(|f| f.to_act.is_some()));
     assert_eq!(bruno.seat, Some(romirami_game::Seat(1)), "Bruno, on b, sits at a's table");
     let (cleo, _, _) = guest(&c.url, "Cleo").await;
     let mut cleo = Follower::new(cleo, table.id, 0);
@@ -74,6 +76,22 @@ async fn players_on_different_nodes_play_one_table_that_a_third_node_watches() {
     assert_eq!(cleo.result.as_ref(), Some(&ana_result));
     assert_eq!((ana.next, bruno.next), (cleo.next, cleo.next), "every node's members have every event");
     assert!(!bruno.acks.is_empty(), "Bruno's actions were acknowledged through b");
+    // Both players' own contributions, Bruno's sent through b, dealt the game.
+    let mut attempts = 0;
+    let record = loop {
+        attempts += 1;
+        assert!(attempts < 200, "the record is served");
+        let answer =
+            common::http_get(&format!("{}/api/games/{}/record", b.http(), table.id.0), "application/json").await;
+        if answer.status == 200 {
+            break serde_json::from_str::<serde_json::Value>(&answer.body).expect("JSON");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let sent = [ana.client.contribution(table.id), bruno.client.contribution(table.id)];
+    let contributions: Vec<Option<&str>> =
+        record["contributions"].as_array().expect("contributions").iter().map(|v| v.as_str()).collect();
+    assert_eq!(contributions, sent, "each seat's own contribution, in seat order");
 
     // They play again, Bruno answering through b; b forwards his commands to the new table on a too.
     send(&mut ana.client, ClientMsg::Rematch { table: table.id, accept: true }).await;

@@ -23,10 +23,23 @@ pub(crate) async fn nats_url() -> Option<String> {
 
 /// A node of the cluster `name` over the database at `database`.
 pub(crate) async fn node(nats: &str, name: &str, node: &str, database: &str, lease: Duration) -> TestServer {
+    node_with(nats, name, node, database, lease, |_| {}).await
+}
+
+/// A node as [`node`], its configuration changed by `change`.
+pub(crate) async fn node_with(
+    nats: &str,
+    name: &str,
+    node: &str,
+    database: &str,
+    lease: Duration,
+    change: impl FnOnce(&mut Config),
+) -> TestServer {
     let mut cluster = ClusterConfig::new(nats, Some(node.into()));
     cluster.name = name.into();
     cluster.lease_ttl = lease;
-    let config = Config { cluster: Some(cluster), bot_delay: Duration::from_millis(10), ..fast() };
+    let mut config = Config { cluster: Some(cluster), bot_delay: Duration::from_millis(10), ..fast() };
+    change(&mut config);
     let store = Store::connect(database).await.expect("the database opens");
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
     TestServer::start_with(listener, config, store).await
