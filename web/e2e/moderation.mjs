@@ -1,7 +1,8 @@
 // Moderation: Lea keeps her name and is made a moderator from the command line (`romirami admin grant Lea`, on
 // the server's database); at a table, Mo writes a rude line and Nia reports it from the chat; Lea's moderation
 // page shows the report with the line; she removes the line from the table and bans Mo for an hour; Mo's page is
-// told at once that he is banned, for how long and why, and the audit log shows the ban.
+// told at once that he is banned, for how long and why, and the audit log shows the ban. Nia and Mo, who share an
+// address (every browser here does) and sat at a rated table together, are listed by the collusion signal.
 
 import { execFileSync } from 'node:child_process';
 import { BASE, check, chooseName, desktop, log, openPage, shot, timeLeft } from './support.mjs';
@@ -84,5 +85,18 @@ export async function moderation(browser) {
   const audit = await lea.textContent('#audit');
   check(/Lea banned Mo/.test(audit) && /command line made Lea/.test(audit), `the audit log: ${audit}`);
   log('moderation: the audit log shows the grant and the ban');
+
+  // The collusion signal: Nia and Mo connect from one address (every browser here does) and sat at a rated
+  // table together; with the threshold at one table, the pair is listed, without the address.
+  await lea.selectOption('#collusion-min', '1');
+  await lea.waitForFunction(() =>
+    [...document.querySelectorAll('#collusion li')].some(
+      (li) => /\bNia\b/.test(li.textContent ?? '') && /\bMo\b/.test(li.textContent ?? ''),
+    ),
+  );
+  const pairs = (await lea.textContent('#collusion')) ?? '';
+  check(!/127\.0\.0\.1/.test(pairs), `no address is shown: ${pairs}`);
+  await shot(lea, 'collusion');
+  log('moderation: Nia and Mo are listed as sharing an address at a rated table');
   for (const p of [lea, nia, mo]) await p.context().close();
 }

@@ -7,7 +7,16 @@
 import { h, replace } from './dom.js';
 import { t, language } from './i18n.js';
 import { identity } from './identity.js';
-import { adminAudit, adminBans, adminReports, banPlayer, closeTable, removeLine, unbanPlayer } from './api.js';
+import {
+  adminAudit,
+  adminBans,
+  adminCollusion,
+  adminReports,
+  banPlayer,
+  closeTable,
+  removeLine,
+  unbanPlayer,
+} from './api.js';
 import { accountError } from './account.js';
 
 /** A date and time in the reader's language. @param {string} at */
@@ -98,6 +107,54 @@ function reportItem(report, token, again) {
   );
 }
 
+/** How many rated tables together make a pair worth showing: kept across the page's redraws. */
+let minTables = 3;
+
+/**
+ * The collusion signal: pairs of players who share an address (never shown) and sat at rated tables together
+ * at least `minTables` times, the most first; the admin chooses the threshold.
+ * @param {any} answer @param {() => void} again
+ */
+function collusionSection(answer, again) {
+  const choose = h(
+    'select',
+    {
+      id: 'collusion-min',
+      'aria-label': t('admin.collusionMin'),
+      onchange: (/** @type {Event} */ e) => {
+        minTables = Number(/** @type {HTMLSelectElement} */ (e.target).value);
+        again();
+      },
+    },
+    [1, 3, 10].map((n) => h('option', { value: String(n), selected: n === minTables }, String(n))),
+  );
+  return h(
+    'section.collusion',
+    h('h2', t('admin.collusion')),
+    h('p.muted.small', t('admin.collusionNote')),
+    h('label', t('admin.collusionMin'), ' ', choose),
+    answer.pairs.length
+      ? h(
+          'ul.pairs',
+          { id: 'collusion' },
+          answer.pairs.map((/** @type {any} */ p) =>
+            h(
+              'li',
+              { 'data-tables': String(p.tables) },
+              t('admin.pair', {
+                a: p.players[0].name,
+                b: p.players[1].name,
+                tables: p.tables,
+                addresses: p.addresses,
+                when: when(p.last_at),
+              }),
+            ),
+          ),
+        )
+      : h('p.muted', { id: 'no-pairs' }, t('admin.noPairs')),
+  );
+}
+
 /** Mounts the moderation page in `root`. @param {HTMLElement} root */
 export function mountAdmin(root) {
   const { token } = identity();
@@ -110,7 +167,12 @@ export function mountAdmin(root) {
       return;
     }
     try {
-      const [reports, bans, audit] = await Promise.all([adminReports(token), adminBans(token), adminAudit(token)]);
+      const [reports, bans, audit, pairs] = await Promise.all([
+        adminReports(token),
+        adminBans(token),
+        adminAudit(token),
+        adminCollusion(token, minTables),
+      ]);
       if (gone) return;
       replace(
         page,
@@ -141,6 +203,7 @@ export function mountAdmin(root) {
               ),
             )
           : h('p.muted', t('admin.noBans')),
+        collusionSection(pairs, draw),
         h('h2', t('admin.audit')),
         h(
           'ol.audit',

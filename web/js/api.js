@@ -197,6 +197,11 @@ export const adminReports = (token) => getMine('/api/admin/reports', token);
 export const adminBans = (token) => getMine('/api/admin/bans', token);
 /** The audit log (admins only). @param {string} token */
 export const adminAudit = (token) => getMine('/api/admin/audit', token);
+/**
+ * Pairs of players who share an address and sat at rated tables together at least `minTables` times (admins only).
+ * @param {string} token @param {number} minTables
+ */
+export const adminCollusion = (token, minTables) => getMine(`/api/admin/collusion?min_tables=${minTables}`, token);
 /** Bans a player (admins only). @param {string} token @param {string} player @param {number} minutes @param {string} reason */
 export const banPlayer = (token, player, minutes, reason) =>
   post('/api/admin/bans', { player, minutes, reason }, token);

@@ -80,6 +80,20 @@ impl Addresses {
     }
 }
 
+/// The key the store keeps for a client's address (the collusion signal, `store::collusion`): the SHA-256
+/// of `romirami-address/1` and the address, an IPv6 address cut to its /64 network (a home's devices share
+/// it, and change the rest). The store never holds the address itself, nor do admins see it.
+pub(crate) fn address_key(address: IpAddr) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update(b"romirami-address/1");
+    match address.to_canonical() {
+        IpAddr::V4(v4) => hash.update(v4.octets()),
+        IpAddr::V6(v6) => hash.update(&v6.octets()[..8]),
+    }
+    hash.finalize().into()
+}
+
 /// Where a client's address is unknown: behind a trusted proxy, the hop that should name it does not parse.
 /// Every such request counts against this one address (it is neither loopback nor exempt), so a made-up
 /// header escapes no per-address limit.

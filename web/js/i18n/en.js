@@ -296,6 +296,12 @@ export default {
   'admin.noBans': 'Nobody is banned.',
   'admin.bannedUntil': '{name}, until {until}: {reason}',
   'admin.lift': 'Lift the ban',
+  'admin.collusion': 'Shared addresses at rated tables',
+  'admin.collusionNote':
+    'Pairs of players who connect from the same address (not shown) and sat at the same rated tables. A family or a club shares an address too: look at their games before acting.',
+  'admin.collusionMin': 'At least this many tables together',
+  'admin.pair': '{a} and {b}: {tables} rated tables together, {addresses} shared addresses, last {when}',
+  'admin.noPairs': 'No pair to look at.',
   'admin.audit': 'Audit log',
   'admin.commandLine': 'the command line',
   'admin.action.grant': '{admin} made {target} a moderator',

@@ -300,6 +300,12 @@ export default {
   'admin.noBans': 'Personne n’est banni.',
   'admin.bannedUntil': '{name}, jusqu’au {until} : {reason}',
   'admin.lift': 'Lever le bannissement',
+  'admin.collusion': 'Adresses partagées aux tables classées',
+  'admin.collusionNote':
+    'Paires de joueurs qui se connectent depuis la même adresse (non affichée) et se sont assis aux mêmes tables classées. Une famille ou un club partage aussi une adresse : regardez leurs parties avant d’agir.',
+  'admin.collusionMin': 'Au moins ce nombre de tables ensemble',
+  'admin.pair': '{a} et {b} : {tables} tables classées ensemble, {addresses} adresses partagées, dernière le {when}',
+  'admin.noPairs': 'Aucune paire à examiner.',
   'admin.audit': 'Journal d’audit',
   'admin.commandLine': 'la ligne de commande',
   'admin.action.grant': '{admin} a fait de {target} un modérateur',

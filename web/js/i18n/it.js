@@ -298,6 +298,12 @@ export default {
   'admin.noBans': 'Nessuno è bandito.',
   'admin.bannedUntil': '{name}, fino al {until}: {reason}',
   'admin.lift': 'Togli il bando',
+  'admin.collusion': 'Indirizzi condivisi ai tavoli classificati',
+  'admin.collusionNote':
+    'Coppie di giocatori che si collegano dallo stesso indirizzo (non mostrato) e si sono seduti agli stessi tavoli classificati. Anche una famiglia o un circolo condivide un indirizzo: guarda le loro partite prima di agire.',
+  'admin.collusionMin': 'Almeno questo numero di tavoli insieme',
+  'admin.pair': '{a} e {b}: {tables} tavoli classificati insieme, {addresses} indirizzi condivisi, l’ultimo il {when}',
+  'admin.noPairs': 'Nessuna coppia da esaminare.',
   'admin.audit': 'Registro delle azioni',
   'admin.commandLine': 'la riga di comando',
   'admin.action.grant': '{admin} ha reso {target} moderatore',

@@ -12,6 +12,7 @@
 
 mod account;
 mod analysis;
+mod collusion;
 mod error;
 mod games;
 mod live;
@@ -35,6 +36,7 @@ use uuid::Uuid;
 
 pub use account::{ChatLineJson, Deletion, DeviceJson, Export, Me, PasswordChange};
 pub use analysis::{AnalysisJson, DecisionJson, ReplayJson, ReplayStepJson, SummaryJson};
+pub use collusion::{Collusion, SharedPairJson};
 pub use error::{ApiError, ApiErrorBody, ApiErrorCode, ApiErrorDetail};
 pub use games::{Game, GameList, GamePlayerJson};
 pub use live::{Health, TableInfo, Tables};
@@ -80,6 +82,7 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/api/admin/bans/{player}", axum::routing::delete(moderation::unban))
         .route("/api/admin/audit", get(moderation::audit))
+        .route("/api/admin/collusion", get(collusion::collusion))
         .route("/api/admin/tables/{table}/chat/{channel}/{n}", axum::routing::delete(moderation::remove_line))
         .route("/api/admin/tables/{table}/close", post(moderation::close_table))
         .route("/api/sign-out", post(account::sign_out))

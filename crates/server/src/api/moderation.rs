@@ -180,7 +180,7 @@ fn bad_report(message: impl Into<String>) -> ApiError {
 }
 
 /// The admin whose bearer token this is.
-async fn admin_of(state: &AppState, headers: &HeaderMap) -> Result<PlayerInfo, ApiError> {
+pub(super) async fn admin_of(state: &AppState, headers: &HeaderMap) -> Result<PlayerInfo, ApiError> {
     let player = player_of(state, headers).await?;
     if state.store.is_admin(player.id).await.map_err(store_error)? {
         Ok(player)

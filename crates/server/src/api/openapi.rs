@@ -13,11 +13,12 @@ use super::{
 use super::{Audit, AuditJson, BanJson, BanRequest, Bans, ReportJson, ReportRequest, Reported, Reports};
 use super::{ChatLineJson, Deletion, DeviceJson, Export, Me, PasswordChange};
 use super::{ClaimRequest, Claimed, SignInRequest, SignedIn};
+use super::{Collusion, SharedPairJson};
 use super::{CreateTournament, CreatedTournament, PauseRequest, TournamentList};
 use super::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
 use super::{MyTable, MyTables};
 use super::{PushKey, Subscribed, SubscriptionKeys, SubscriptionRequest, UnsubscribeRequest};
-use super::{account, analysis, games, live, me, moderation, names, players, push, ratings, tournaments};
+use super::{account, analysis, collusion, games, live, me, moderation, names, players, push, ratings, tournaments};
 use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState, TableSummary};
 
 /// The OpenAPI document of this API.
@@ -67,10 +68,13 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         moderation::unban,
         moderation::audit,
         moderation::remove_line,
-        moderation::close_table
+        moderation::close_table,
+        collusion::collusion
     ),
     components(schemas(
         Health,
+        Collusion,
+        SharedPairJson,
         GameList,
         Game,
         GamePlayerJson,

@@ -18,6 +18,7 @@ use std::time::Duration;
 use time::OffsetDateTime;
 
 use super::accounts::{Device, WrittenLine};
+use super::collusion::SharedPair;
 use super::moderation::{AuditEntry, Ban, NewReport, Report};
 use super::names::StoredClaimKeys;
 use super::push::PushSubscription;
@@ -33,7 +34,7 @@ use crate::protocol::{ChatLine, PlayerId, PlayerInfo, TableId};
 
 /// A backend of the store: one database.
 pub(super) trait Backend:
-    Reads + Ratings + Claims + Accounts + Moderation + Talk + Leases + Analyses + Tournaments + Push + Sleeping
+    Reads + Ratings + Claims + Accounts + Moderation + Collusion + Talk + Leases + Analyses + Tournaments + Push + Sleeping
 {
     /// How many transactions of actions the [`Committer`](super::Committer) keeps in flight at once.
     const COMMITS_IN_FLIGHT: usize;
@@ -202,6 +203,22 @@ pub(super) trait Accounts {
 
     /// Deletes an account (see [`Store::delete_player`](super::Store::delete_player)).
     fn delete_player(&self, player: PlayerId) -> impl Future<Output = Result<(), StoreError>> + Send;
+}
+
+/// Where players connect from, and the pairs who share an address at rated tables (see
+/// [`Store::note_address`](super::Store::note_address)).
+pub(super) trait Collusion {
+    fn note_address(
+        &self,
+        player: PlayerId,
+        key: &[u8; 32],
+        at: OffsetDateTime,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+    fn shared_address_pairs(
+        &self,
+        min_tables: i64,
+        limit: i64,
+    ) -> impl Future<Output = Result<Vec<SharedPair>, StoreError>> + Send;
 }
 
 /// Moderation: admins, reports, bans, the audit log (see [`Store::is_admin`](super::Store::is_admin) and on).

@@ -68,6 +68,7 @@ mod backend;
 mod batch;
 mod chat;
 mod codec;
+mod collusion;
 mod committer;
 mod error;
 mod leases;
@@ -88,6 +89,7 @@ mod writer;
 
 pub use accounts::{DELETED_NAME, Device, WrittenLine};
 pub use chat::ChatRow;
+pub use collusion::SharedPair;
 pub use committer::{Committer, CommitterStats};
 pub use error::StoreError;
 pub use leases::Lease;

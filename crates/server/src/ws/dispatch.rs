@@ -254,6 +254,13 @@ impl Connection {
             (None, None) => None,
         };
         self.send(ServerMsg::Welcome { protocol: PROTOCOL_VERSION, player: player.clone(), token: new_token, limits });
+        // Where the player connects from, for the collusion signal: after the welcome (the hello waits for none
+        // of it) and before the connection's next message (so it is noted before the player sits anywhere); a
+        // failure costs only that note.
+        let key = crate::addresses::address_key(self.address);
+        if let Err(error) = self.state.store.note_address(player.id, &key).await {
+            tracing::warn!(%error, "a player's address could not be noted");
+        }
         self.player = Some(player);
         self.token_hash = token_hash;
         self.sign_outs = Some(self.state.players.watch_sign_outs());

@@ -15,6 +15,7 @@ mod bad_input;
 mod bots_and_clocks;
 mod cluster;
 mod cluster_failover;
+mod collusion;
 mod finished_tables;
 mod games;
 mod hostile;

@@ -19,6 +19,20 @@ impl JsonWs {
         JsonWs::hello(url, json!({ "type": "hello", "protocol": 1, "name": name })).await.0
     }
 
+    /// A new guest called `name`, welcomed, connecting through a proxy that says the client is `address`
+    /// (`X-Forwarded-For`: the server must trust the loopback proxy).
+    pub(crate) async fn guest_from(url: &str, name: &str, address: &str) -> JsonWs {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = url.into_client_request().expect("a request");
+        request.headers_mut().insert("x-forwarded-for", address.parse().expect("a header value"));
+        let (socket, _) = tokio_tungstenite::connect_async(request).await.expect("connects");
+        let mut client = JsonWs { socket, texts: Vec::new() };
+        client.send(json!({ "type": "hello", "protocol": 1, "name": name })).await;
+        let welcome = client.recv().await;
+        assert_eq!(welcome["type"], "welcome", "{welcome}");
+        client
+    }
+
     /// A connection greeted with `hello` (a name, or a returning player's token); the `welcome` too.
     pub(crate) async fn hello(url: &str, hello: Value) -> (JsonWs, Value) {
         let (socket, _) = tokio_tungstenite::connect_async(url).await.expect("connects");

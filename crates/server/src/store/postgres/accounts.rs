@@ -78,7 +78,7 @@ impl Accounts for PgStore {
         if renamed.rows_affected() == 0 {
             return Err(StoreError::NotFound);
         }
-        for table in ["claimed_names", "player_tokens", "chat", "push_subscriptions"] {
+        for table in ["claimed_names", "player_tokens", "chat", "push_subscriptions", "player_addresses"] {
             sqlx::query(&format!("DELETE FROM {table} WHERE player_id = $1")).bind(player.0).execute(&mut *tx).await?;
         }
         let records: Vec<(Uuid, Vec<i16>, String)> = sqlx::query_as(

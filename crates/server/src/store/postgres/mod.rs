@@ -11,6 +11,7 @@
 mod accounts;
 mod analyses;
 mod chat;
+mod collusion;
 mod columns;
 mod leases;
 mod moderation;

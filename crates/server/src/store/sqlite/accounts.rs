@@ -79,7 +79,7 @@ impl Accounts for SqliteStore {
         if renamed.rows_affected() == 0 {
             return Err(StoreError::NotFound);
         }
-        for table in ["claimed_names", "player_tokens", "chat", "push_subscriptions"] {
+        for table in ["claimed_names", "player_tokens", "chat", "push_subscriptions", "player_addresses"] {
             sqlx::query(&format!("DELETE FROM {table} WHERE player_id = ?1")).bind(&id).execute(&mut *tx).await?;
         }
         let records: Vec<(String, String, String)> = sqlx::query_as(

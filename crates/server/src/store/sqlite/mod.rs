@@ -12,6 +12,7 @@
 mod accounts;
 mod analyses;
 mod chat;
+mod collusion;
 mod columns;
 mod leases;
 mod moderation;
