@@ -31,6 +31,8 @@ enum Kind {
     Ack,
     GameOver,
     Error(String),
+    /// The table's deal waits for this seat's contribution.
+    Contribute(TableId),
     Closed,
     Other,
 }
@@ -57,6 +59,18 @@ fn classify(text: &str) -> Kind {
                 Ok(_) | Err(_) => Kind::Error(format!("unreadable: {text}")),
             }
         }
+        "table" if text.contains("\"contributions\"") && text.contains("\"waiting\"") => asked_to_contribute(text),
+        _ => Kind::Other,
+    }
+}
+
+/// A `table` whose deal waits for the recipient's seat: `Contribute`, as a browser would answer it.
+fn asked_to_contribute(text: &str) -> Kind {
+    let Ok(msg) = serde_json::from_str::<Value>(text) else { return Kind::Other };
+    let seat = msg["role"]["seat"].as_u64().and_then(|seat| usize::try_from(seat).ok());
+    let waiting = seat.is_some_and(|seat| msg["table"]["contributions"]["seats"].get(seat) == Some(&"waiting".into()));
+    match serde_json::from_value::<TableId>(msg["table"]["id"].clone()) {
+        Ok(table) if waiting => Kind::Contribute(table),
         _ => Kind::Other,
     }
 }
@@ -118,6 +132,9 @@ struct Driver {
     /// Seats told that this game is over.
     over: usize,
     next_id: u64,
+    /// The seats that sent their contribution to the current table's deal (once each: every change of
+    /// the deal is sent as a `table` that still says `waiting` for the others).
+    contributed: Vec<(usize, TableId)>,
 }
 
 /// Runs table `n`, each seat connected to its server of `servers`, until the run stops: connects its
@@ -160,6 +177,7 @@ pub(crate) async fn table(
         turn: None,
         over: 0,
         next_id: 0,
+        contributed: Vec::new(),
     };
     let mut set_up = Some(set_up);
     // Games follow one another until the run stops or one fails (the failure is already counted).
@@ -219,8 +237,16 @@ impl Driver {
             }
             Ok(Some(Frame { kind: Kind::Error(error), seat, .. })) => Err(self.fail(format!("seat {seat}: {error}"))),
             Ok(Some(frame)) => {
-                if let Kind::GameOver = frame.kind {
-                    self.over += 1;
+                match frame.kind {
+                    Kind::GameOver => self.over += 1,
+                    Kind::Contribute(table) if !self.contributed.contains(&(frame.seat, table)) => {
+                        self.contributed.retain(|(_, t)| *t == table);
+                        self.contributed.push((frame.seat, table));
+                        let mut value = [0u8; 32];
+                        getrandom::fill(&mut value).map_err(|e| self.fail(format!("randomness: {e}")))?;
+                        self.send(frame.seat, &ClientMsg::Contribute { table, value: hex::encode(value) }).await?;
+                    }
+                    _ => {}
                 }
                 Ok(frame)
             }
