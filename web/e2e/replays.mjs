@@ -108,7 +108,8 @@ async function analyse(p, game, id, steps) {
     `${game}: a mark under the slider for each decision that was not good (${flagged.length})`,
   );
   const shown = flagged[0] ?? served.decisions[0];
-  if (flagged.length) await p.click(`.replay-mark[data-step="${shown.step}"]`);
+  // The mark's own click: in a long game, a later mark can lie over it (a few pixels apart on the slider).
+  if (flagged.length) await p.locator(`.replay-mark[data-step="${shown.step}"]`).evaluate((mark) => mark.click());
   else await p.goto(`${BASE}/#/replay/${id}?move=${shown.step}&seat=0`);
   await p.waitForSelector(`#analysis-box .decision[data-seat="0"]`);
   const box = await p.textContent('#analysis-box');

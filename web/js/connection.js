@@ -119,6 +119,11 @@ export class Connection {
       if (again) this.emit('reconnected', { type: 'reconnected', player: this.player });
       return;
     }
+    if (msg.type === 'error' && (msg.code === 'not_dealing' || msg.code === 'already_contributed')) {
+      // The answer to this browser's own contribution, sent by itself, that came after the deal was made (the
+      // server drew the seat's) or twice (a second tab): nothing the player asked for, nothing to show.
+      return;
+    }
     if (msg.type === 'error' && msg.code === 'signed_out') {
       // This browser's token was ended (signed out here or everywhere, a new password, a deleted account): it
       // forgets the player and starts again, signed out, saying why.

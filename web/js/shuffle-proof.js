@@ -87,18 +87,30 @@ export function contributeIfAsked(msg, send) {
   const seat = msg.role?.seat;
   const commitment = msg.table?.shuffle;
   if (typeof seat !== 'number' || typeof commitment !== 'string') return;
-  if (msg.table?.contributions?.seats?.[seat] !== 'waiting') return;
+  const from = msg.table?.contributions?.seats?.[seat];
   const sent = sentContributions();
-  if (sent[commitment]) return;
+  if (from === 'server' && sent[commitment]) {
+    // This browser's value came after the wait (or never left): the server drew the seat's, and the record
+    // will not hold this one.
+    delete sent[commitment];
+    keepContributions(sent);
+    return;
+  }
+  if (from !== 'waiting' || sent[commitment]) return;
   const value = toHex(crypto.getRandomValues(new Uint8Array(32)));
   sent[commitment] = value;
+  keepContributions(sent);
+  send({ type: 'contribute', table: msg.table.id, value });
+}
+
+/** Keeps the contributions this browser sent (the last hundred). @param {Record<string, string>} sent */
+function keepContributions(sent) {
   try {
     const kept = Object.entries(sent).slice(-SEEN_KEEP);
     localStorage.setItem(MINE_KEY, JSON.stringify(Object.fromEntries(kept)));
   } catch {
     /* storage full or disabled: the check then cannot find this browser's contribution */
   }
-  send({ type: 'contribute', table: msg.table.id, value });
 }
 
 /**
