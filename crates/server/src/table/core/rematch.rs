@@ -239,15 +239,6 @@ impl TableCore {
             self.members.send_all(&msg);
         }
     }
-
-    /// The server's seed for the game's deal: fresh, or a duplicate tournament round's own. Who starts is
-    /// drawn by the deal, as every rule book draws it from the shuffle, the seats' contributions included.
-    pub(super) fn deal_seed(&mut self) -> u64 {
-        match &self.deal {
-            Some(deal) => deal.seed,
-            None => self.entropy.seed(),
-        }
-    }
 }
 
 fn seat(index: usize) -> Seat {

@@ -293,14 +293,13 @@ impl TableCore {
     /// The game starts: a fresh seed and salt, committed to at once, and the seats' contributions to the
     /// deal gathered ([`TableCore::begin_dealing`]); a duplicate tournament's round deals its own seed.
     pub(super) fn begin_game(&mut self, from: Option<Sender>, now: Now) {
-        let seed = self.deal_seed();
         match self.deal {
             Some(deal) => {
                 self.close_up_seats();
-                self.store_start(from, ShuffleProof::new(seed, deal.salt), now);
+                self.store_start(from, ShuffleProof::new(deal.seed, deal.salt), now);
             }
             None => {
-                let salt = self.entropy.salt();
+                let (seed, salt) = (self.entropy.seed(), self.entropy.salt());
                 self.begin_dealing(from, seed, salt, now);
             }
         }
