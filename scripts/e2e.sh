@@ -11,7 +11,8 @@
 # throwaway database, runs web/e2e/e2e.mjs against it and stops the server.
 #
 # Environment: CHROME (the browser, default /usr/bin/chromium); E2E_SCREENSHOTS (a folder to save the
-# screenshots in, e.g. docs/screenshots; default a temporary folder); E2E_TIMEOUT_MS (default 600000);
+# screenshots in, e.g. docs/screenshots; by default none is taken: each costs Chromium a full paint and
+# a PNG, and the run is short of CPU); E2E_TIMEOUT_MS (default 600000);
 # E2E_SEED (repeat a run's choices); E2E_ONLY (scenario names, comma-separated, as listed in web/e2e/e2e.mjs: run only those).
 set -euo pipefail
 
@@ -121,13 +122,15 @@ if [[ -n "${E2E_ONLY:-}" ]]; then
 else
     LANES=("players,bots,rummy,install,accounts" "together,again,shell,rummy-board,replays,tournaments,moderation")
 fi
-SHOTS="${E2E_SCREENSHOTS:-$WORK/screenshots}"
-SHOTS="$(cd "$ROOT" && mkdir -p "$SHOTS" && cd "$SHOTS" && pwd)"
+SHOT_ARGS=()
+if [[ -n "${E2E_SCREENSHOTS:-}" ]]; then
+    SHOT_ARGS=(--screenshots "$(cd "$ROOT" && mkdir -p "$E2E_SCREENSHOTS" && cd "$E2E_SCREENSHOTS" && pwd)")
+fi
 LANE_PIDS=()
 for lane in "${!LANES[@]}"; do
     start_server "lane$lane"
     (cd web/e2e && E2E_ONLY="${LANES[$lane]}" E2E_LANE="$lane" ROMIRAMI_URL="$URL" ROMIRAMI_BIN="$BIN" \
-        ROMIRAMI_DATABASE_URL="sqlite://$WORK/lane$lane.db" node e2e.mjs --screenshots "$SHOTS") &
+        ROMIRAMI_DATABASE_URL="sqlite://$WORK/lane$lane.db" node e2e.mjs ${SHOT_ARGS[@]+"${SHOT_ARGS[@]}"}) &
     LANE_PIDS+=($!)
 done
 status=0

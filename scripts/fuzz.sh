@@ -4,7 +4,7 @@
 # cargo-fuzz needs nightly compiler flags (coverage instrumentation); on a stable toolchain
 # RUSTC_BOOTSTRAP=1 allows them. Installs cargo-fuzz when it is missing. The record_import target starts from real
 # records written by `romirami simulate`, rummy_record_import from those of `romirami simulate --game`.
-# Prints the executions of each target; exits non-zero on the first crash (libFuzzer leaves the input
+# Prints the executions of each target; exits non-zero when a target crashed (libFuzzer leaves the input
 # under fuzz/artifacts/<target>/).
 #
 # Usage: scripts/fuzz.sh [seconds per target, default 20] [target ...]
@@ -55,21 +55,37 @@ if [ ! -d "$rummy_seeds" ] || [ -z "$(ls -A "$rummy_seeds" 2>/dev/null)" ]; then
 fi
 
 (cd fuzz && cargo fuzz build --release --sanitizer "$sanitizer")
-status=0
-for target in "${targets[@]}"; do
+# Each target runs in its own libFuzzer process, as many at once as the machine has cores (FUZZ_JOBS):
+# a fuzzer keeps one core busy, and the targets are independent. Each prints its line when it ends.
+run_target() {
+    local target=$1 log
     log="$(mktemp)"
-    echo "== $target: $seconds s"
     if (cd fuzz && cargo fuzz run --release --sanitizer "$sanitizer" "$target" -- -max_total_time="$seconds" -print_final_stats=1) >"$log" 2>&1; then
         result=ok
     else
         result=CRASH
-        status=1
         tail -n 40 "$log"
     fi
     runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
     speed="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)"
     cov="$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)"
-    echo "$target: $result, ${runs:-?} executions (${speed:-?}/s), ${cov:-cov: ?}"
+    echo "$target ($seconds s): $result, ${runs:-?} executions (${speed:-?}/s), ${cov:-cov: ?}"
     rm -f "$log"
+    [ "$result" = ok ]
+}
+jobs_at_once="${FUZZ_JOBS:-$(nproc)}"
+status=0
+running=0
+for target in "${targets[@]}"; do
+    if [ "$running" -ge "$jobs_at_once" ]; then
+        wait -n || status=1
+        running=$((running - 1))
+    fi
+    run_target "$target" &
+    running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do
+    wait -n || status=1
+    running=$((running - 1))
 done
 exit "$status"

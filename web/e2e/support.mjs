@@ -103,7 +103,9 @@ const opened = [];
 
 // A page in a browser context of its own (a player of their own), failing the test on a page error.
 export async function openPage(browser, options) {
-  const page = await (await browser.newContext(options)).newPage();
+  // Without the page's transitions (`prefers-reduced-motion`, which the style honours): each would paint
+  // frames for nothing, and the two lanes are short of CPU.
+  const page = await (await browser.newContext({ reducedMotion: 'reduce', ...options })).newPage();
   opened.push({ page, seen: frames(page), received: countReceived(page) });
   page.setDefaultTimeout(20000);
   page.on('pageerror', (e) => {

@@ -51,6 +51,9 @@ pub struct Config {
     pub idle_timeout: Duration,
     /// How long writing one message to a socket may take before the connection is dropped.
     pub write_timeout: Duration,
+    /// How long a closing connection waits for the client to answer its close frame (reading on, so that
+    /// what is still on its way out, the close frame included, is not discarded by a reset).
+    pub close_linger: Duration,
     /// Origins (`scheme://host[:port]`) allowed to open a WebSocket besides the server's own; `*` allows
     /// every origin. Clients that send no `Origin` (programs, not browsers) are always allowed.
     pub allowed_origins: Vec<String>,
@@ -178,6 +181,7 @@ impl Default for Config {
             ping_interval: Duration::from_secs(15),
             idle_timeout: Duration::from_secs(45),
             write_timeout: Duration::from_secs(10),
+            close_linger: Duration::from_secs(1),
             allowed_origins: Vec::new(),
             header_read_timeout: Duration::from_secs(10),
             max_header_bytes: 16 * 1024,

@@ -29,7 +29,7 @@ use crate::protocol::ErrorCode;
 use crate::state::{AppState, OpenConnections};
 use crate::table::ConnId;
 use crate::wire::ServerMsg;
-use crate::ws::{CLOSE_LINGER, Socket};
+use crate::ws::Socket;
 
 /// The largest message a connection reads to its end; [`Config::max_message_bytes`] is checked on what was
 /// read, so that a client whose message is too large, up to this size, receives the 1009 close. A larger
@@ -149,5 +149,5 @@ async fn refuse_too_many(mut socket: Socket, config: &Config) {
         socket.send(Message::Close(Some(close))).await
     })
     .await;
-    let _ = timeout(CLOSE_LINGER, async { while let Some(Ok(_)) = socket.next().await {} }).await;
+    let _ = timeout(config.close_linger, async { while let Some(Ok(_)) = socket.next().await {} }).await;
 }

@@ -11,7 +11,6 @@ mod dispatch;
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::IpAddr;
-use std::time::Duration;
 
 use axum::extract::ws::{Utf8Bytes, close_code};
 use futures_util::{SinkExt, StreamExt};
@@ -33,9 +32,6 @@ use crate::state::AppState;
 use crate::state::ConnectionGuard;
 use crate::table::{ConnId, Outbox, OutboxQueue, Outgoing, TableCommand, TableHandle, TooSlow};
 use crate::wire::ServerMsg;
-
-/// How long a closing connection waits for the client to answer its close frame.
-pub(crate) const CLOSE_LINGER: Duration = Duration::from_secs(1);
 
 /// An upgraded connection's WebSocket, every frame the client sends counted by [`FrameMeter`].
 pub type Socket = WebSocketStream<FrameMeter<TokioIo<hyper::upgrade::Upgraded>>>;
@@ -281,7 +277,7 @@ async fn run(session: &mut Session) {
         // Closing a socket that has unread input resets the connection, which can discard what is still
         // on its way out, close frame included: read on, ignoring it all, until the client answers the
         // close or a moment has passed.
-        let _ = timeout(CLOSE_LINGER, async {
+        let _ = timeout(config.close_linger, async {
             if !socket.get_ref().refused() {
                 while let Some(Ok(_)) = socket.next().await {}
             }

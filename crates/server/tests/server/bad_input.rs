@@ -5,7 +5,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::{
-    Bystander, Frame, RawWs, TestServer, closed, create_table, expect_error, expect_table, guest, recv, send,
+    Bystander, Frame, RawWs, TestServer, closed, create_table, expect_error, expect_table, guest, quick_close, recv,
+    send,
 };
 use romirami_client::Client;
 use romirami_client::romi_rami::{ClientMsg, ServerMsg};
@@ -27,7 +28,7 @@ async fn refused(client: &mut Client, text: &str, code: ErrorCode) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_frames_and_bad_greetings_get_their_error_codes() {
-    let config = Config::default();
+    let config = quick_close();
     let server = TestServer::start(config.clone()).await;
     let mut calm = Bystander::new(&server.url).await;
 
@@ -138,7 +139,7 @@ async fn bad_frames_and_bad_greetings_get_their_error_codes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_that_break_table_rules_get_their_error_codes() {
-    let server = TestServer::start(Config { contribution_wait: Duration::ZERO, ..Config::default() }).await;
+    let server = TestServer::start(Config { contribution_wait: Duration::ZERO, ..quick_close() }).await;
     let url = &server.url;
     let mut calm = Bystander::new(url).await;
     let (mut mal, _, _) = guest(url, "Mal").await;

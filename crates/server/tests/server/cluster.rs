@@ -14,7 +14,7 @@ use crate::common;
 use std::time::Duration;
 
 use cluster_support::{cluster_name, nats_url, node, node_with};
-use common::{Follower, PgDatabase, create_table, guest, send};
+use common::{Follower, PgDatabase, create_table, guest, quick_close, send};
 use romirami_client::Client;
 use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_server::AppState;
@@ -195,7 +195,7 @@ async fn a_cluster_on_sqlite_is_refused() {
     let Some(nats) = nats_url().await else { return };
     let dir = tempfile::tempdir().expect("a temporary directory");
     let store = Store::connect(&format!("sqlite://{}", dir.path().join("one.db").display())).await.expect("open");
-    let config = Config { cluster: Some(ClusterConfig::new(nats, None)), ..Config::default() };
+    let config = Config { cluster: Some(ClusterConfig::new(nats, None)), ..quick_close() };
     let refused = AppState::open(config, store).await.map(|_| ());
     assert!(matches!(refused, Err(OpenError::Cluster(ClusterError::NeedsPostgres))), "{refused:?}");
     let message = refused.expect_err("refused").to_string();

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{RawWs, TestServer, http_get, latency_line};
+use common::{RawWs, TestServer, http_get, latency_line, quick_close};
 use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_client::{Client, ClientError};
 use romirami_engine::bot::choose;
@@ -28,7 +28,7 @@ const HEALTHY_GAP: Duration = Duration::from_millis(25);
 /// The limits of this test's server: the defaults with a rate of 50 messages a second (bursts of 100),
 /// so that healthy bots playing at full speed stay below it while floods do not.
 fn config() -> Config {
-    Config { messages_per_second: 50.0, message_burst: 100.0, ..Config::default() }
+    Config { messages_per_second: 50.0, message_burst: 100.0, ..quick_close() }
 }
 
 /// What the hostile connections did and got, by kind of attack.

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use common::TestServer;
+use common::{TestServer, quick_close};
 use futures_util::{SinkExt, StreamExt};
 use healthy::{HealthyTable, compare};
 use romirami_client::romi_rami::ServerMsg;
@@ -39,7 +39,7 @@ fn config() -> Config {
         // The healthy players connect from 127.0.0.1; the spammers from other loopback addresses.
         exempt_loopback: false,
         exempt_addresses: vec![HEALTHY],
-        ..Config::default()
+        ..quick_close()
     }
 }
 

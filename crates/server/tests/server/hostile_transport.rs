@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::TestServer;
+use common::{TestServer, quick_close};
 use healthy::{HealthyTable, compare};
 use raw::{Raw, frame};
 use romirami_server::config::Config;
@@ -30,7 +30,7 @@ const FLOOD_FRAMES: usize = 200_000;
 /// The defaults with 50 messages a second (bursts of 100), so that healthy players at full speed stay
 /// below the rate; the frame limits are the defaults.
 fn config() -> Config {
-    Config { messages_per_second: 50.0, message_burst: 100.0, ..Config::default() }
+    Config { messages_per_second: 50.0, message_burst: 100.0, ..quick_close() }
 }
 
 /// What the connections of one attack sent and how they ended.
@@ -95,7 +95,9 @@ async fn floods_of_pings_pongs_and_fragments_are_closed_beside_a_healthy_game() 
     let server = TestServer::start(config()).await;
     let (url, addr) = (server.url.clone(), server.addr);
     // The same server without a frame budget, as the server was before it had one: the floods are then
-    // never closed, and only the attacker stops them.
+    // never closed, and only the attacker stops them. A measurement to compare with, not a check, and it
+    // keeps both cores busy for half of the test: run with HOSTILE_BASELINE=1 (docs/reliability.md).
+    let baseline = std::env::var_os("HOSTILE_BASELINE").is_some();
     let unmetered = Config {
         frames_per_second: 1e12,
         frame_burst: 1e12,
@@ -104,7 +106,7 @@ async fn floods_of_pings_pongs_and_fragments_are_closed_beside_a_healthy_game() 
         control_frame_burst: 1e12,
         ..config()
     };
-    let before = TestServer::start(unmetered).await;
+    let before = if baseline { Some(TestServer::start(unmetered).await) } else { None };
     let mut quiet = healthy_games(&url).await;
     println!("{}", compare("quiet", &mut quiet.clone(), &mut quiet));
 
@@ -115,10 +117,13 @@ async fn floods_of_pings_pongs_and_fragments_are_closed_beside_a_healthy_game() 
     ];
     let mut problems = Vec::new();
     for (name, opener, repeated, expected) in attacks {
-        let (mut latencies, tally) =
-            beside_healthy(&before.url, |stop| flood(before.addr, stop, opener.clone(), repeated.clone(), false)).await;
-        println!("{}", compare(&format!("{name}, no frame budget"), &mut quiet, &mut latencies));
-        println!("    {} connections wrote {} frames, none was closed", tally.connections, tally.frames);
+        if let Some(before) = &before {
+            let (mut latencies, tally) =
+                beside_healthy(&before.url, |stop| flood(before.addr, stop, opener.clone(), repeated.clone(), false))
+                    .await;
+            println!("{}", compare(&format!("{name}, no frame budget"), &mut quiet, &mut latencies));
+            println!("    {} connections wrote {} frames, none was closed", tally.connections, tally.frames);
+        }
         let (mut latencies, tally) =
             beside_healthy(&url, |stop| flood(addr, stop, opener.clone(), repeated.clone(), true)).await;
         println!("{}", compare(name, &mut quiet, &mut latencies));
@@ -132,7 +137,9 @@ async fn floods_of_pings_pongs_and_fragments_are_closed_beside_a_healthy_game() 
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     server.shutdown().await;
-    before.shutdown().await;
+    if let Some(before) = before {
+        before.shutdown().await;
+    }
 }
 
 /// A connection that sends part of a request; returns how long the server took to drop it.

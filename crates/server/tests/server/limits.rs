@@ -7,7 +7,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::{
-    Bystander, Follower, RawWs, TestServer, closed, create_table, expect_error, expect_table, fast, guest, recv, send,
+    Bystander, Follower, RawWs, TestServer, closed, create_table, expect_error, expect_table, fast, guest, quick_close,
+    recv, send,
 };
 use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_client::{Client, ClientError};
@@ -20,7 +21,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_is_rate_limited_then_closed_and_harms_nobody() {
-    let config = Config::default();
+    let config = quick_close();
     let server = TestServer::start(config.clone()).await;
     let mut calm = Bystander::new(&server.url).await;
     for _ in 0..3 {
@@ -149,7 +150,7 @@ fn close_of(frames: &[common::Frame]) -> Option<(u16, String)> {
 /// ping's payload, and the close is answered with a close frame before the server hangs up.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_ping_gets_its_pong_and_a_client_close_its_answer() {
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(quick_close()).await;
     let mut raw = RawWs::connect(server.addr, None).await;
     assert!(raw.try_send_frame(9, b"are you there").await);
     assert!(raw.try_send_frame(8, &1000u16.to_be_bytes()).await);
@@ -217,11 +218,8 @@ impl AlwaysReading {
 /// miss a ping.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_never_answers_pings_is_closed_after_the_idle_timeout() {
-    let config = Config {
-        ping_interval: Duration::from_millis(100),
-        idle_timeout: Duration::from_millis(400),
-        ..Config::default()
-    };
+    let config =
+        Config { ping_interval: Duration::from_millis(100), idle_timeout: Duration::from_millis(400), ..quick_close() };
     let server = TestServer::start(config.clone()).await;
     let (mut host, _, _) = guest(&server.url, "Host").await;
     let (table, _) = create_table(&mut host, 2, true, SpectatorPolicy::Everyone).await;
@@ -413,7 +411,7 @@ async fn a_client_flooding_pings_receives_the_policy_close() {
 
 async fn flood_and_read(flood: Message) {
     use futures_util::{SinkExt, StreamExt};
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(quick_close()).await;
     let (mut socket, _) = tokio_tungstenite::connect_async(&server.url).await.expect("connects");
     socket.send(Message::text(r#"{"type":"hello","protocol":1,"name":"Flood"}"#)).await.expect("sent");
     let welcome = socket.next().await.expect("a frame").expect("read");

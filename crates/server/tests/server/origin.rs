@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::TestServer;
+use common::{TestServer, quick_close};
 use romirami_server::config::Config;
 use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -24,8 +24,7 @@ async fn connect_from(url: &str, origin: Option<&str>) -> Result<(), u16> {
 #[tokio::test]
 async fn only_the_servers_own_and_allowed_origins_may_connect() {
     let server =
-        TestServer::start(Config { allowed_origins: vec!["https://friends.example".into()], ..Config::default() })
-            .await;
+        TestServer::start(Config { allowed_origins: vec!["https://friends.example".into()], ..quick_close() }).await;
     let host = server.url.trim_start_matches("ws://").trim_end_matches("/ws").to_owned();
     assert_eq!(connect_from(&server.url, None).await, Ok(()), "programs send no Origin");
     assert_eq!(connect_from(&server.url, Some(&format!("http://{host}"))).await, Ok(()), "the server's own pages");
@@ -37,7 +36,7 @@ async fn only_the_servers_own_and_allowed_origins_may_connect() {
 
 #[tokio::test]
 async fn a_star_allows_every_origin() {
-    let server = TestServer::start(Config { allowed_origins: vec!["*".into()], ..Config::default() }).await;
+    let server = TestServer::start(Config { allowed_origins: vec!["*".into()], ..quick_close() }).await;
     assert_eq!(connect_from(&server.url, Some("https://anyone.example")).await, Ok(()));
     server.shutdown().await;
 }

@@ -7,7 +7,7 @@ use crate::common;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::{PgDatabase, TestServer, http_get};
+use common::{PgDatabase, TestServer, http_get, quick_close};
 use romirami_server::config::Config;
 use romirami_server::store::Store;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -63,7 +63,7 @@ async fn a_rest_request_past_its_time_gets_408() {
     let (proxy, stalled) = stalling_proxy(upstream).await;
     let (proxied, _) = through(&database.url, proxy);
     let store = Store::connect(&proxied).await.expect("PostgreSQL answers through the proxy");
-    let config = Config { request_timeout: Duration::from_millis(500), ..Config::default() };
+    let config = Config { request_timeout: Duration::from_millis(500), ..quick_close() };
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
     let server = TestServer::start_with(listener, config, store).await;
     let health = format!("{}/api/health", server.http());

@@ -4,7 +4,9 @@
 use crate::common;
 use std::time::Duration;
 
-use common::{Bystander, Follower, TestServer, create_table, expect_error, expect_table, fast, guest, recv, send};
+use common::{
+    Bystander, Follower, TestServer, create_table, expect_error, expect_table, fast, guest, quick_close, recv, send,
+};
 use romirami_client::Client;
 use romirami_client::romi_rami::{ClientMsg, ServerMsg};
 use romirami_engine::bot::choose;
@@ -247,7 +249,7 @@ async fn a_spectator_sees_every_public_event_once_and_no_secret() {
 /// another table's game undisturbed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_host_decides_who_may_watch() {
-    let server = TestServer::start(Config { contribution_wait: Duration::ZERO, ..Config::default() }).await;
+    let server = TestServer::start(Config { contribution_wait: Duration::ZERO, ..quick_close() }).await;
     let mut calm = Bystander::new(&server.url).await;
     let (mut host, _, _) = guest(&server.url, "Host").await;
     let (mut fan, _, _) = guest(&server.url, "Fan").await;

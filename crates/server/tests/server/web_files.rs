@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{TestServer, http_get};
+use common::{TestServer, http_get, quick_close};
 use romirami_server::config::Config;
 use romirami_server::web::WebClient;
 
@@ -21,7 +21,7 @@ async fn only_the_clients_own_files_are_served_built_in_or_from_a_folder() {
 
 #[tokio::test]
 async fn a_built_in_file_unchanged_is_not_sent_again() {
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(quick_close()).await;
     let url = format!("{}/js/app.js", server.http());
     let first = ureq_get(&url, None).await;
     assert_eq!(first.0, 200);
@@ -51,7 +51,7 @@ async fn ureq_get(url: &str, tag: Option<&str>) -> (u16, Option<String>) {
 }
 
 async fn only_the_clients_own_files_are_served(web: WebClient) {
-    let server = TestServer::start(Config { web: web.clone(), ..Config::default() }).await;
+    let server = TestServer::start(Config { web: web.clone(), ..quick_close() }).await;
     let http = server.http();
     for (path, content_type) in [
         ("/", "text/html"),
@@ -93,7 +93,7 @@ async fn frame_headers(url: &str) -> (u16, Option<String>, Option<String>, Strin
 #[tokio::test]
 async fn only_the_embed_page_may_be_framed_by_another_site() {
     for web in [WebClient::Embedded, WebClient::Folder(web_dir())] {
-        let server = TestServer::start(Config { web: web.clone(), ..Config::default() }).await;
+        let server = TestServer::start(Config { web: web.clone(), ..quick_close() }).await;
         let http = server.http();
         let id = uuid::Uuid::new_v4();
         let (status, csp, xfo, body) = frame_headers(&format!("{http}/embed/{id}")).await;

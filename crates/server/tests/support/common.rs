@@ -87,7 +87,7 @@ impl TestServer {
 
     /// Starts a server with the default limits.
     pub(crate) async fn default() -> TestServer {
-        TestServer::start(Config::default()).await
+        TestServer::start(quick_close()).await
     }
 
     /// Shuts the server down gracefully and waits until every connection is closed.
@@ -112,8 +112,15 @@ pub(crate) fn fast() -> Config {
         // The server draws every seat's contribution to a deal at once; `shuffle_proof.rs` and the
         // core's `dealing` tests wait for the players' own.
         contribution_wait: std::time::Duration::ZERO,
-        ..Config::default()
+        ..quick_close()
     }
+}
+
+/// The default limits, but a closing connection waits a tenth of a second for its client's answer: a
+/// test's clients are usually still open, and not reading, when its server shuts down, and the default
+/// second would be added to every test.
+pub(crate) fn quick_close() -> Config {
+    Config { close_linger: std::time::Duration::from_millis(100), ..Config::default() }
 }
 
 /// A new guest on the server at `url`.
