@@ -225,7 +225,8 @@ export const deleteAccount = (token, password) =>
 export const listTournaments = (state, winner) => get('/api/tournaments', { state, winner });
 /**
  * A tournament: {id, game, format, duplicate, state, seats, rounds_planned?, minutes?, max_players, starts_at?,
- * next_round_at?, ends_at?, clock, players: [{id, name, status}], rounds: [{n, seed_commitment?, tables: [{table,
+ * next_round_at?, ends_at?, clock, players: [{id, name, status}], rounds: [{n, seed_commitment?, contributions?: {players,
+ * given, until}, tables: [{table,
  * seats, places?, points?}], byes?}], standings: [{player, points, games, tiebreak}]}. Times in ms since 1970.
  * @param {string} id
  */
@@ -236,6 +237,9 @@ export const createTournament = (body, token) => post('/api/tournaments', body, 
 export const joinTournament = (id, token) => post(`/api/tournaments/${encodeURIComponent(id)}/join`, {}, token);
 /** The tournament after the withdrawal. @param {string} id @param {string} token */
 export const withdrawTournament = (id, token) => post(`/api/tournaments/${encodeURIComponent(id)}/withdraw`, {}, token);
+/** Contributes to the deal of a duplicate round. @param {string} id @param {string} value @param {string} token */
+export const contributeToTournament = (id, value, token) =>
+  post(`/api/tournaments/${encodeURIComponent(id)}/contribute`, { value }, token);
 /** Pauses in (or comes back to) a running arena. @param {string} id @param {boolean} paused @param {string} token */
 export const pauseTournament = (id, paused, token) =>
   post(`/api/tournaments/${encodeURIComponent(id)}/pause`, { paused }, token);

@@ -103,6 +103,41 @@ export function contributeIfAsked(msg, send) {
   send({ type: 'contribute', table: msg.table.id, value });
 }
 
+/**
+ * On a tournament's view (whole or partial) with a duplicate round whose deal waits for this player's
+ * contribution: draws it as at a table, remembers it beside the round's commitment (every table of the
+ * round tells that commitment) and posts it with `post`. A value the server did not take (the deal was
+ * made meanwhile, or the player is not of the round) is forgotten, as is one the server drew instead.
+ * @param {any} tour @param {string | null} me @param {(value: string) => Promise<any>} post
+ */
+export function contributeToRounds(tour, me, post) {
+  if (!me) return;
+  for (const round of tour?.rounds ?? []) {
+    const asked = round.contributions;
+    const commitment = round.seed_commitment;
+    if (!asked || typeof commitment !== 'string') continue;
+    const sent = sentContributions();
+    // A partial view counts what is awaited; a whole one says whose.
+    const at = Array.isArray(asked.players) ? asked.players.indexOf(me) : -1;
+    const state = at >= 0 ? asked.given[at] : asked.waiting > 0 && !asked.players ? 'waiting' : null;
+    if (state === 'server' && sent[commitment]) {
+      delete sent[commitment];
+      keepContributions(sent);
+      continue;
+    }
+    if (state !== 'waiting' || sent[commitment]) continue;
+    const value = toHex(crypto.getRandomValues(new Uint8Array(32)));
+    sent[commitment] = value;
+    keepContributions(sent);
+    post(value).catch((/** @type {any} */ error) => {
+      if (error?.code === 'already_contributed') return;
+      const now = sentContributions();
+      if (now[commitment] === value) delete now[commitment];
+      keepContributions(now);
+    });
+  }
+}
+
 /** Keeps the contributions this browser sent (the last hundred). @param {Record<string, string>} sent */
 function keepContributions(sent) {
   try {

@@ -7,7 +7,8 @@
 
 import { connection } from './connection.js';
 import { h, replace, toast } from './dom.js';
-import { getTournament, joinTournament, withdrawTournament, pauseTournament } from './api.js';
+import { getTournament, joinTournament, withdrawTournament, pauseTournament, contributeToTournament } from './api.js';
+import { contributeToRounds } from './shuffle-proof.js';
 import { identity } from './identity.js';
 import { t } from './i18n.js';
 import { gameName } from './game-options.js';
@@ -186,6 +187,7 @@ export function mountTournament(root, id) {
           round.seed_commitment
             ? h('p.muted.commitment', t('tour.commitment', { c: round.seed_commitment.slice(0, 16) }))
             : null,
+          dealing(round),
           tour.partial
             ? h('p.muted.in-play', t('tour.inPlay', { n: round.in_play, done: round.finished }))
             : h('ul.round-tables', round.tables.map(tableLine)),
@@ -194,8 +196,22 @@ export function mountTournament(root, id) {
       );
   }
 
+  /** A duplicate round's deal in the making: how many contributions are awaited. @param {any} round */
+  function dealing(round) {
+    const asked = round.contributions;
+    if (!asked) return null;
+    const waiting = asked.given
+      ? asked.given.filter((/** @type {string} */ g) => g === 'waiting').length
+      : asked.waiting;
+    if (!waiting) return null;
+    return h('p.muted.dealing', { id: `t-dealing-${round.n}` }, t('tour.dealing', { n: waiting }));
+  }
+
   function draw() {
     if (!alive || !tour) return;
+    // A duplicate round's deal waits for this player's contribution: this page sends it.
+    const token = identity().token;
+    if (token) contributeToRounds(tour, me(), (value) => contributeToTournament(id, value, token));
     const table = myTable();
     replace(
       box,

@@ -115,12 +115,61 @@ pub struct TournamentPlayer {
     game: String,
     /// The tables it played to their end, in order.
     tables: Vec<TableId>,
+    /// Where and as whom it contributes to its duplicate rounds' deals (`POST .../contribute`): the
+    /// server's HTTP address and the player's token. Without, the server draws its contributions.
+    contributes: Option<(String, String)>,
+    /// The commitments of the rounds' deals it contributed to.
+    contributed: Vec<String>,
 }
 
 impl TournamentPlayer {
     /// A player `me` of the tournament `id` of `game`, who has played nothing yet.
     pub fn new(me: PlayerId, id: Uuid, game: &str) -> TournamentPlayer {
-        TournamentPlayer { me, id, game: game.to_owned(), tables: Vec::new() }
+        TournamentPlayer {
+            me,
+            id,
+            game: game.to_owned(),
+            tables: Vec::new(),
+            contributes: None,
+            contributed: Vec::new(),
+        }
+    }
+
+    /// The same player, contributing to its duplicate rounds' deals as the web page does: over the server
+    /// at `http` (its HTTP address), with the player's `token`.
+    #[must_use]
+    pub fn contributing(mut self, http: &str, token: &str) -> TournamentPlayer {
+        self.contributes = Some((http.to_owned(), token.to_owned()));
+        self
+    }
+
+    /// Sends 32 random bytes to each round's deal of `view` that awaits this player's contribution (whole
+    /// view: theirs is `waiting`; partial: some are), once a deal.
+    async fn contribute(&mut self, view: &Value) -> Result<(), ClientError> {
+        let Some((http, token)) = self.contributes.clone() else { return Ok(()) };
+        let me = json!(self.me.0.to_string());
+        for round in view["rounds"].as_array().into_iter().flatten() {
+            let asked = &round["contributions"];
+            let Some(commitment) = round["seed_commitment"].as_str() else { continue };
+            let awaited = match asked["players"].as_array() {
+                Some(players) => players.iter().position(|p| *p == me).is_some_and(|i| asked["given"][i] == "waiting"),
+                None => asked["waiting"].as_u64().is_some_and(|n| n > 0),
+            };
+            if !awaited || self.contributed.iter().any(|c| c == commitment) {
+                continue;
+            }
+            let mut value = [0u8; 32];
+            getrandom::fill(&mut value).map_err(|e| ClientError::Unexpected(e.to_string()))?;
+            let path = format!("/api/tournaments/{}/contribute", self.id);
+            let (status, answer) = post(&http, &path, &token, Some(json!({ "value": hex::encode(value) }))).await?;
+            // Made meanwhile (the wait ran out), or not of this round (a bye): nothing to send.
+            let late = matches!(answer["error"]["code"].as_str(), Some("not_dealing" | "already_contributed"));
+            if status != 200 && !late {
+                return Err(ClientError::Unexpected(format!("contribute: {status} {answer}")));
+            }
+            self.contributed.push(commitment.to_owned());
+        }
+        Ok(())
     }
 
     /// The player.
@@ -155,6 +204,7 @@ impl TournamentPlayer {
                     if view["state"] == "finished" {
                         return Ok(TournamentPlay { tables: self.tables.clone(), last_view: view.clone() });
                     }
+                    self.contribute(view).await?;
                     my_open_tables(view, me).into_iter().map(|(table, _)| table).collect()
                 }
                 Some("tournament_table") => {

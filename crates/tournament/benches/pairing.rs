@@ -37,6 +37,7 @@ fn swiss_after(seats: u8, rounds: u32) -> (Director, u64) {
         start: Start::WhenFull,
         round_pause_ms: 0,
         minute_ms: MINUTE_MS,
+        deal_wait_ms: 0,
     };
     let mut director = Director::new(spec, [1; 32]);
     let mut tables = Vec::new();
@@ -84,6 +85,7 @@ fn arena(c: &mut Criterion) {
         start: Start::At(0),
         round_pause_ms: 0,
         minute_ms: MINUTE_MS,
+        deal_wait_ms: 0,
     };
     let mut director = Director::new(spec, [2; 32]);
     for i in 0..PLAYERS {

@@ -3,7 +3,7 @@
 //! same tables again (the same ids: never a table twice), and a duplicate round's deal is fixed before
 //! any table of it opens.
 
-use romirami_game::commitment::{self, Salt};
+use romirami_game::commitment::{self, Contribution, Salt, ShuffleProof};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -19,20 +19,25 @@ impl std::fmt::Debug for Secret {
     }
 }
 
-/// A duplicate round's deal: the seed every table of the round deals from, and the salt of its
-/// commitment (the same at every table, so every table tells the same commitment at its start).
-#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// A duplicate round's deal: the server's seed for the round and the salt of its commitment (the same at
+/// every table, so every table tells the same commitment), and the contributions of the round's players,
+/// from which the seed every table deals from is derived as a table's is (`romirami_game::commitment`).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deal {
-    /// The game seed.
+    /// The server's seed for the round, committed to before any contribution.
     pub seed: u64,
     /// The commitment's salt.
     #[serde(with = "hex_bytes")]
     pub salt: Salt,
+    /// The round's players' contributions in the round's order (its tables in order, each in seat order);
+    /// none while they are awaited, and none in a round dealt from the server's seed alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_list")]
+    pub contributions: Vec<Contribution>,
 }
 
 impl std::fmt::Debug for Deal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Deal({})", self.commitment())
+        write!(f, "Deal({}, {} contributions)", self.commitment(), self.contributions.len())
     }
 }
 
@@ -40,6 +45,11 @@ impl Deal {
     /// The public commitment to the deal (`romirami_game::commitment`), told before any of its games.
     pub fn commitment(&self) -> String {
         commitment::commit(self.seed, &self.salt)
+    }
+
+    /// The proof every table of the round deals from and writes in its record.
+    pub fn proof(&self) -> ShuffleProof {
+        ShuffleProof::contributed(self.seed, self.salt, self.contributions.clone())
     }
 }
 
@@ -66,7 +76,32 @@ impl Secret {
         let seed_bytes = self.derive(b"seed", n);
         let mut seed = [0u8; 8];
         seed.copy_from_slice(&seed_bytes[..8]);
-        Deal { seed: u64::from_le_bytes(seed), salt: self.derive(b"salt", n) }
+        Deal { seed: u64::from_le_bytes(seed), salt: self.derive(b"salt", n), contributions: Vec::new() }
+    }
+
+    /// The contribution the server draws for the `index`-th player of the `round`-th duplicate round who
+    /// gave none in time: as unknown to the players as the round's seed.
+    pub(crate) fn contribution(&self, round: u32, index: usize) -> Contribution {
+        self.derive(b"contribution", (u64::from(round) << 32) | index as u64)
+    }
+}
+
+/// A list of 32-byte values, each as 64 hex digits.
+mod hex_list {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(list: &[[u8; 32]], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(list.iter().map(hex::encode))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<[u8; 32]>, D::Error> {
+        Vec::<String>::deserialize(deserializer)?
+            .into_iter()
+            .map(|text| {
+                let bytes = hex::decode(text).map_err(serde::de::Error::custom)?;
+                bytes.try_into().map_err(|_| serde::de::Error::custom("not 32 bytes"))
+            })
+            .collect()
     }
 }
 
@@ -99,12 +134,14 @@ mod tests {
         assert_eq!(secret.deal(1), secret.deal(1));
         assert_ne!(secret.deal(1).seed, secret.deal(2).seed);
         assert!(commitment::check(&secret.deal(1).commitment(), secret.deal(1).seed, &secret.deal(1).salt));
+        assert_ne!(secret.contribution(1, 0), secret.contribution(1, 1));
+        assert_ne!(secret.contribution(1, 0), secret.contribution(2, 0));
     }
 
     #[test]
     fn the_secret_and_deals_never_print() {
         let secret = Secret([7; 32]);
-        let deal = secret.deal(1);
+        let deal = Deal { contributions: vec![secret.contribution(1, 0)], ..secret.deal(1) };
         assert!(!format!("{secret:?}").contains("0707"));
         assert!(!format!("{deal:?}").contains(&deal.seed.to_string()));
         // Stored, they read back.

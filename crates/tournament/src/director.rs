@@ -11,11 +11,13 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
+use romirami_game::commitment::Contribution;
+
 use crate::deals::{Deal, Secret};
 use crate::pairing::{self, Met};
 use crate::spec::{Format, Millis, Spec, Start};
 use crate::standings::{self, Standing};
-use crate::state::{Entrant, Phase, PlayerKey, Round, SeatResult, Status, Table, TableKey};
+use crate::state::{Dealing, Entrant, Phase, PlayerKey, Round, SeatResult, Status, Table, TableKey};
 
 /// Games in a row a player may leave to the bot before the director withdraws them.
 pub const ABSENCES: u8 = 2;
@@ -65,6 +67,12 @@ pub enum Refusal {
     /// A result that does not fit its table.
     #[error("a result for {0} seats does not fit the table")]
     BadResult(usize),
+    /// A contribution when no round's deal awaits the player's.
+    #[error("no deal of this tournament awaits your contribution")]
+    NotDealing,
+    /// A second contribution to the same deal.
+    #[error("you already contributed to this round's deal")]
+    AlreadyContributed,
 }
 
 /// A tournament, as its director keeps it (and the store, as JSON).
@@ -127,7 +135,8 @@ impl Director {
     pub fn plan_of(&self, table: TableKey) -> Option<OpenTable> {
         self.rounds.iter().find_map(|round| {
             let t = round.tables.iter().find(|t| t.id == table)?;
-            Some(OpenTable { table: t.id, round: round.n, seats: t.seats.clone(), deal: round.deal })
+            let dealt = !round.is_dealing();
+            dealt.then(|| OpenTable { table: t.id, round: round.n, seats: t.seats.clone(), deal: round.deal.clone() })
         })
     }
 
@@ -213,9 +222,45 @@ impl Director {
         Ok(vec![Effect::Changed])
     }
 
-    /// The time passes: a start at its time, the next Swiss round after its countdown, an arena's new
-    /// tables and its end.
+    /// `player` gives their contribution to the deal of the duplicate round being dealt; the round's
+    /// tables open when it is the last one awaited.
+    ///
+    /// # Errors
+    /// [`Refusal::NotDealing`] when no round's deal awaits the player's contribution,
+    /// [`Refusal::AlreadyContributed`] for a second one.
+    pub fn contribute(&mut self, player: PlayerKey, value: &Contribution) -> Result<Vec<Effect>, Refusal> {
+        let (at, index) = self
+            .rounds
+            .iter()
+            .enumerate()
+            .filter(|(_, round)| round.is_dealing())
+            .find_map(|(at, round)| Some((at, round.dealing.as_ref()?.index_of(player)?)))
+            .ok_or(Refusal::NotDealing)?;
+        let Some(dealing) = self.rounds[at].dealing.as_mut() else { return Err(Refusal::NotDealing) };
+        if dealing.has(index) {
+            return Err(Refusal::AlreadyContributed);
+        }
+        dealing.set(index, value, false);
+        if dealing.awaits() {
+            return Ok(vec![Effect::Changed]);
+        }
+        let mut effects = self.make_deal(at);
+        effects.push(Effect::Changed);
+        Ok(effects)
+    }
+
+    /// The time passes: a deal whose wait is over, a start at its time, the next Swiss round after its
+    /// countdown, an arena's new tables and its end.
     pub fn tick(&mut self, now: Millis) -> Vec<Effect> {
+        let due = self
+            .rounds
+            .iter()
+            .position(|round| round.is_dealing() && round.dealing.as_ref().is_some_and(|d| now >= d.until));
+        if let Some(at) = due {
+            let mut effects = self.make_deal(at);
+            effects.push(Effect::Changed);
+            return effects;
+        }
         match self.phase {
             Phase::Waiting => match self.spec.start {
                 Start::At(at) if now >= at => self.start(now),
@@ -322,13 +367,45 @@ impl Director {
             self.tables_opened += 1;
             tables.push(Table { id, seats, results: None });
         }
-        let effects = tables
-            .iter()
-            .map(|t| Effect::Open(OpenTable { table: t.id, round: n, seats: t.seats.clone(), deal }))
-            .chain([Effect::Changed])
-            .collect();
-        self.rounds.push(Round { n, deal, tables, byes, started_at: now });
+        // A duplicate round's players add their contributions to its deal first (`contribute`): its
+        // tables open with the deal made.
+        let dealing = deal.is_some().then(|| {
+            let players = tables.iter().flat_map(|t| t.seats.iter().copied()).collect();
+            Dealing::new(players, now + self.spec.deal_wait_ms)
+        });
+        self.rounds.push(Round { n, deal, tables, byes, started_at: now, dealing });
+        let at = self.rounds.len() - 1;
+        let mut effects =
+            if self.spec.duplicate && self.spec.deal_wait_ms > 0 { Vec::new() } else { self.make_deal(at) };
+        effects.push(Effect::Changed);
         effects
+    }
+
+    /// The deal of the `at`-th round made (the server draws every contribution still missing), and its
+    /// tables asked for.
+    fn make_deal(&mut self, at: usize) -> Vec<Effect> {
+        let Some(round) = self.rounds.get_mut(at) else { return Vec::new() };
+        if let (Some(dealing), Some(deal)) = (round.dealing.as_mut(), round.deal.as_mut()) {
+            for index in 0..dealing.players.len() {
+                if !dealing.has(index) {
+                    dealing.set(index, &self.secret.contribution(round.n, index), true);
+                }
+            }
+            deal.contributions = dealing.values().unwrap_or_default();
+        }
+        let round = &self.rounds[at];
+        round
+            .tables
+            .iter()
+            .map(|t| {
+                Effect::Open(OpenTable {
+                    table: t.id,
+                    round: round.n,
+                    seats: t.seats.clone(),
+                    deal: round.deal.clone(),
+                })
+            })
+            .collect()
     }
 
     /// After a Swiss game: when it was the round's last, the countdown to the next (or the end).

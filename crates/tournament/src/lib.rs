@@ -22,5 +22,5 @@ pub use director::{ABSENCES, Director, Effect, OpenTable, Refusal};
 pub use pairing::REPEAT_WAIT_MS;
 pub use spec::{BadSpec, Format, MINUTE_MS, Millis, Spec, Start, limits};
 pub use standings::{BYE_POINTS, Standing, place_points};
-pub use state::{Entrant, Phase, PlayerKey, Round, SeatResult, Status, Table, TableKey};
-pub use view::{PlayerView, RoundView, StandingView, TableView, View};
+pub use state::{Dealing, Entrant, Phase, PlayerKey, Round, SeatResult, Status, Table, TableKey};
+pub use view::{ContributionsView, PlayerView, RoundView, StandingView, TableView, View};

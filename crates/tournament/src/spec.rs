@@ -59,6 +59,10 @@ pub struct Spec {
     /// How long an arena's minute lasts: 60,000 ms, shorter only in tests.
     #[serde(default = "a_minute")]
     pub minute_ms: u64,
+    /// How long a duplicate round waits for its players' contributions to its deal before the server
+    /// draws the missing ones; 0: the server draws them all at once.
+    #[serde(default)]
+    pub deal_wait_ms: u64,
 }
 
 /// A minute, in milliseconds.

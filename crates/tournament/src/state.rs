@@ -76,9 +76,69 @@ pub struct Round {
     pub byes: Vec<PlayerKey>,
     /// When it was paired.
     pub started_at: Millis,
+    /// In a duplicate tournament, the round's deal in the making: who gave their contribution.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dealing: Option<Dealing>,
+}
+
+/// A duplicate round's deal in the making: every player of the round adds a contribution to it, as at a
+/// table of its own, and its tables open once every one is in, or at `until`, when the server draws the
+/// missing ones.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Dealing {
+    /// Until when the players' contributions are awaited.
+    pub until: Millis,
+    /// The round's players in the round's order: its tables in order, each in seat order.
+    pub players: Vec<PlayerKey>,
+    /// Each player's contribution (64 hex digits) once given. Shown to nobody before the deal is made: a
+    /// player who saw the others' could choose theirs to steer it.
+    values: Vec<Option<String>>,
+    /// Whether the server drew each (its player gave none in time).
+    pub drawn: Vec<bool>,
+}
+
+impl Dealing {
+    /// A deal that awaits the contributions of `players` until `until`.
+    pub(crate) fn new(players: Vec<PlayerKey>, until: Millis) -> Dealing {
+        let count = players.len();
+        Dealing { until, players, values: vec![None; count], drawn: vec![false; count] }
+    }
+
+    /// Whether some contribution is still awaited.
+    pub fn awaits(&self) -> bool {
+        self.values.iter().any(Option::is_none)
+    }
+
+    /// Where `player` gives, if they are of the round.
+    pub(crate) fn index_of(&self, player: PlayerKey) -> Option<usize> {
+        self.players.iter().position(|p| *p == player)
+    }
+
+    /// Whether the `index`-th player's contribution is in.
+    pub(crate) fn has(&self, index: usize) -> bool {
+        self.values.get(index).is_some_and(Option::is_some)
+    }
+
+    /// The `index`-th player's contribution, given or drawn.
+    pub(crate) fn set(&mut self, index: usize, value: &[u8; 32], drawn: bool) {
+        if let (Some(slot), Some(by_server)) = (self.values.get_mut(index), self.drawn.get_mut(index)) {
+            *slot = Some(hex::encode(value));
+            *by_server = drawn;
+        }
+    }
+
+    /// The contributions in order, once every one is in (a stored value that does not read is none).
+    pub(crate) fn values(&self) -> Option<Vec<[u8; 32]>> {
+        self.values.iter().map(|value| romirami_game::commitment::contribution_from_hex(value.as_deref()?)).collect()
+    }
 }
 
 impl Round {
+    /// Whether the round's deal still awaits contributions (its tables are not open yet).
+    pub fn is_dealing(&self) -> bool {
+        self.dealing.as_ref().is_some_and(Dealing::awaits)
+    }
+
     /// Whether every table of the round finished.
     pub fn is_over(&self) -> bool {
         self.tables.iter().all(|table| table.results.is_some())

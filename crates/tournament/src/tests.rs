@@ -21,6 +21,7 @@ fn swiss(rounds: u32, seats: u8, max: u32, duplicate: bool) -> Spec {
         start: Start::WhenFull,
         round_pause_ms: 10_000,
         minute_ms: crate::MINUTE_MS,
+        deal_wait_ms: 0,
     }
 }
 
@@ -122,8 +123,9 @@ fn four_seat_tables_leave_byes_when_numbers_do_not_divide() {
 fn a_duplicate_round_deals_the_same_at_every_table_and_scores_by_matchpoints() {
     let mut director = Director::new(swiss(2, 2, 6, true), [4; 32]);
     let tables = fill(&mut director, 6, 0);
-    let deal = tables[0].deal.expect("a deal");
-    assert!(tables.iter().all(|t| t.deal == Some(deal)), "one deal a round");
+    let deal = tables[0].deal.clone().expect("a deal");
+    assert!(tables.iter().all(|t| t.deal.as_ref() == Some(&deal)), "one deal a round");
+    assert_eq!(deal.contributions.len(), 6, "the server drew every player's contribution (no wait)");
     // Seat 0 wins by 30, 10 and loses by 5: matchpoints at seat 0 are 1, ½, 0.
     let margins = [30, 10, -5];
     for (table, margin) in tables.iter().zip(margins) {
@@ -145,7 +147,59 @@ fn a_duplicate_round_deals_the_same_at_every_table_and_scores_by_matchpoints() {
     assert!(!text.contains(&deal.seed.to_string()), "the view holds no seed");
     // The next round has a new deal.
     let next = opened(&director.tick(20_000));
-    assert!(next.iter().all(|t| t.deal.is_some() && t.deal != Some(deal)));
+    assert!(next.iter().all(|t| t.deal.is_some() && t.deal.as_ref() != Some(&deal)));
+}
+
+#[test]
+fn a_duplicate_round_opens_its_tables_once_every_player_contributed_to_its_deal() {
+    let spec = Spec { deal_wait_ms: 3_000, ..swiss(2, 2, 4, true) };
+    let mut director = Director::new(spec, [9; 32]);
+    assert!(fill(&mut director, 4, 0).is_empty(), "no table before the deal is made");
+    let dealing = director.rounds[0].dealing.clone().expect("the deal is being made");
+    assert_eq!(dealing.players.len(), 4);
+    assert_eq!(director.view().rounds[0].contributions.as_ref().map(|c| c.given.clone()), Some(vec!["waiting"; 4]));
+    assert!(director.view().rounds[0].tables.is_empty(), "no table is shown before it opens");
+    // The sweep of a runner finds nothing to open meanwhile.
+    assert!(director.open_tables().all(|(_, t)| director.plan_of(t.id).is_none()));
+    let value = |i: u8| [i; 32];
+    for (i, player) in dealing.players.iter().take(3).enumerate() {
+        let effects = director.contribute(*player, &value(i as u8)).expect("taken");
+        assert_eq!(effects, vec![Effect::Changed]);
+    }
+    assert_eq!(director.contribute(dealing.players[0], &value(7)), Err(Refusal::AlreadyContributed));
+    assert_eq!(director.contribute(player(99), &value(7)), Err(Refusal::NotDealing));
+    let text = serde_json::to_string(&director.view()).expect("JSON");
+    assert!(!text.contains(&hex::encode(value(1))), "no value given is shown before the deal is made");
+    // The last one makes the deal: every table opens with it, its seed derived from the four in order.
+    let tables = opened(&director.contribute(dealing.players[3], &value(3)).expect("taken"));
+    assert_eq!(tables.len(), 2);
+    let deal = tables[0].deal.clone().expect("a deal");
+    assert!(tables.iter().all(|t| t.deal.as_ref() == Some(&deal)));
+    assert_eq!(deal.contributions, (0..4).map(value).collect::<Vec<_>>());
+    let proof = deal.proof();
+    assert_eq!(proof.seed(), romirami_game::commitment::derive_seed(deal.seed, &deal.salt, &deal.contributions));
+    assert_eq!(director.view().rounds[0].contributions.as_ref().map(|c| c.given.clone()), Some(vec!["player"; 4]));
+    assert_eq!(director.contribute(dealing.players[0], &value(8)), Err(Refusal::NotDealing), "dealt");
+    // A stored director reads back as it was.
+    let back: Director = serde_json::from_str(&serde_json::to_string(&director).expect("JSON")).expect("reads");
+    assert_eq!(back, director);
+
+    // The next round: one player gives, the wait runs out, the server draws the other three.
+    for table in &tables {
+        director.finished(table.table, &in_seat_order(2), 1_000).expect("fits");
+    }
+    assert!(opened(&director.tick(11_000)).is_empty(), "the second round's deal is being made");
+    let second = director.rounds[1].dealing.clone().expect("dealing");
+    director.contribute(second.players[2], &value(5)).expect("taken");
+    assert!(opened(&director.tick(13_999)).is_empty(), "still waiting");
+    let tables = opened(&director.tick(14_000));
+    assert_eq!(tables.len(), 2, "open at the end of the wait");
+    let deal = tables[0].deal.clone().expect("a deal");
+    assert_eq!(deal.contributions[2], value(5));
+    assert_eq!(
+        director.view().rounds[1].contributions.as_ref().map(|c| c.given.clone()),
+        Some(vec!["server", "server", "player", "server"])
+    );
 }
 
 #[test]
@@ -205,6 +259,7 @@ fn arena(minutes: u32, seats: u8) -> Spec {
         start: Start::At(0),
         round_pause_ms: 0,
         minute_ms: crate::MINUTE_MS,
+        deal_wait_ms: 0,
     }
 }
 

@@ -4,6 +4,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::deals::Deal;
 use crate::director::Director;
 use crate::spec::Millis;
 use crate::state::{PlayerKey, Status, TableKey};
@@ -47,6 +48,19 @@ pub struct View {
     pub standings: Vec<StandingView>,
 }
 
+/// A duplicate round's deal in the making (never the values given: see `state::Dealing`).
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct ContributionsView {
+    /// The round's players, in the order their contributions enter the deal.
+    #[schema(value_type = Vec<String>)]
+    pub players: Vec<PlayerKey>,
+    /// Each one's: `waiting`, `player` (given by the player) or `server` (drawn by the server).
+    #[schema(value_type = Vec<String>)]
+    pub given: Vec<&'static str>,
+    /// Until when they are awaited (Unix milliseconds).
+    pub until: Millis,
+}
+
 /// A player of the tournament.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct PlayerView {
@@ -67,6 +81,10 @@ pub struct RoundView {
     /// The commitment to the round's deal (duplicate).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed_commitment: Option<String>,
+    /// Its deal in the making (duplicate): whose contributions are in. Its tables open (and are shown)
+    /// once all are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contributions: Option<ContributionsView>,
     /// Its tables.
     pub tables: Vec<TableView>,
     /// Who sat out with a bye.
@@ -143,10 +161,23 @@ impl Director {
                 .iter()
                 .map(|round| RoundView {
                     n: round.n,
-                    seed_commitment: round.deal.map(|deal| deal.commitment()),
+                    seed_commitment: round.deal.as_ref().map(Deal::commitment),
+                    contributions: round.dealing.as_ref().map(|dealing| ContributionsView {
+                        players: dealing.players.clone(),
+                        given: (0..dealing.players.len())
+                            .map(|i| match (dealing.has(i), dealing.drawn.get(i).copied().unwrap_or(false)) {
+                                (false, _) => "waiting",
+                                (true, false) => "player",
+                                (true, true) => "server",
+                            })
+                            .collect(),
+                        until: dealing.until,
+                    }),
+                    // A round whose deal is being made has no table open yet: none is shown.
                     tables: round
                         .tables
                         .iter()
+                        .filter(|_| !round.is_dealing())
                         .map(|table| TableView {
                             table: table.id,
                             seats: table.seats.clone(),

@@ -678,6 +678,7 @@ export default {
   'tour.round': 'Round {n}',
   'tour.wave': 'Game {n}',
   'tour.commitment': 'Deal committed: {c}…',
+  'tour.dealing': 'The deal is being made: {n} contribution(s) awaited before the tables open.',
   'tour.byes': 'Bye: {names}',
   'tour.result': 'Result',
   'tour.play': 'Play',

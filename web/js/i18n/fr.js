@@ -685,6 +685,7 @@ export default {
   'tour.round': 'Ronde {n}',
   'tour.wave': 'Partie {n}',
   'tour.commitment': 'Donne engagée : {c}…',
+  'tour.dealing': 'La donne se fait : {n} contribution(s) attendue(s) avant l’ouverture des tables.',
   'tour.byes': 'Exempt : {names}',
   'tour.result': 'Résultat',
   'tour.play': 'Jouer',

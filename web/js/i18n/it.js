@@ -680,6 +680,7 @@ export default {
   'tour.round': 'Turno {n}',
   'tour.wave': 'Partita {n}',
   'tour.commitment': 'Smazzata impegnata: {c}…',
+  'tour.dealing': 'Si prepara la smazzata: {n} contributo/i atteso/i prima che i tavoli si aprano.',
   'tour.byes': 'Riposa: {names}',
   'tour.result': 'Risultato',
   'tour.play': 'Gioca',

@@ -70,6 +70,12 @@ pub enum ApiErrorCode {
     NotJoined,
     /// Only a running arena can be paused (409).
     NotArena,
+    /// No duplicate round's deal awaits the player's contribution (409).
+    NotDealing,
+    /// The player already contributed to the round's deal (409).
+    AlreadyContributed,
+    /// A contribution is 64 lower-case hex digits (32 bytes) (400).
+    BadContribution,
     /// The game belongs to a duplicate round whose deal is still being played at other tables: it is
     /// shown once the round is over (409).
     DealInPlay,

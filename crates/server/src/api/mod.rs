@@ -48,7 +48,7 @@ pub use players::{PlayerGameStats, PlayerPage};
 pub use push::{PushKey, Subscribed, SubscriptionKeys, SubscriptionRequest, UnsubscribeRequest};
 pub use query::{GAME_QUERY_PARAMETERS, GameQuery};
 pub use ratings::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
-pub use tournaments::{CreateTournament, CreatedTournament, PauseRequest, TournamentList};
+pub use tournaments::{ContributeRequest, CreateTournament, CreatedTournament, PauseRequest, TournamentList};
 
 use crate::state::AppState;
 use crate::store::StoreError;
@@ -99,6 +99,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/tournaments/{id}", get(tournaments::tournament))
         .route("/api/tournaments/{id}/join", post(tournaments::join))
         .route("/api/tournaments/{id}/withdraw", post(tournaments::withdraw))
+        .route("/api/tournaments/{id}/contribute", post(tournaments::contribute))
         .route(
             "/api/tournaments/{id}/pause",
             post(tournaments::pause).layer(DefaultBodyLimit::max(names::MAX_BODY_BYTES)),

@@ -14,7 +14,7 @@ use super::{Audit, AuditJson, BanJson, BanRequest, Bans, ReportJson, ReportReque
 use super::{ChatLineJson, Deletion, DeviceJson, Export, Me, PasswordChange};
 use super::{ClaimRequest, Claimed, SignInRequest, SignedIn};
 use super::{Collusion, SharedPairJson};
-use super::{CreateTournament, CreatedTournament, PauseRequest, TournamentList};
+use super::{ContributeRequest, CreateTournament, CreatedTournament, PauseRequest, TournamentList};
 use super::{Leaderboard, LeaderboardEntry, PlayerRatings, RatingChangeJson, RatingJson};
 use super::{MyTable, MyTables};
 use super::{PushKey, Subscribed, SubscriptionKeys, SubscriptionRequest, UnsubscribeRequest};
@@ -107,6 +107,7 @@ use crate::protocol::{PlayerId, PlayerInfo, SpectatorPolicy, TableId, TableState
         CreateTournament,
         CreatedTournament,
         PauseRequest,
+        ContributeRequest,
         TournamentList,
         crate::tournament::TournamentJson,
         romirami_tournament::View,

@@ -66,6 +66,16 @@ pub struct PauseRequest {
     pub paused: bool,
 }
 
+/// What `POST /api/tournaments/{id}/contribute` reads.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContributeRequest {
+    /// 32 random bytes as 64 lower-case hex digits: the player's contribution to the deal of the
+    /// duplicate round being dealt (docs/rules/record-format.md, "The derivation").
+    #[schema(example = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff")]
+    pub value: String,
+}
+
 /// The answer to a creation.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CreatedTournament {
@@ -132,6 +142,8 @@ impl From<TournamentError> for ApiError {
                     Refusal::AlreadyIn => ApiErrorCode::AlreadyJoined,
                     Refusal::NotIn => ApiErrorCode::NotJoined,
                     Refusal::NotArena | Refusal::BadResult(_) => ApiErrorCode::NotArena,
+                    Refusal::NotDealing => ApiErrorCode::NotDealing,
+                    Refusal::AlreadyContributed => ApiErrorCode::AlreadyContributed,
                 },
             ),
         };
@@ -258,6 +270,50 @@ pub(super) async fn withdraw(State(state): State<AppState>, Path(id): Path<Strin
         let id = uuid_param("tournament", &id)?;
         let player = player_of(&state, &headers).await?;
         Ok::<_, ApiError>((id, state.tournaments.withdraw(&state.services(), id, player.id).await))
+    };
+    match done.await {
+        Ok((id, done)) => after(&state, id, done).await,
+        Err(error) => error.into_response(),
+    }
+}
+
+/// Contributes to the deal of the duplicate round being dealt: its tables open once every player of the
+/// round has contributed, or when the wait is over (the server draws the missing contributions).
+#[utoipa::path(
+    post,
+    path = "/api/tournaments/{id}/contribute",
+    params(("id" = String, Path, description = "The tournament's id (a UUID).", format = Uuid)),
+    request_body = ContributeRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Taken: the tournament now.", body = TournamentJson),
+        (status = 400, description = "The id is not a UUID, or the body not a contribution \
+                                      (`bad_contribution`).", body = ApiErrorBody),
+        (status = 401, description = "No player has this token.", body = ApiErrorBody),
+        (status = 404, description = "No such tournament.", body = ApiErrorBody),
+        (status = 409, description = "No deal awaits the player's contribution, or it is in already \
+                                      (`not_dealing`, `already_contributed`, `tournament_closed`).", body = ApiErrorBody),
+        (status = 503, description = "The database does not answer.", body = ApiErrorBody)
+    )
+)]
+pub(super) async fn contribute(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let done = async {
+        let id = uuid_param("tournament", &id)?;
+        let player = player_of(&state, &headers).await?;
+        let request: ContributeRequest = json_body(body)?;
+        let value = romirami_game::commitment::contribution_from_hex(&request.value).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                ApiErrorCode::BadContribution,
+                "a contribution is 64 lower-case hex digits (32 bytes)",
+            )
+        })?;
+        Ok::<_, ApiError>((id, state.tournaments.contribute(&state.services(), id, player.id, value).await))
     };
     match done.await {
         Ok((id, done)) => after(&state, id, done).await,

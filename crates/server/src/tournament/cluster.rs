@@ -66,6 +66,8 @@ pub(crate) enum Request {
     Withdraw { tournament: Uuid, player: PlayerId },
     /// A player pauses in an arena, or comes back.
     Pause { tournament: Uuid, player: PlayerId, paused: bool },
+    /// A player contributes to a duplicate round's deal (64 hex digits).
+    Contribute { tournament: Uuid, player: PlayerId, value: String },
 }
 
 impl Request {
@@ -74,7 +76,8 @@ impl Request {
         match self {
             Request::Join { tournament, .. }
             | Request::Withdraw { tournament, .. }
-            | Request::Pause { tournament, .. } => *tournament,
+            | Request::Pause { tournament, .. }
+            | Request::Contribute { tournament, .. } => *tournament,
         }
     }
 }

@@ -46,7 +46,8 @@ pub(crate) fn view_message(view: &str) -> Utf8Bytes {
 
 /// The `tournament` message a runner tells its followers: the whole view while it is at most `limit`
 /// bytes, or the tournament is over; else a partial one (`"partial": true`): the view without its tables
-/// and byes, each round with its tables counted (`in_play`, `finished`), the first [`LEADERS`] lines of
+/// and byes, each round with its tables counted (`in_play`, `finished`) and a deal in the making with its
+/// awaited contributions counted (`contributions.waiting`), the first [`LEADERS`] lines of
 /// the standings and only their players (`players_total` counts them all). A large tournament's view
 /// goes to every one of its many followers at every change it tells: the partial one is a few KB
 /// whatever its size; the whole view is at `GET /api/tournaments/{id}`, and a player's own table is
@@ -75,6 +76,16 @@ pub(crate) fn live_message(view: &str, limit: usize) -> Utf8Bytes {
         round["tables"] = serde_json::Value::Array(Vec::new());
         if let Some(round) = round.as_object_mut() {
             round.remove("byes");
+        }
+        // A deal in the making: how many contributions are awaited, not whose.
+        if let Some(asked) = round.get_mut("contributions").and_then(serde_json::Value::as_object_mut) {
+            let given = asked.remove("given");
+            let waiting = given
+                .as_ref()
+                .and_then(serde_json::Value::as_array)
+                .map_or(0, |given| given.iter().filter(|g| g.as_str() == Some("waiting")).count());
+            asked.remove("players");
+            asked.insert("waiting".into(), waiting.into());
         }
     }
     crate::wire::ServerMsg::Tournament { tournament }.to_json().into()

@@ -196,6 +196,8 @@ impl Tournaments {
             start: new.start,
             round_pause_ms: pause,
             minute_ms: u64::try_from(services.config.tournament_minute.as_millis()).unwrap_or(u64::MAX).max(1),
+            // A duplicate round's players contribute to its deal as a table's do, for as long.
+            deal_wait_ms: u64::try_from(services.config.contribution_wait.as_millis()).unwrap_or(u64::MAX),
         };
         spec.check().map_err(|e| TournamentError::Bad(e.to_string()))?;
         let most = services.config.max_open_tournaments_per_player;
@@ -347,6 +349,13 @@ impl Tournaments {
             Request::Join { player, .. } => Command::Join { player, reply },
             Request::Withdraw { player, .. } => Command::Withdraw { player, reply },
             Request::Pause { player, paused, .. } => Command::Pause { player, paused, reply },
+            Request::Contribute { player, value, .. } => {
+                // Checked by the node that took it; one from another node that does not read is no contribution.
+                let Some(value) = romirami_game::commitment::contribution_from_hex(&value) else {
+                    return Err(TournamentError::Refused(Refusal::NotDealing));
+                };
+                Command::Contribute { player, value, reply }
+            }
         };
         live.commands.send(command).await.map_err(|_| TournamentError::Refused(Refusal::Closed))?;
         match answer.await {
@@ -389,6 +398,20 @@ impl Tournaments {
         paused: bool,
     ) -> Result<(), TournamentError> {
         self.ask(services, Request::Pause { tournament: id, player, paused }).await
+    }
+
+    /// `player` contributes `value` to the deal of the tournament `id`'s duplicate round being dealt.
+    ///
+    /// # Errors
+    /// See [`TournamentError`].
+    pub async fn contribute(
+        &self,
+        services: &Services,
+        id: Uuid,
+        player: PlayerId,
+        value: romirami_game::commitment::Contribution,
+    ) -> Result<(), TournamentError> {
+        self.ask(services, Request::Contribute { tournament: id, player, value: hex::encode(value) }).await
     }
 
     /// What anyone may see of the tournament `id`, as JSON.

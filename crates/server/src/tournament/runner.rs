@@ -49,6 +49,8 @@ pub(crate) enum Command {
     Withdraw { player: PlayerId, reply: oneshot::Sender<Answer> },
     /// A player pauses in an arena, or comes back.
     Pause { player: PlayerId, paused: bool, reply: oneshot::Sender<Answer> },
+    /// A player contributes to a duplicate round's deal.
+    Contribute { player: PlayerId, value: romirami_game::commitment::Contribution, reply: oneshot::Sender<Answer> },
 }
 
 /// The runner of one tournament.
@@ -164,6 +166,9 @@ impl Runner {
             Command::Join { player, reply } => (timed(|| self.director.join(player.id.0, &player.name, now)), reply),
             Command::Withdraw { player, reply } => (timed(|| self.director.withdraw(player.0)), reply),
             Command::Pause { player, paused, reply } => (timed(|| self.director.pause(player.0, paused, now)), reply),
+            Command::Contribute { player, value, reply } => {
+                (timed(|| self.director.contribute(player.0, &value)), reply)
+            }
         };
         match outcome {
             Ok(effects) => {
@@ -288,8 +293,13 @@ impl Runner {
             rated: self.row.rated,
             tournament: Some(self.row.id),
         };
-        let table =
-            TournamentTable { id: TableId(plan.table), options, game: self.game.clone(), seats, deal: plan.deal };
+        let table = TournamentTable {
+            id: TableId(plan.table),
+            options,
+            game: self.game.clone(),
+            seats,
+            deal: plan.deal.clone(),
+        };
         match table::tournament::open(table, &self.services).await {
             // Open already (a sweep, or a runner that started again): its players were called.
             Ok(false) => {}

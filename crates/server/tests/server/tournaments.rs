@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use romirami_client::tournament::{join, play_tournament, post};
+use romirami_client::tournament::{TournamentPlayer, join, play_tournament, post};
 use romirami_protocol::PlayerId;
 use romirami_server::config::Config;
 use serde_json::{Value, json};
@@ -62,9 +62,9 @@ async fn play_out(server: &TestServer, id: uuid::Uuid, players: usize, prefix: &
     for i in 0..players {
         let (mut client, me, token) = common::guest(&server.url, &format!("{prefix} {i}")).await;
         join(&server.http(), id, &token).await.expect("joins");
-        bots.push(tokio::spawn(async move {
-            play_tournament(&mut client, PlayerId(me.id.0), id, "romi-rami").await.expect("plays the tournament")
-        }));
+        // Each contributes to its duplicate rounds' deals, as the web page does.
+        let mut player = TournamentPlayer::new(PlayerId(me.id.0), id, "romi-rami").contributing(&server.http(), &token);
+        bots.push(tokio::spawn(async move { player.play(&mut client).await.expect("plays the tournament") }));
     }
     for bot in bots {
         let played = tokio::time::timeout(Duration::from_secs(120), bot).await.expect("in time").expect("no panic");
@@ -161,7 +161,9 @@ async fn a_swiss_of_eight_bots_over_three_rounds_plays_to_its_end_by_the_rules()
 
 #[tokio::test]
 async fn a_duplicate_swiss_deals_one_deal_a_round_and_scores_by_matchpoints() {
-    let server = TestServer::start(config()).await;
+    // The server waits longer for the players' contributions than the test lasts: every round's tables
+    // open because all four players contributed to its deal.
+    let server = TestServer::start(Config { contribution_wait: Duration::from_secs(600), ..config() }).await;
     let token = director(&server, "Duplicate Director").await;
     let id = create(&server, &token, swiss(4, 2, true)).await;
     let end = play_out(&server, id, 4, "Duplicate").await;
@@ -170,15 +172,22 @@ async fn a_duplicate_swiss_deals_one_deal_a_round_and_scores_by_matchpoints() {
     let mut seeds = Vec::new();
     for round in end["rounds"].as_array().expect("rounds") {
         let commitment = round["seed_commitment"].as_str().expect("a commitment").to_owned();
+        assert_eq!(round["contributions"]["given"], json!(["player", "player", "player", "player"]), "{round}");
         let mut round_seeds = HashSet::new();
         let mut results = Vec::new();
         for table in round["tables"].as_array().expect("tables") {
             let record = verified_record(&server, table["table"].as_str().expect("an id")).await;
             assert_eq!(record["commitment"].as_str(), Some(commitment.as_str()), "told at every table");
-            round_seeds.insert(record["seed"].as_str().expect("a seed").to_owned());
+            round_seeds.insert((record["seed"].clone(), record["contributions"].clone()));
+            assert_eq!(record["contributions"].as_array().map(Vec::len), Some(4), "the round's four: {record}");
+            // The derivation holds the round's contributions: one changed, the record does not verify.
+            let mut changed = record.clone();
+            changed["contributions"][3] = json!("00".repeat(32));
+            let changed: romirami_engine::Record = serde_json::from_value(changed).expect("a record");
+            assert!(changed.verify().is_err(), "a changed contribution is refused");
             results.push(table.clone());
         }
-        assert_eq!(round_seeds.len(), 1, "one deal a round");
+        assert_eq!(round_seeds.len(), 1, "one deal a round, from one list of contributions");
         seeds.extend(round_seeds);
         // Matchpoints: two tables, so at each seat one player is compared with the other: points are
         // 1, ½ or 0, and the two players of a seat share 1.
@@ -225,6 +234,14 @@ async fn tournaments_refuse_what_cannot_be() {
     let (_c, _, c) = common::guest(&server.url, "Player C").await;
     let (status, answer) = post(&http, &path, &c, None).await.expect("posts");
     assert_eq!((status, answer["error"]["code"].as_str()), (409, Some("tournament_closed")), "{answer}");
+    // No duplicate round deals here: a contribution is refused, as is one that is not 64 hex digits.
+    let contribute = format!("/api/tournaments/{id}/contribute");
+    let (status, answer) =
+        post(&http, &contribute, &a, Some(json!({ "value": "ab".repeat(32) }))).await.expect("posts");
+    assert_eq!((status, answer["error"]["code"].as_str()), (409, Some("not_dealing")), "{answer}");
+    let (status, answer) =
+        post(&http, &contribute, &a, Some(json!({ "value": "AB".repeat(32) }))).await.expect("posts");
+    assert_eq!((status, answer["error"]["code"].as_str()), (400, Some("bad_contribution")), "{answer}");
     let missing = format!("/api/tournaments/{}/join", uuid::Uuid::new_v4());
     let (status, answer) = post(&http, &missing, &c, None).await.expect("posts");
     assert_eq!((status, answer["error"]["code"].as_str()), (404, Some("not_found")), "{answer}");

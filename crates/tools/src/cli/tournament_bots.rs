@@ -8,7 +8,7 @@ use anyhow::{Context, bail};
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 use romirami_client::Client;
-use romirami_client::tournament::{http_base, join, play_tournament};
+use romirami_client::tournament::{TournamentPlayer, http_base, join};
 use romirami_protocol::PlayerId;
 use serde_json::Value;
 
@@ -31,9 +31,12 @@ pub(super) fn run(url: &str, tournament: uuid::Uuid, players: usize) -> anyhow::
             let view = join(&http, tournament, &token).await.with_context(|| format!("{name} joins"))?;
             let name_of_game = view["game"].as_str().unwrap_or("romi-rami").to_owned();
             game.get_or_insert(name_of_game.clone());
+            // Each contributes to its duplicate rounds' deals, as the web page does.
+            let player =
+                TournamentPlayer::new(PlayerId(me.id.0), tournament, &name_of_game).contributing(&http, &token);
             running.push(async move {
-                let mut client = client;
-                let played = play_tournament(&mut client, PlayerId(me.id.0), tournament, &name_of_game).await;
+                let (mut client, mut player) = (client, player);
+                let played = player.play(&mut client).await;
                 (name, played)
             });
         }

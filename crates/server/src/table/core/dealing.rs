@@ -60,7 +60,8 @@ impl Dealing {
 impl TableCore {
     /// The game starts: the seating closes up (the players take the first seats, in order), the server
     /// draws its seed and salt, and the table gathers the seats' contributions. A duplicate tournament's
-    /// round deals the same cards at every table, from the round's own seed: no contributions there.
+    /// round deals the same cards at every table, from the round's deal: its players contributed to it
+    /// before its tables opened (`romirami_tournament::Director::contribute`), none is gathered here.
     pub(super) fn begin_dealing(&mut self, from: Option<Sender>, server_seed: u64, salt: Salt, now: Now) {
         self.close_up_seats();
         // With no wait (a server so configured), the server draws every seat's at once.

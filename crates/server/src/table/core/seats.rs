@@ -291,12 +291,14 @@ impl TableCore {
     }
 
     /// The game starts: a fresh seed and salt, committed to at once, and the seats' contributions to the
-    /// deal gathered ([`TableCore::begin_dealing`]); a duplicate tournament's round deals its own seed.
+    /// deal gathered ([`TableCore::begin_dealing`]); a duplicate tournament's round deals its own deal,
+    /// made from the contributions of every player of the round before its tables opened.
     pub(super) fn begin_game(&mut self, from: Option<Sender>, now: Now) {
-        match self.deal {
+        match &self.deal {
             Some(deal) => {
+                let proof = deal.proof();
                 self.close_up_seats();
-                self.store_start(from, ShuffleProof::new(deal.seed, deal.salt), now);
+                self.store_start(from, proof, now);
             }
             None => {
                 let (seed, salt) = (self.entropy.seed(), self.entropy.salt());
