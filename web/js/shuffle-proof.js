@@ -87,20 +87,29 @@ export function contributeIfAsked(msg, send) {
   const seat = msg.role?.seat;
   const commitment = msg.table?.shuffle;
   if (typeof seat !== 'number' || typeof commitment !== 'string') return;
-  const from = msg.table?.contributions?.seats?.[seat];
+  const value = contributionFor(commitment, msg.table?.contributions?.seats?.[seat]);
+  if (value) send({ type: 'contribute', table: msg.table.id, value });
+}
+
+/**
+ * This browser's contribution to the deal committed to by `commitment`, given where its seat stands
+ * (`waiting`, `player` or `server`): a new one (drawn with Web Crypto and kept for the check at the end)
+ * while the deal waits for it and none was sent, else none. A kept value is forgotten when the server drew
+ * the seat's (it came after the wait, or never left): the record will not hold it.
+ * @param {string} commitment @param {string | null | undefined} state @returns {string | null}
+ */
+function contributionFor(commitment, state) {
   const sent = sentContributions();
-  if (from === 'server' && sent[commitment]) {
-    // This browser's value came after the wait (or never left): the server drew the seat's, and the record
-    // will not hold this one.
+  if (state === 'server' && sent[commitment]) {
     delete sent[commitment];
     keepContributions(sent);
-    return;
+    return null;
   }
-  if (from !== 'waiting' || sent[commitment]) return;
+  if (state !== 'waiting' || sent[commitment]) return null;
   const value = toHex(crypto.getRandomValues(new Uint8Array(32)));
   sent[commitment] = value;
   keepContributions(sent);
-  send({ type: 'contribute', table: msg.table.id, value });
+  return value;
 }
 
 /**
@@ -116,19 +125,11 @@ export function contributeToRounds(tour, me, post) {
     const asked = round.contributions;
     const commitment = round.seed_commitment;
     if (!asked || typeof commitment !== 'string') continue;
-    const sent = sentContributions();
     // A partial view counts what is awaited; a whole one says whose.
     const at = Array.isArray(asked.players) ? asked.players.indexOf(me) : -1;
     const state = at >= 0 ? asked.given[at] : asked.waiting > 0 && !asked.players ? 'waiting' : null;
-    if (state === 'server' && sent[commitment]) {
-      delete sent[commitment];
-      keepContributions(sent);
-      continue;
-    }
-    if (state !== 'waiting' || sent[commitment]) continue;
-    const value = toHex(crypto.getRandomValues(new Uint8Array(32)));
-    sent[commitment] = value;
-    keepContributions(sent);
+    const value = contributionFor(commitment, state);
+    if (!value) continue;
     post(value).catch((/** @type {any} */ error) => {
       if (error?.code === 'already_contributed') return;
       const now = sentContributions();
