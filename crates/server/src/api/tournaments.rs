@@ -210,7 +210,7 @@ pub(super) async fn create(
     }
 }
 
-/// What a join, withdrawal or pause answers: the tournament as it is now.
+/// What a join, withdrawal, pause or contribution answers: the tournament as it is now.
 async fn after(state: &AppState, id: Uuid, done: Result<(), TournamentError>) -> Response {
     match done {
         Ok(()) => match Tournaments::view(&state.services(), id).await {
@@ -218,6 +218,28 @@ async fn after(state: &AppState, id: Uuid, done: Result<(), TournamentError>) ->
             Err(error) => ApiError::from_store(error, "tournament").into_response(),
         },
         Err(error) => ApiError::from(error).into_response(),
+    }
+}
+
+/// What the player whose bearer token `headers` carry asks of the tournament `id` (join, withdraw,
+/// pause, contribute): the id and the token checked in that order, then `ask`, then the answer [`after`].
+async fn on_behalf<Ask>(
+    state: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    ask: impl FnOnce(Uuid, PlayerInfo) -> Ask,
+) -> Response
+where
+    Ask: Future<Output = Result<Result<(), TournamentError>, ApiError>>,
+{
+    let done = async {
+        let id = uuid_param("tournament", id)?;
+        let player = player_of(state, headers).await?;
+        Ok::<_, ApiError>((id, ask(id, player).await?))
+    };
+    match done.await {
+        Ok((id, done)) => after(state, id, done).await,
+        Err(error) => error.into_response(),
     }
 }
 
@@ -238,15 +260,11 @@ async fn after(state: &AppState, id: Uuid, done: Result<(), TournamentError>) ->
     )
 )]
 pub(super) async fn join(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Response {
-    let done = async {
-        let id = uuid_param("tournament", &id)?;
-        let player = player_of(&state, &headers).await?;
-        Ok::<_, ApiError>((id, state.tournaments.join(&state.services(), id, player).await))
-    };
-    match done.await {
-        Ok((id, done)) => after(&state, id, done).await,
-        Err(error) => error.into_response(),
-    }
+    let state = &state;
+    on_behalf(state, &id, &headers, |id, player| async move {
+        Ok(state.tournaments.join(&state.services(), id, player).await)
+    })
+    .await
 }
 
 /// Withdraws from a tournament: before its start, off its list; after it, seated no more.
@@ -266,15 +284,11 @@ pub(super) async fn join(State(state): State<AppState>, Path(id): Path<String>, 
     )
 )]
 pub(super) async fn withdraw(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Response {
-    let done = async {
-        let id = uuid_param("tournament", &id)?;
-        let player = player_of(&state, &headers).await?;
-        Ok::<_, ApiError>((id, state.tournaments.withdraw(&state.services(), id, player.id).await))
-    };
-    match done.await {
-        Ok((id, done)) => after(&state, id, done).await,
-        Err(error) => error.into_response(),
-    }
+    let state = &state;
+    on_behalf(state, &id, &headers, |id, player| async move {
+        Ok(state.tournaments.withdraw(&state.services(), id, player.id).await)
+    })
+    .await
 }
 
 /// Contributes to the deal of the duplicate round being dealt: its tables open once every player of the
@@ -302,9 +316,8 @@ pub(super) async fn contribute(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let done = async {
-        let id = uuid_param("tournament", &id)?;
-        let player = player_of(&state, &headers).await?;
+    let state = &state;
+    on_behalf(state, &id, &headers, |id, player| async move {
         let request: ContributeRequest = json_body(body)?;
         let value = romirami_game::commitment::contribution_from_hex(&request.value).ok_or_else(|| {
             ApiError::new(
@@ -313,12 +326,9 @@ pub(super) async fn contribute(
                 "a contribution is 64 lower-case hex digits (32 bytes)",
             )
         })?;
-        Ok::<_, ApiError>((id, state.tournaments.contribute(&state.services(), id, player.id, value).await))
-    };
-    match done.await {
-        Ok((id, done)) => after(&state, id, done).await,
-        Err(error) => error.into_response(),
-    }
+        Ok(state.tournaments.contribute(&state.services(), id, player.id, value).await)
+    })
+    .await
 }
 
 /// Pauses in a running arena (no new table until `paused: false`).
@@ -344,16 +354,12 @@ pub(super) async fn pause(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let done = async {
-        let id = uuid_param("tournament", &id)?;
-        let player = player_of(&state, &headers).await?;
+    let state = &state;
+    on_behalf(state, &id, &headers, |id, player| async move {
         let request: PauseRequest = json_body(body)?;
-        Ok::<_, ApiError>((id, state.tournaments.pause(&state.services(), id, player.id, request.paused).await))
-    };
-    match done.await {
-        Ok((id, done)) => after(&state, id, done).await,
-        Err(error) => error.into_response(),
-    }
+        Ok(state.tournaments.pause(&state.services(), id, player.id, request.paused).await)
+    })
+    .await
 }
 
 /// The newest tournaments (at most 50), of one state or every one, won by one player or by anyone.
