@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 /// hidden as a table's seed: stored with the director, never in a view, a log line or a message.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub(crate) struct Secret(#[serde(with = "hex_bytes")] pub [u8; 32]);
+pub(crate) struct Secret(#[serde(with = "crate::hex32::one")] pub [u8; 32]);
 
 impl std::fmt::Debug for Secret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -27,11 +27,11 @@ pub struct Deal {
     /// The server's seed for the round, committed to before any contribution.
     pub seed: u64,
     /// The commitment's salt.
-    #[serde(with = "hex_bytes")]
+    #[serde(with = "crate::hex32::one")]
     pub salt: Salt,
     /// The round's players' contributions in the round's order (its tables in order, each in seat order);
     /// none while they are awaited, and none in a round dealt from the server's seed alone.
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_list")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "crate::hex32::list")]
     pub contributions: Vec<Contribution>,
 }
 
@@ -83,40 +83,6 @@ impl Secret {
     /// gave none in time: as unknown to the players as the round's seed.
     pub(crate) fn contribution(&self, round: u32, index: usize) -> Contribution {
         self.derive(b"contribution", (u64::from(round) << 32) | index as u64)
-    }
-}
-
-/// A list of 32-byte values, each as 64 hex digits.
-mod hex_list {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub(super) fn serialize<S: Serializer>(list: &[[u8; 32]], serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(list.iter().map(hex::encode))
-    }
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<[u8; 32]>, D::Error> {
-        Vec::<String>::deserialize(deserializer)?
-            .into_iter()
-            .map(|text| {
-                let bytes = hex::decode(text).map_err(serde::de::Error::custom)?;
-                bytes.try_into().map_err(|_| serde::de::Error::custom("not 32 bytes"))
-            })
-            .collect()
-    }
-}
-
-/// 32 bytes as 64 hex digits.
-mod hex_bytes {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub(super) fn serialize<S: Serializer>(bytes: &[u8; 32], serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&hex::encode(bytes))
-    }
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<[u8; 32], D::Error> {
-        let text = String::deserialize(deserializer)?;
-        let bytes = hex::decode(text).map_err(serde::de::Error::custom)?;
-        bytes.try_into().map_err(|_| serde::de::Error::custom("not 32 bytes"))
     }
 }
 

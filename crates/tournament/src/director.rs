@@ -45,6 +45,13 @@ pub struct OpenTable {
     pub deal: Option<Deal>,
 }
 
+impl OpenTable {
+    /// The table `table` of `round`, to open with the round's deal.
+    fn of(round: &Round, table: &Table) -> OpenTable {
+        OpenTable { table: table.id, round: round.n, seats: table.seats.clone(), deal: round.deal.clone() }
+    }
+}
+
 /// Why the director refuses a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -135,8 +142,7 @@ impl Director {
     pub fn plan_of(&self, table: TableKey) -> Option<OpenTable> {
         self.rounds.iter().find_map(|round| {
             let t = round.tables.iter().find(|t| t.id == table)?;
-            let dealt = !round.is_dealing();
-            dealt.then(|| OpenTable { table: t.id, round: round.n, seats: t.seats.clone(), deal: round.deal.clone() })
+            (!round.is_dealing()).then(|| OpenTable::of(round, t))
         })
     }
 
@@ -394,18 +400,7 @@ impl Director {
             deal.contributions = dealing.values().unwrap_or_default();
         }
         let round = &self.rounds[at];
-        round
-            .tables
-            .iter()
-            .map(|t| {
-                Effect::Open(OpenTable {
-                    table: t.id,
-                    round: round.n,
-                    seats: t.seats.clone(),
-                    deal: round.deal.clone(),
-                })
-            })
-            .collect()
+        round.tables.iter().map(|t| Effect::Open(OpenTable::of(round, t))).collect()
     }
 
     /// After a Swiss game: when it was the round's last, the countdown to the next (or the end).

@@ -8,6 +8,7 @@
 
 mod deals;
 mod director;
+mod hex32;
 mod pairing;
 mod spec;
 mod standings;

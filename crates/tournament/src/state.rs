@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use romirami_game::commitment::Contribution;
+
 use crate::deals::Deal;
 use crate::spec::Millis;
 
@@ -90,9 +92,10 @@ pub struct Dealing {
     pub until: Millis,
     /// The round's players in the round's order: its tables in order, each in seat order.
     pub players: Vec<PlayerKey>,
-    /// Each player's contribution (64 hex digits) once given. Shown to nobody before the deal is made: a
-    /// player who saw the others' could choose theirs to steer it.
-    values: Vec<Option<String>>,
+    /// Each player's contribution once given. Shown to nobody before the deal is made: a player who saw
+    /// the others' could choose theirs to steer it.
+    #[serde(with = "crate::hex32::options")]
+    values: Vec<Option<Contribution>>,
     /// Whether the server drew each (its player gave none in time).
     pub drawn: Vec<bool>,
 }
@@ -120,16 +123,16 @@ impl Dealing {
     }
 
     /// The `index`-th player's contribution, given or drawn.
-    pub(crate) fn set(&mut self, index: usize, value: &[u8; 32], drawn: bool) {
+    pub(crate) fn set(&mut self, index: usize, value: &Contribution, drawn: bool) {
         if let (Some(slot), Some(by_server)) = (self.values.get_mut(index), self.drawn.get_mut(index)) {
-            *slot = Some(hex::encode(value));
+            *slot = Some(*value);
             *by_server = drawn;
         }
     }
 
-    /// The contributions in order, once every one is in (a stored value that does not read is none).
-    pub(crate) fn values(&self) -> Option<Vec<[u8; 32]>> {
-        self.values.iter().map(|value| romirami_game::commitment::contribution_from_hex(value.as_deref()?)).collect()
+    /// The contributions in order, once every one is in.
+    pub(crate) fn values(&self) -> Option<Vec<Contribution>> {
+        self.values.iter().copied().collect()
     }
 }
 

@@ -66,8 +66,8 @@ pub(crate) enum Request {
     Withdraw { tournament: Uuid, player: PlayerId },
     /// A player pauses in an arena, or comes back.
     Pause { tournament: Uuid, player: PlayerId, paused: bool },
-    /// A player contributes to a duplicate round's deal (64 hex digits).
-    Contribute { tournament: Uuid, player: PlayerId, value: String },
+    /// A player contributes to a duplicate round's deal.
+    Contribute { tournament: Uuid, player: PlayerId, value: romirami_game::commitment::Contribution },
 }
 
 impl Request {

@@ -349,13 +349,7 @@ impl Tournaments {
             Request::Join { player, .. } => Command::Join { player, reply },
             Request::Withdraw { player, .. } => Command::Withdraw { player, reply },
             Request::Pause { player, paused, .. } => Command::Pause { player, paused, reply },
-            Request::Contribute { player, value, .. } => {
-                // Checked by the node that took it; one from another node that does not read is no contribution.
-                let Some(value) = romirami_game::commitment::contribution_from_hex(&value) else {
-                    return Err(TournamentError::Refused(Refusal::NotDealing));
-                };
-                Command::Contribute { player, value, reply }
-            }
+            Request::Contribute { player, value, .. } => Command::Contribute { player, value, reply },
         };
         live.commands.send(command).await.map_err(|_| TournamentError::Refused(Refusal::Closed))?;
         match answer.await {
@@ -411,7 +405,7 @@ impl Tournaments {
         player: PlayerId,
         value: romirami_game::commitment::Contribution,
     ) -> Result<(), TournamentError> {
-        self.ask(services, Request::Contribute { tournament: id, player, value: hex::encode(value) }).await
+        self.ask(services, Request::Contribute { tournament: id, player, value }).await
     }
 
     /// What anyone may see of the tournament `id`, as JSON.
