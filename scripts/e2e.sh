@@ -72,9 +72,9 @@ ARGS+=(--leaderboard-min-games 1)
 # them by what the page shows, not by time, so they wait 150 ms here (the bots' games take a third of
 # the time): still long enough for a player whose time ran out to see the bot playing for her.
 ARGS+=(--bot-delay-ms "${E2E_BOT_DELAY_MS:-150}")
-# A starting game waits for its players' contributions to the deal; the browsers here send theirs at once,
-# and a player who is not at the table yet (a tournament's or a rematch's table) is drawn for after 1 s
-# rather than the server's 3 s (the scenarios do not wait for that draw).
+# A starting game (and a duplicate tournament round) waits for its players' contributions to the deal; the
+# browsers here send theirs at once, and a player who is not at the table yet (a rematch's) is drawn for
+# after 1 s rather than the server's 3 s (the scenarios do not wait for that draw).
 ARGS+=(--contribution-wait-ms 1000)
 # The analyses the `replays` scenario asks for: a few dozen playouts per decision are enough to show them
 # (the server's default buys a stable judgement, docs/analysis.md, with seconds of a release build per game).
