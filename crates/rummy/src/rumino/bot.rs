@@ -21,11 +21,13 @@ const LATE_TURNS: usize = 4;
 /// # Panics
 /// When `seat` is not the seat to act (there is then nothing to choose).
 pub fn choose(game: &RuminoMatch, seat: Seat, rng: &mut impl Rng) -> RuminoAction {
-    let legal = game.legal_summary(seat);
+    // One search over the hand (and, before the pick, the upcard) answers every question below.
+    let (legal, search) = game.legal_with_search(seat);
     if legal.may_rebuy {
         return RuminoAction::Rebuy { rebuy: true };
     }
     let hand = game.hand(seat);
+    let mut search = search.expect("choose is called for the seat to act, which holds cards");
     if legal.may_pick {
         let current = legal.deadwood.unwrap_or(u32::MAX);
         let turns = game.turns_taken(seat);
@@ -33,11 +35,8 @@ pub fn choose(game: &RuminoMatch, seat: Seat, rng: &mut impl Rng) -> RuminoActio
             return RuminoAction::Knock;
         }
         // Take the upcard only when it makes the best 7 cards better than keeping the hand as it is.
-        if let Some(&top) = game.discard.last() {
-            let mut with_top = hand.to_vec();
-            with_top.push(top);
-            let mut search = Search::new(&with_top);
-            let best = (0..hand.len()).map(|at| search.best_without(with_top.len(), at)).min().unwrap_or(u32::MAX);
+        if !game.discard.is_empty() {
+            let best = (0..hand.len()).map(|at| search.best_without(hand.len() + 1, at)).min().unwrap_or(u32::MAX);
             if best < current {
                 return RuminoAction::Take;
             }
@@ -49,13 +48,18 @@ pub fn choose(game: &RuminoMatch, seat: Seat, rng: &mut impl Rng) -> RuminoActio
         return RuminoAction::Discard { card, gin: true };
     }
     // The discard that leaves the lowest deadwood; among those, the one that keeps the most pairs and
-    // near straight flushes; then the highest card; then at random.
+    // near straight flushes; then the highest card; then at random. (A discard that leaves more deadwood
+    // than the best so far is passed over before its grouping is worked out.)
     let mut best: Vec<(Card, (u32, i32, i32))> = Vec::new();
-    let mut search = Search::new(hand);
     for &card in &legal.discardable {
         let at = hand.iter().position(|&c| c == card).expect("discardable cards are in the hand");
-        let grouping = search.grouping(hand, Search::all(hand.len()) & !(1 << at));
-        let key = (grouping.deadwood, -promise(&grouping.deadwood_cards), -(card_value(card) as i32));
+        let mask = Search::all(hand.len()) & !(1 << at);
+        let deadwood = search.best(mask);
+        if best.first().is_some_and(|(_, (lowest, _, _))| deadwood > *lowest) {
+            continue;
+        }
+        let grouping = search.grouping(hand, mask);
+        let key = (deadwood, -promise(&grouping.deadwood_cards), -(card_value(card) as i32));
         match best.first() {
             Some((_, k)) if key > *k => {}
             Some((_, k)) if key == *k => best.push((card, key)),

@@ -149,25 +149,26 @@ fn full(n: usize) -> u16 {
     ((1u32 << n) - 1) as u16
 }
 
-/// The most lays of 3 or 4 cards a hand of [`MAX_GROUPED_HAND`] cards can hold: C(12, 3) + C(12, 4).
-const MAX_LAYS: usize = 220 + 495;
 /// A memo entry not yet worked out (a deadwood is at most 12 × 10).
 const UNKNOWN: u8 = u8::MAX;
 
 /// The memoized search over one hand: the best deadwood of any subset of it, as a bit mask over the
 /// hand's positions. One search answers for the whole hand and for the hand less any card (a discard).
+///
+/// Its tables are sized to the hand (`2^n` memo entries, the lays it holds): the bots build thousands of
+/// searches a decision, nearly all over 7 or 8 cards, and a table sized for the largest hand was most of
+/// their cost.
 pub(crate) struct Search {
     values: [u8; MAX_GROUPED_HAND],
     /// Every subset of the hand that is a lay.
-    lays: [u16; MAX_LAYS],
-    lay_count: usize,
-    memo: [u8; 1 << MAX_GROUPED_HAND],
+    lays: Vec<u16>,
+    memo: Vec<u8>,
 }
 
 impl Search {
     pub(crate) fn new(hand: &[Card]) -> Search {
         let n = hand.len();
-        full(n);
+        let all = full(n);
         let mut tiles = [Tile { rank: 0, suit: 0 }; MAX_GROUPED_HAND];
         let mut values = [0u8; MAX_GROUPED_HAND];
         for (i, &card) in hand.iter().enumerate() {
@@ -178,13 +179,14 @@ impl Search {
         // at most 3 positions apart: supersets of any other pair are skipped.
         let mut fits = [0u16; MAX_GROUPED_HAND];
         for i in 0..n {
-            for j in 0..n {
-                if i != j && could_share(tiles[i], tiles[j]) {
+            for j in i + 1..n {
+                if could_share(tiles[i], tiles[j]) {
                     fits[i] |= 1 << j;
+                    fits[j] |= 1 << i;
                 }
             }
         }
-        let mut search = Search { values, lays: [0; MAX_LAYS], lay_count: 0, memo: [UNKNOWN; 1 << MAX_GROUPED_HAND] };
+        let mut search = Search { values, lays: Vec::new(), memo: vec![UNKNOWN; usize::from(all) + 1] };
         for i in 0..n {
             for j in (i + 1..n).filter(|&j| fits[i] & (1 << j) != 0) {
                 for k in (j + 1..n).filter(|&k| fits[i] & fits[j] & (1 << k) != 0) {
@@ -200,8 +202,7 @@ impl Search {
 
     fn add_if_lay(&mut self, tiles: &[Tile], mask: u16) {
         if is_lay_tiles(tiles) {
-            self.lays[self.lay_count] = mask;
-            self.lay_count += 1;
+            self.lays.push(mask);
         }
     }
 
@@ -217,7 +218,7 @@ impl Search {
         }
         let lowest = mask & mask.wrapping_neg();
         let mut best = u32::from(self.values[lowest.trailing_zeros() as usize]) + self.best(mask & !lowest);
-        for i in 0..self.lay_count {
+        for i in 0..self.lays.len() {
             let lay = self.lays[i];
             if lay & lowest != 0 && lay & !mask == 0 {
                 best = best.min(self.best(mask & !lay));
@@ -244,14 +245,11 @@ impl Search {
         while mask != 0 {
             let lowest = mask & mask.wrapping_neg();
             let target = self.best(mask);
-            let lay = (0..self.lay_count)
-                .map(|i| self.lays[i])
-                .filter(|&lay| lay & lowest != 0 && lay & !mask == 0)
-                .find(|&lay| {
-                    let rest = mask & !lay;
-                    // `best` of the rest is known once `best(mask)` is: every such rest was searched.
-                    u32::from(self.memo[usize::from(rest)]) == target || (rest == 0 && target == 0)
-                });
+            let lay = self.lays.iter().copied().filter(|&lay| lay & lowest != 0 && lay & !mask == 0).find(|&lay| {
+                let rest = mask & !lay;
+                // `best` of the rest is known once `best(mask)` is: every such rest was searched.
+                u32::from(self.memo[usize::from(rest)]) == target || (rest == 0 && target == 0)
+            });
             match lay {
                 Some(lay) => {
                     lays.push((0..hand.len()).filter(|i| lay & (1 << i) != 0).map(|i| hand[i]).collect());
@@ -273,8 +271,11 @@ fn could_share(a: Tile, b: Tile) -> bool {
     if a.is_joker() || b.is_joker() || a.rank == b.rank {
         return true;
     }
+    if a.suit != b.suit {
+        return false;
+    }
     let high = |t: Tile| if t.rank == 1 { 14 } else { t.rank };
-    a.suit == b.suit && (a.rank.abs_diff(b.rank) <= 3 || high(a).abs_diff(high(b)) <= 3)
+    a.rank.abs_diff(b.rank) <= 3 || high(a).abs_diff(high(b)) <= 3
 }
 
 /// The 7 cards of a rumino inside `cards` (7 or 8 of them), if there is one; with `must_hold`, only a

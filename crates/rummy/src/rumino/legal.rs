@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::cards::Card;
 use crate::rumino::actions::RuminoAction;
 use crate::rumino::game::{KNOCK_LIMIT, Phase, RuminoMatch};
-use crate::rumino::lays::{Search, deadwood, find_rumino};
+use crate::rumino::lays::{Search, find_rumino};
 use crate::seat::Seat;
 
 /// What `seat` may do now (all false and empty when it is not to act).
@@ -29,12 +29,24 @@ pub struct RuminoLegal {
 impl RuminoMatch {
     /// What `seat` may do now.
     pub fn legal_summary(&self, seat: Seat) -> RuminoLegal {
+        self.legal_with_search(seat).0
+    }
+
+    /// What `seat` may do now, and the search over its hand it was worked out with (none for an empty
+    /// hand). While the seat is to draw or take, the search also holds the discard pile's top card, last,
+    /// so that a bot weighs a take with it: the hand alone is the mask `Search::all(hand.len())`.
+    pub(crate) fn legal_with_search(&self, seat: Seat) -> (RuminoLegal, Option<Search>) {
         let hand = self.hands.get(usize::from(seat.0)).map(Vec::as_slice).unwrap_or(&[]);
-        let mut legal = RuminoLegal { deadwood: (!hand.is_empty()).then(|| deadwood(hand)), ..RuminoLegal::default() };
+        let picking = matches!(self.phase, Phase::Turn { seat: to_act, drawn: false } if to_act == seat);
+        let mut search = (!hand.is_empty()).then(|| match self.discard.last() {
+            Some(&top) if picking => Search::new(&[hand, &[top]].concat()),
+            _ => Search::new(hand),
+        });
+        let deadwood = search.as_mut().map(|search| search.best(Search::all(hand.len())));
+        let mut legal = RuminoLegal { deadwood, ..RuminoLegal::default() };
         match self.phase {
             Phase::Turn { seat: to_act, drawn } if to_act == seat => {
-                if drawn {
-                    let mut search = Search::new(hand);
+                if let (true, Some(search)) = (drawn, search.as_mut()) {
                     for (at, &card) in hand.iter().enumerate() {
                         if self.taken == Some(card) || legal.discardable.contains(&card) {
                             continue;
@@ -44,7 +56,7 @@ impl RuminoMatch {
                             legal.gin_discards.push(card);
                         }
                     }
-                } else {
+                } else if !drawn {
                     legal.may_pick = true;
                     legal.may_knock = legal.deadwood.is_some_and(|d| d <= KNOCK_LIMIT);
                 }
@@ -52,7 +64,7 @@ impl RuminoMatch {
             Phase::Rebuy { seat: to_act, .. } => legal.may_rebuy = to_act == seat,
             _ => {}
         }
-        legal
+        (legal, search)
     }
 
     /// Every distinct action `seat` may take now.

@@ -58,6 +58,10 @@ impl TableGame for RuminoMatch {
     // A random discard or meld costs more here than a slip in Romi Rami or Rami (the easy bot won 1 to 6 % of
     // its games against normal at one slip in three, 11 to 20 % at one in six): slips are rarer.
     const EASY_SLIP_ONE_IN: u64 = 6;
+    // A Rumino playout is short (a hand of seven-card turns), and 1,000 of them keep the decision's p99 under
+    // 100 ms with four players (docs/performance.md): the searches of Rumino's four-player tables need
+    // the worlds most, as each of the others' hands is a stranger.
+    const STRONG_PLAYOUTS: u32 = 1_000;
 
     fn check_options(_: &RuminoTableOptions, players: usize) -> Result<(), String> {
         if !Self::SEATS.contains(&players) {
