@@ -120,8 +120,14 @@ impl CpuWatch {
 
     fn sample(&self) -> (Instant, Sample) {
         let database = self.database.as_deref().map(cpu_seconds_by_process).unwrap_or_default();
-        let servers = self.servers.iter().map(|&pid| cpu_seconds(&[pid])).collect();
-        let sample = Sample { servers, load: cpu_seconds(&self.load), database, broker: cpu_seconds(&self.broker) };
+        // Each process is read once a sample: one named in two groups (a load generator that is also the
+        // server) counts the same in both, though a clock tick may pass between two readings.
+        let mut read: BTreeMap<u32, f64> = BTreeMap::new();
+        let mut seconds = |pids: &[u32]| -> f64 {
+            pids.iter().map(|&pid| *read.entry(pid).or_insert_with(|| cpu_seconds(&[pid]))).sum()
+        };
+        let servers = self.servers.iter().map(|&pid| seconds(&[pid])).collect();
+        let sample = Sample { servers, load: seconds(&self.load), database, broker: seconds(&self.broker) };
         (Instant::now(), sample)
     }
 
